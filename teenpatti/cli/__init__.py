@@ -1,0 +1,20 @@
+"""The ``teenpatti`` command line: one typer app; each command lives in a module of its own."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="teenpatti",
+    help="Teen Patti (Flush): rank hands, replay hand histories, play.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def main() -> None:
+    """Entry point of the ``teenpatti`` console script."""
+    from . import rank, replay  # noqa: F401  (each module adds its commands to ``app``)
+
+    app()

@@ -1,0 +1,54 @@
+"""The Teen Patti engine: pure rules, deterministic, typed; no I/O, no clock, no globals.
+
+>>> from teenpatti.engine import Hand, Rules, parse_cards
+>>> hand = Hand(Rules(), [1000, 1000, 1000], dealer=0, cards=[
+...     parse_cards("Kh Kd 5s"), parse_cards("9c 8d 7h"), parse_cards("Ah Jh 4h")])
+>>> hand.to_act, [a.label for a in hand.legal_actions()]
+(2, ['See cards', 'Chaal 10', 'Raise 20', 'Pack'])
+"""
+
+from .actions import Action, ActionKind, LegalAction
+from .cards import CardError, card_str, cards_str, parse_card, parse_cards
+from .errors import EngineError, IllegalAction, RulesError
+from .evaluate import Category, Evaluator, Ranking
+from .game import Game, Standing
+from .hand import EndedBy, Hand
+from .history import HistoryError, export, load_hand, replay, replay_file, replay_text
+from .pots import Pot
+from .rules import PRESETS, Rules, preset
+from .view import HandView, SeatView, can_see_cards, view
+
+__all__ = [
+    "PRESETS",
+    "Action",
+    "ActionKind",
+    "CardError",
+    "Category",
+    "EndedBy",
+    "EngineError",
+    "Evaluator",
+    "Game",
+    "Hand",
+    "HandView",
+    "HistoryError",
+    "IllegalAction",
+    "LegalAction",
+    "Pot",
+    "Ranking",
+    "Rules",
+    "RulesError",
+    "SeatView",
+    "Standing",
+    "can_see_cards",
+    "card_str",
+    "cards_str",
+    "export",
+    "load_hand",
+    "parse_card",
+    "parse_cards",
+    "preset",
+    "replay",
+    "replay_file",
+    "replay_text",
+    "view",
+]

@@ -1,0 +1,138 @@
+"""A game: a run of hands at one table, the deal moving round, and the final standings.
+
+Everyone starts with the rules' ``starting_chips``. After each hand the deal moves one seat in the
+direction of play, to the next seat that still has chips; a seat with no chips sits out the rest of
+the game. The game ends after ``rules.hands`` hands, or at once when one seat holds every chip.
+Most chips wins; equal chips share a place.
+
+Every hand's deck comes from its own 32-byte seed. By default a hand's seed is derived from the
+game's seed (HMAC-SHA256 of ``b"teenpatti-hand/" + hand number``), so a whole game is determined by
+one seed; a server that publishes a fresh seed per hand passes it to :meth:`Game.start_hand`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import Action
+from .errors import IllegalAction
+from .hand import Hand
+from .history import export
+from .rules import Direction, Rules
+
+__all__ = ["Game", "Standing"]
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One player's place at the end (equal chips share a place: 1, 1, 3)."""
+
+    place: int
+    seat: int
+    name: str
+    chips: int
+
+
+class Game:
+    """A game of ``rules.hands`` hands among ``players`` (their names, clockwise)."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        players: Sequence[str],
+        seed: bytes,
+        *,
+        dealer: int = 0,
+    ) -> None:
+        if not rules.min_players <= len(players) <= rules.max_players:
+            raise IllegalAction(
+                "game/players",
+                f"the {rules.preset} table seats {rules.min_players} to {rules.max_players}"
+                f" players, not {len(players)}",
+            )
+        if not 0 <= dealer < len(players):
+            raise IllegalAction("hand/dealer", f"there is no seat {dealer} to deal")
+        if len(seed) != 32:
+            raise ValueError("a game's seed is 32 bytes")
+        self.rules = rules
+        self.names: list[str] = list(players)
+        self.seed = seed
+        self.chips: list[int] = [rules.starting_chips] * len(players)
+        self.dealer = dealer
+        self.hand: Hand | None = None
+        self.hands_played = 0
+        self.histories: list[dict[str, Any]] = []
+        """Every finished hand, in the ``teenpatti-hand/1`` format."""
+
+    @property
+    def seats(self) -> int:
+        """The number of seats."""
+        return len(self.names)
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the hand in play, or of the last one (1 for the first hand)."""
+        return self.hands_played + (1 if self.hand is not None and not self.hand.finished else 0)
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over: every hand played, or one seat holds every chip."""
+        if self.hand is not None and not self.hand.finished:
+            return False
+        if self.hands_played >= self.rules.hands:
+            return True
+        return sum(1 for c in self.chips if c > 0) < 2
+
+    def hand_seed(self, number: int) -> bytes:
+        """The seed of hand ``number`` (1, 2, ...) derived from the game's seed."""
+        return hmac.new(self.seed, b"teenpatti-hand/%d" % number, hashlib.sha256).digest()
+
+    def start_hand(self, seed: bytes | None = None) -> Hand:
+        """Deal the next hand (boots paid) and return it."""
+        if self.finished:
+            raise IllegalAction("game/over", "the game is over")
+        if self.hand is not None and not self.hand.finished:
+            raise IllegalAction("game/hand_in_play", "the hand in play is not over")
+        number = self.hands_played + 1
+        self.hand = Hand(
+            self.rules, self.chips, self.dealer, seed=seed or self.hand_seed(number)
+        )
+        if self.hand.finished:
+            self._end_hand()
+        return self.hand
+
+    def apply(self, action: Action) -> Action:
+        """Play ``action`` in the hand in play (see :meth:`Hand.apply`)."""
+        if self.hand is None or self.hand.finished:
+            raise IllegalAction("hand/over", "no hand is in play")
+        done = self.hand.apply(action)
+        if self.hand.finished:
+            self._end_hand()
+        return done
+
+    def _end_hand(self) -> None:
+        hand = self.hand
+        assert hand is not None and hand.finished
+        self.hands_played += 1
+        self.chips = list(hand.chips)
+        self.histories.append(export(hand, self.names))
+        step = -1 if self.rules.direction is Direction.ANTICLOCKWISE else 1
+        n = self.seats
+        for k in range(1, n + 1):
+            seat = (self.dealer + step * k) % n
+            if self.chips[seat] > 0:
+                self.dealer = seat
+                break
+
+    def standings(self) -> list[Standing]:
+        """Everyone by chips, most first; equal chips share a place."""
+        ranked = sorted(range(self.seats), key=lambda s: (-self.chips[s], s))
+        out: list[Standing] = []
+        for i, seat in enumerate(ranked):
+            place = out[-1].place if out and out[-1].chips == self.chips[seat] else i + 1
+            out.append(Standing(place, seat, self.names[seat], self.chips[seat]))
+        return out

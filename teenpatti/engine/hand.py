@@ -1,0 +1,631 @@
+"""A hand of Teen Patti: the boot, the deal, every move and its legality, and the settlement.
+
+One :class:`Hand` object holds the state, with lists indexed by seat (seats are numbered clockwise
+around the table). Every move goes through one check: :meth:`Hand.verify` raises
+:class:`~teenpatti.engine.errors.IllegalAction` with a stable code and a sentence a player
+understands, and changes nothing; :meth:`Hand.apply` verifies and then plays the move.
+:meth:`Hand.legal_actions` lists what a seat may do now, each with its cost.
+
+>>> from teenpatti.engine import Hand, Rules, parse_cards
+>>> hand = Hand(Rules(), [1000, 1000], dealer=1,
+...             cards=[parse_cards("Ah 2d 3c"), parse_cards("Kh Qh Jd")])
+>>> [a.label for a in hand.legal_actions()]
+['See cards', 'Chaal 10', 'Raise 20', 'Show 10', 'Pack']
+>>> _ = hand.chaal(0); _ = hand.see(1); _ = hand.chaal(1); _ = hand.show(0)
+>>> hand.ended_by, hand.chips
+('show', [1030, 970])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from enum import StrEnum
+
+from .actions import Action, ActionKind, LegalAction
+from .cards import CardError, cards_str, is_joker
+from .deck import deal, shuffled_deck
+from .errors import IllegalAction
+from .evaluate import Evaluator
+from .pots import Pot, cut_pots, share
+from .rules import Bets, Direction, Rules, ShowCost, ShowSeenVsBlind, ShowTie, SideShow, Variant
+
+__all__ = ["EndedBy", "Hand"]
+
+_SEE = LegalAction(ActionKind.SEE)
+_PACK = LegalAction(ActionKind.PACK)
+_ACCEPT = LegalAction(ActionKind.ACCEPT)
+_DECLINE = LegalAction(ActionKind.DECLINE)
+
+
+class EndedBy(StrEnum):
+    """How a hand ended."""
+
+    LAST_PLAYER = "last_player"
+    SHOW = "show"
+    POT_LIMIT = "pot_limit"
+    ALL_IN = "all_in"
+
+
+class Hand:
+    """The state of one hand, from the boot to the settlement.
+
+    ``chips`` are what each seat holds before the boot; a seat with none sits the hand out. Give
+    the dealt ``cards`` (three per seat with chips, ``None`` for the others) or a 32-byte ``seed``
+    from which the deck is shuffled (:func:`~teenpatti.engine.deck.shuffled_deck`) and dealt one
+    card at a time from the first to act, in the direction of play. Under ``wild_rank`` the card
+    turned up after the deal is ``wild`` (taken from the deck when a seed is given).
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        chips: Sequence[int],
+        dealer: int,
+        cards: Sequence[Sequence[int] | None] | None = None,
+        *,
+        seed: bytes | None = None,
+        wild: int | None = None,
+    ) -> None:
+        n = len(chips)
+        if not rules.min_players <= n <= rules.max_players:
+            raise IllegalAction(
+                "hand/players",
+                f"the {rules.preset} table seats {rules.min_players} to {rules.max_players}"
+                f" players, not {n}",
+            )
+        if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in chips):
+            raise IllegalAction("hand/chips", "chips must be whole numbers, none below zero")
+        if not 0 <= dealer < n:
+            raise IllegalAction("hand/dealer", f"there is no seat {dealer} to deal")
+        self.rules = rules
+        self.evaluator = Evaluator.get(rules.ranking)
+        self.seats = n
+        self.dealer = dealer
+        self.step = -1 if rules.direction is Direction.ANTICLOCKWISE else 1
+        self.start_chips: list[int] = list(chips)
+        self.chips: list[int] = list(chips)
+        self.dealt: list[bool] = [c > 0 for c in chips]
+        if sum(self.dealt) < 2:
+            raise IllegalAction("hand/players", "a hand needs at least two players with chips")
+        self.order: list[int] = [(dealer + self.step * k) % n for k in range(1, n + 1)]
+        """Every seat in order of play, starting after the dealer."""
+        self.first = next(s for s in self.order if self.dealt[s])
+        self.seed = seed
+        self.cards: list[tuple[int, ...] | None] = self._deal(cards, seed)
+        if rules.variant is Variant.WILD_RANK and seed is not None and wild is None:
+            wild = self._rest[0]
+        if wild is not None and rules.variant is not Variant.WILD_RANK:
+            raise IllegalAction("hand/cards", "a card is turned up only under wild_rank")
+        if wild is not None and (wild in self._all_cards() or not 0 <= wild < 52):
+            raise IllegalAction("hand/cards", "the wild card must be another standard card")
+        self.wild = wild
+        table = self.evaluator.table(wild)
+        self.strength: list[int] = [
+            table[c[0] * 2916 + c[1] * 54 + c[2]] if c else -1 for c in self.cards
+        ]
+        self.contributed: list[int] = [0] * n
+        self.live: list[bool] = list(self.dealt)
+        self.seen: list[bool] = [False] * n
+        self.all_in: list[bool] = [False] * n
+        self.blind_turns: list[int] = [0] * n
+        self.stake = rules.boot
+        self.bet_made = False
+        self.to_act: int | None = self.first
+        self.side_show: tuple[int, int] | None = None
+        """``(asker, asked)`` while a side show waits for its answer."""
+        self.side_shows: list[tuple[int, int]] = []
+        """Accepted side shows: each pair has seen both hands."""
+        self.shown: list[bool] = [False] * n
+        self.finished = False
+        self.ended_by: EndedBy | None = None
+        self.pots: list[Pot] = []
+        self.won: list[int] = [0] * n
+        self.log: list[Action] = []
+        for seat in self.order:
+            if self.dealt[seat]:
+                self._pay(seat, min(rules.boot, self.chips[seat]))
+        if any(self.all_in):
+            self._showdown(EndedBy.ALL_IN)
+        elif self._pot_limit_reached():
+            self._showdown(EndedBy.POT_LIMIT)
+
+    # ------------------------------------------------------------------ set-up
+    def _all_cards(self) -> list[int]:
+        return [c for hand in self.cards if hand for c in hand]
+
+    def _deal(
+        self, cards: Sequence[Sequence[int] | None] | None, seed: bytes | None
+    ) -> list[tuple[int, ...] | None]:
+        n = self.seats
+        self._rest: list[int] = []
+        jokers = self.rules.variant is Variant.JOKERS
+        if cards is None:
+            if seed is None:
+                raise IllegalAction("hand/cards", "give the dealt cards or a seed to deal from")
+            order = [s for s in self.order if self.dealt[s]]
+            hands, self._rest = deal(shuffled_deck(seed, jokers=jokers), order)
+            return [hands.get(s) for s in range(n)]
+        if len(cards) != n:
+            raise IllegalAction("hand/cards", f"{len(cards)} hands given for {n} seats")
+        out: list[tuple[int, ...] | None] = []
+        seen_cards: set[int] = set()
+        for seat, hand in enumerate(cards):
+            if not self.dealt[seat]:
+                if hand:
+                    raise IllegalAction(
+                        "hand/cards", f"seat {seat} has no chips and is dealt no cards"
+                    )
+                out.append(None)
+                continue
+            if hand is None or len(hand) != 3:
+                raise IllegalAction("hand/cards", f"seat {seat} must have exactly three cards")
+            for card in hand:
+                if not 0 <= card < 54 or (is_joker(card) and not jokers):
+                    raise IllegalAction(
+                        "hand/cards", f"seat {seat} holds a card not in this pack"
+                    )
+                if card in seen_cards:
+                    try:
+                        name = cards_str([card])
+                    except CardError:
+                        name = str(card)
+                    raise IllegalAction("hand/cards", f"{name} is dealt twice")
+                seen_cards.add(card)
+            out.append(tuple(hand))
+        return out
+
+    # ------------------------------------------------------------------ reading the state
+    @property
+    def pot(self) -> int:
+        """Chips in the pot now (0 once the hand is settled)."""
+        return 0 if self.finished else sum(self.contributed)
+
+    @property
+    def players_in(self) -> list[int]:
+        """Seats still in the hand (dealt and not packed), in seat order."""
+        return [s for s in range(self.seats) if self.live[s]]
+
+    @property
+    def waiting_for(self) -> int | None:
+        """The seat asked for a side show, while it has not answered."""
+        return None if self.side_show is None else self.side_show[1]
+
+    def next_in(self, seat: int) -> int:
+        """The next seat after ``seat`` in the direction of play that is still in the hand."""
+        n, step = self.seats, self.step
+        s = (seat + step) % n
+        while not self.live[s]:
+            s = (s + step) % n
+        return s
+
+    def previous_in(self, seat: int) -> int:
+        """The seat still in the hand that plays just before ``seat``."""
+        n, step = self.seats, self.step
+        s = (seat - step) % n
+        while not self.live[s]:
+            s = (s - step) % n
+        return s
+
+    def chaal_cost(self, seat: int) -> int:
+        """What a chaal costs ``seat`` now: the stake blind, twice the stake seen (the least,
+        under range bets)."""
+        return self.stake * 2 if self.seen[seat] else self.stake
+
+    def show_cost(self, seat: int) -> int:
+        """What asking for a show costs ``seat`` now."""
+        cost = self.chaal_cost(seat)
+        if self.seen[seat]:
+            other = next(s for s in range(self.seats) if self.live[s] and s != seat)
+            if not self.seen[other]:
+                cost = self.stake * 4
+        if self.rules.show_cost is ShowCost.DOUBLE:
+            cost *= 2
+        return cost
+
+    def _max_chaal(self, seat: int) -> int:
+        cap = self.rules.stake_cap
+        if self.seen[seat]:
+            top = self.stake * 4
+            return top if cap is None else max(self.stake * 2, min(top, cap * 2))
+        top = self.stake * 2
+        return top if cap is None else max(self.stake, min(top, cap))
+
+    def _can_raise(self) -> bool:
+        cap = self.rules.stake_cap
+        return cap is None or self.stake * 2 <= cap
+
+    def _side_show_targets(self, seat: int) -> tuple[int, ...]:
+        rules = self.rules
+        if rules.sideshow is SideShow.OFF or not self.seen[seat]:
+            return ()
+        players = [s for s in range(self.seats) if self.live[s]]
+        if len(players) < 3:
+            return ()
+        if rules.sideshow_all_seen and not all(self.seen[s] for s in players):
+            return ()
+        if rules.sideshow is SideShow.PREVIOUS:
+            prev = self.previous_in(seat)
+            return (prev,) if self.seen[prev] else ()
+        return tuple(s for s in self.order if s != seat and self.live[s] and self.seen[s])
+
+    def can_see(self, seat: int) -> bool:
+        """Whether ``seat`` may look at its cards now."""
+        if self.finished or not 0 <= seat < self.seats or not self.live[seat] or self.seen[seat]:
+            return False
+        return self.rules.see_anytime or (seat == self.to_act and self.side_show is None)
+
+    def legal_actions(self, seat: int | None = None) -> list[LegalAction]:
+        """What ``seat`` (default: the seat to act, or the seat asked for a side show) may do
+        now, each with its cost, in the order buttons show them."""
+        if self.finished:
+            return []
+        if seat is None:
+            seat = self.to_act if self.side_show is None else self.side_show[1]
+            assert seat is not None
+        if self.side_show is not None:
+            if seat == self.side_show[1]:
+                return [_ACCEPT, _DECLINE]
+            return [_SEE] if self.can_see(seat) else []
+        if seat != self.to_act:
+            return [_SEE] if self.can_see(seat) else []
+        out: list[LegalAction] = []
+        rules = self.rules
+        seen = self.seen[seat]
+        chips = self.chips[seat]
+        if not seen:
+            out.append(_SEE)
+            limit = rules.blind_turns_max
+            if limit is not None and self.blind_turns[seat] >= limit:
+                out.append(_PACK)
+                return out
+        cost = self.chaal_cost(seat)
+        if chips >= cost:
+            if rules.bets is Bets.RANGE:
+                out.append(LegalAction(ActionKind.CHAAL, cost, min(self._max_chaal(seat), chips)))
+            else:
+                out.append(LegalAction(ActionKind.CHAAL, cost, cost))
+            if self._can_raise() and chips >= cost * 2:
+                out.append(LegalAction(ActionKind.RAISE, cost * 2, cost * 2))
+        players = [s for s in range(self.seats) if self.live[s]]
+        if len(players) == 2 and (self.bet_made or not rules.show_after_bet):
+            other = players[0] if players[1] == seat else players[1]
+            if not seen or self.seen[other] or rules.show_seen_vs_blind is ShowSeenVsBlind.QUADRUPLE:
+                show = self.show_cost(seat)
+                if chips >= show:
+                    out.append(LegalAction(ActionKind.SHOW, show, show, (other,)))
+        targets = self._side_show_targets(seat)
+        if targets and chips >= self.stake * 2:
+            out.append(LegalAction(ActionKind.SIDESHOW, self.stake * 2, self.stake * 2, targets))
+        if chips < cost:
+            out.append(LegalAction(ActionKind.ALLIN, chips, chips))
+        out.append(_PACK)
+        return out
+
+    # ------------------------------------------------------------------ checking a move
+    def verify(self, action: Action) -> int:
+        """Raise :class:`IllegalAction` unless ``action`` is legal now; return what it costs.
+
+        Nothing changes, whatever the outcome.
+        """
+        seat, kind = action.seat, action.kind
+        if self.finished:
+            raise IllegalAction("hand/over", "the hand is over")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise IllegalAction("seat/unknown", f"there is no seat {seat}")
+        if not self.live[seat]:
+            why = "has packed" if self.dealt[seat] else "is not in this hand"
+            raise IllegalAction("seat/out", f"seat {seat} {why}")
+        if action.target is not None and kind is not ActionKind.SIDESHOW:
+            raise IllegalAction("action/malformed", f"{kind} does not take a seat to ask")
+        if action.amount is not None and kind is not ActionKind.CHAAL:
+            raise IllegalAction("action/malformed", f"{kind} does not take an amount")
+        if kind is ActionKind.SEE:
+            if self.seen[seat]:
+                raise IllegalAction("see/already_seen", "you have already seen your cards")
+            if not self.can_see(seat):
+                raise IllegalAction("turn/not_yours", self._not_your_turn(seat, "see your cards"))
+            return 0
+        pending = self.side_show
+        if pending is not None:
+            if kind in (ActionKind.ACCEPT, ActionKind.DECLINE) and seat == pending[1]:
+                return 0
+            if seat == pending[1]:
+                raise IllegalAction(
+                    "sideshow/pending", "you were asked for a side show: accept or decline it"
+                )
+            raise IllegalAction(
+                "sideshow/pending", f"waiting for seat {pending[1]} to answer the side show"
+            )
+        if kind in (ActionKind.ACCEPT, ActionKind.DECLINE):
+            raise IllegalAction("sideshow/not_asked", "nobody has asked you for a side show")
+        if seat != self.to_act:
+            raise IllegalAction("turn/not_yours", self._not_your_turn(seat, "act"))
+        rules = self.rules
+        seen = self.seen[seat]
+        chips = self.chips[seat]
+        if kind is ActionKind.PACK:
+            return 0
+        limit = rules.blind_turns_max
+        if not seen and limit is not None and self.blind_turns[seat] >= limit:
+            raise IllegalAction(
+                "blind/limit",
+                f"you have played {limit} blind turns: see your cards (or pack) first",
+            )
+        cost = self.chaal_cost(seat)
+        if kind is ActionKind.CHAAL:
+            if action.amount is None or action.amount == cost:
+                if chips < cost:
+                    raise IllegalAction(
+                        "chaal/cannot_afford",
+                        f"you cannot afford your chaal of {cost}: go all in or pack",
+                    )
+                return cost
+            if rules.bets is not Bets.RANGE:
+                raise IllegalAction("chaal/amount", f"a chaal costs exactly {cost} now")
+            top = self._max_chaal(seat)
+            if not cost <= action.amount <= top:
+                raise IllegalAction(
+                    "chaal/amount", f"your chaal must be from {cost} to {top}, not {action.amount}"
+                )
+            if action.amount > chips:
+                raise IllegalAction(
+                    "chaal/cannot_afford", f"you have only {chips} chips, not {action.amount}"
+                )
+            return action.amount
+        if kind is ActionKind.RAISE:
+            if not self._can_raise():
+                raise IllegalAction(
+                    "raise/stake_cap",
+                    f"the stake cannot go above {rules.stake_cap}, so there is no raise",
+                )
+            if chips < cost * 2:
+                raise IllegalAction(
+                    "raise/cannot_afford", f"you cannot afford a raise of {cost * 2}"
+                )
+            return cost * 2
+        if kind is ActionKind.ALLIN:
+            if chips >= cost:
+                raise IllegalAction(
+                    "allin/can_afford",
+                    f"you can afford your chaal of {cost}: all in is only for a player who cannot",
+                )
+            return chips
+        if kind is ActionKind.SHOW:
+            return self._verify_show(seat)
+        return self._verify_side_show(seat, action.target)
+
+    def _not_your_turn(self, seat: int, what: str) -> str:
+        return f"it is seat {self.to_act}'s turn, not seat {seat}'s: you cannot {what} now"
+
+    def _verify_show(self, seat: int) -> int:
+        rules = self.rules
+        players = [s for s in range(self.seats) if self.live[s]]
+        if len(players) != 2:
+            raise IllegalAction("show/players", "a show needs exactly two players left in the hand")
+        if rules.show_after_bet and not self.bet_made:
+            raise IllegalAction(
+                "show/after_bet",
+                "a show can be asked only once someone has paid a chaal or a raise this hand",
+            )
+        other = players[0] if players[1] == seat else players[1]
+        if (
+            self.seen[seat]
+            and not self.seen[other]
+            and rules.show_seen_vs_blind is ShowSeenVsBlind.FORBIDDEN
+        ):
+            raise IllegalAction("show/seen_vs_blind", "a seen player cannot ask a blind player for a show")
+        cost = self.show_cost(seat)
+        if self.chips[seat] < cost:
+            raise IllegalAction("show/cannot_afford", f"you cannot afford a show of {cost}")
+        return cost
+
+    def _verify_side_show(self, seat: int, target: int | None) -> int:
+        rules = self.rules
+        if rules.sideshow is SideShow.OFF:
+            raise IllegalAction("sideshow/off", "this table plays without side shows")
+        players = [s for s in range(self.seats) if self.live[s]]
+        if len(players) < 3:
+            raise IllegalAction(
+                "sideshow/players", "a side show needs three or more players in the hand"
+            )
+        if not self.seen[seat]:
+            raise IllegalAction("sideshow/blind", "see your cards before you ask for a side show")
+        if rules.sideshow_all_seen and not all(self.seen[s] for s in players):
+            raise IllegalAction(
+                "sideshow/all_seen", "a side show needs every player still in to be seen"
+            )
+        if rules.sideshow is SideShow.PREVIOUS:
+            prev = self.previous_in(seat)
+            if target is not None and target != prev:
+                raise IllegalAction(
+                    "sideshow/not_previous",
+                    f"you can ask only the player before you (seat {prev}) for a side show",
+                )
+            target = prev
+        elif target is None or not 0 <= target < self.seats or target == seat or not self.live[target]:
+            raise IllegalAction(
+                "sideshow/target", "name another player still in the hand to ask for a side show"
+            )
+        if not self.seen[target]:
+            raise IllegalAction(
+                "sideshow/target_blind", f"seat {target} is blind and cannot be asked for a side show"
+            )
+        cost = self.stake * 2
+        if self.chips[seat] < cost:
+            raise IllegalAction("sideshow/cannot_afford", f"you cannot afford a side show of {cost}")
+        return cost
+
+    def can(self, action: Action) -> bool:
+        """Whether ``action`` is legal now."""
+        try:
+            self.verify(action)
+        except IllegalAction:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ playing a move
+    def apply(self, action: Action) -> Action:
+        """Play ``action`` if it is legal (else raise :class:`IllegalAction`, changing nothing);
+        return it as recorded in :attr:`log` (a side show records the seat it asked)."""
+        cost = self.verify(action)
+        seat, kind = action.seat, action.kind
+        if kind is ActionKind.SIDESHOW and action.target is None:
+            action = Action(seat, kind, None, self.previous_in(seat))
+        self.log.append(action)
+        if kind is ActionKind.SEE:
+            self.seen[seat] = True
+        elif kind is ActionKind.PACK:
+            self.live[seat] = False
+            self._next_turn(seat)
+        elif kind in (ActionKind.CHAAL, ActionKind.RAISE, ActionKind.ALLIN):
+            self._bet(seat, kind, cost)
+        elif kind is ActionKind.SHOW:
+            self._pay(seat, cost)
+            if self._pot_limit_reached():
+                self._showdown(EndedBy.ALL_IN if any(self.all_in) else EndedBy.POT_LIMIT)
+            else:
+                self._showdown(EndedBy.SHOW, asker=seat)
+        elif kind is ActionKind.SIDESHOW:
+            self._pay(seat, cost)
+            self.bet_made = True
+            if not self._stopped():
+                assert action.target is not None
+                self.side_show = (seat, action.target)
+        else:
+            self._answer_side_show(kind is ActionKind.ACCEPT)
+        return action
+
+    def _bet(self, seat: int, kind: ActionKind, cost: int) -> None:
+        if not self.seen[seat]:
+            self.blind_turns[seat] += 1
+        self._pay(seat, cost)
+        self.bet_made = True
+        if kind is not ActionKind.ALLIN:
+            new_stake = cost if not self.seen[seat] else cost // 2
+            cap = self.rules.stake_cap
+            if cap is not None:
+                new_stake = min(new_stake, cap)
+            self.stake = max(self.stake, new_stake)
+        if not self._stopped():
+            self._next_turn(seat)
+
+    def _answer_side_show(self, accepted: bool) -> None:
+        assert self.side_show is not None
+        asker, asked = self.side_show
+        self.side_show = None
+        if accepted:
+            self.side_shows.append((asker, asked))
+            loser = asked if self.strength[asker] > self.strength[asked] else asker
+            self.live[loser] = False
+        self._next_turn(asker)
+
+    def _pay(self, seat: int, amount: int) -> None:
+        self.chips[seat] -= amount
+        self.contributed[seat] += amount
+        if self.chips[seat] == 0:
+            self.all_in[seat] = True
+
+    def _pot_limit_reached(self) -> bool:
+        limit = self.rules.pot_limit
+        return limit is not None and sum(self.contributed) >= limit
+
+    def _stopped(self) -> bool:
+        """After a payment: end the hand if someone is all in or the pot limit is reached."""
+        if any(self.all_in):
+            self._showdown(EndedBy.ALL_IN)
+        elif self._pot_limit_reached():
+            self._showdown(EndedBy.POT_LIMIT)
+        else:
+            return False
+        return True
+
+    def _next_turn(self, seat: int) -> None:
+        players = [s for s in range(self.seats) if self.live[s]]
+        if len(players) == 1:
+            self._settle(EndedBy.LAST_PLAYER, lambda s: 0)
+        else:
+            self.to_act = self.next_in(seat)
+
+    # ------------------------------------------------------------------ the end
+    def _showdown(self, ended_by: EndedBy, asker: int | None = None) -> None:
+        for s in range(self.seats):
+            if self.live[s]:
+                self.shown[s] = True
+        strength = self.strength
+        if asker is not None and self.rules.show_tie is ShowTie.ASKER_LOSES:
+            self._settle(ended_by, lambda s: strength[s] * 2 + (s != asker))
+        else:
+            self._settle(ended_by, strength.__getitem__)
+
+    def _settle(self, ended_by: EndedBy, key: Callable[[int], int]) -> None:
+        pots = cut_pots(self.contributed, self.live, self.all_in)
+        self.pots = []
+        for pot, amounts in share(pots, key, self.order):
+            self.pots.append(pot)
+            for seat, amount in amounts.items():
+                self.won[seat] += amount
+                self.chips[seat] += amount
+        self.finished = True
+        self.ended_by = ended_by
+        self.to_act = None
+        self.side_show = None
+
+    # ------------------------------------------------------------------ shortcuts
+    def see(self, seat: int) -> Action:
+        """``seat`` looks at its cards."""
+        return self.apply(Action(seat, ActionKind.SEE))
+
+    def chaal(self, seat: int, amount: int | None = None) -> Action:
+        """``seat`` pays its chaal (``amount``, under range bets)."""
+        return self.apply(Action(seat, ActionKind.CHAAL, amount))
+
+    def raise_(self, seat: int) -> Action:
+        """``seat`` raises: pays twice its chaal and doubles the stake."""
+        return self.apply(Action(seat, ActionKind.RAISE))
+
+    def pack(self, seat: int) -> Action:
+        """``seat`` gives up the hand."""
+        return self.apply(Action(seat, ActionKind.PACK))
+
+    def show(self, seat: int) -> Action:
+        """``seat`` pays and asks for a show."""
+        return self.apply(Action(seat, ActionKind.SHOW))
+
+    def side_show_ask(self, seat: int, target: int | None = None) -> Action:
+        """``seat`` pays a seen chaal and asks ``target`` (default: the previous player) for a
+        side show."""
+        return self.apply(Action(seat, ActionKind.SIDESHOW, None, target))
+
+    def accept(self, seat: int) -> Action:
+        """The asked seat accepts the side show."""
+        return self.apply(Action(seat, ActionKind.ACCEPT))
+
+    def decline(self, seat: int) -> Action:
+        """The asked seat declines the side show."""
+        return self.apply(Action(seat, ActionKind.DECLINE))
+
+    def go_all_in(self, seat: int) -> Action:
+        """``seat``, short of its chaal, puts in every chip it has."""
+        return self.apply(Action(seat, ActionKind.ALLIN))
+
+    def result(self) -> dict[str, object]:
+        """The outcome as ``teenpatti replay`` prints it."""
+        if self.finished:
+            assert self.ended_by is not None
+            return {
+                "finished": True,
+                "chips": list(self.chips),
+                "pot": 0,
+                "pots": [p.to_json() for p in self.pots],
+                "ended_by": self.ended_by.value,
+            }
+        out: dict[str, object] = {
+            "finished": False,
+            "chips": list(self.chips),
+            "pot": self.pot,
+            "to_act": self.to_act,
+            "stake": self.stake,
+        }
+        if self.side_show is not None:
+            out["waiting_for"] = self.side_show[1]
+        return out

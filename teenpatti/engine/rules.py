@@ -1,0 +1,282 @@
+"""Rules: a frozen set of house rules, the five presets, and the checks that refuse a bad option.
+
+``Rules.from_options({"preset": "club", "boot": 100})`` starts from a preset and changes the options
+named; every option has the name it has in ``shared/rules.md``. An unknown option, a value an option
+cannot take or two options that contradict each other raise :class:`RulesError` naming the option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields, replace
+from enum import StrEnum
+from typing import Any
+
+from .errors import RulesError
+from .evaluate import Ranking
+
+__all__ = [
+    "OPTION_NAMES",
+    "PRESETS",
+    "Bets",
+    "Direction",
+    "Rules",
+    "ShowCost",
+    "ShowSeenVsBlind",
+    "ShowTie",
+    "SideShow",
+    "Variant",
+    "preset",
+]
+
+
+class Direction(StrEnum):
+    """Which way play passes. Seats are numbered clockwise; anticlockwise play goes to seat - 1."""
+
+    ANTICLOCKWISE = "anticlockwise"
+    CLOCKWISE = "clockwise"
+
+
+class Bets(StrEnum):
+    """``double``: a chaal or a raise of twice the chaal; ``range``: any whole amount between."""
+
+    DOUBLE = "double"
+    RANGE = "range"
+
+
+class ShowSeenVsBlind(StrEnum):
+    """Whether a seen player may ask a blind player for a show (at four stakes)."""
+
+    FORBIDDEN = "forbidden"
+    QUADRUPLE = "quadruple"
+
+
+class ShowCost(StrEnum):
+    """What a show costs: the chaal, or double (blind two stakes, seen four)."""
+
+    CHAAL = "chaal"
+    DOUBLE = "double"
+
+
+class ShowTie(StrEnum):
+    """Equal hands at a show: the asker loses, or the pot is split."""
+
+    ASKER_LOSES = "asker_loses"
+    SPLIT = "split"
+
+
+class SideShow(StrEnum):
+    """Whom a seen player may ask for a side show: the previous player, any seen player, nobody."""
+
+    PREVIOUS = "previous"
+    ANY_SEEN = "any_seen"
+    OFF = "off"
+
+
+class A23(StrEnum):
+    """Where the run A-2-3 ranks: second (below A-K-Q), highest, or lowest (below 4-3-2)."""
+
+    SECOND = "second"
+    HIGHEST = "highest"
+    LOWEST = "lowest"
+
+
+class Variant(StrEnum):
+    """Variants that change which hands win or which cards are wild."""
+
+    STANDARD = "standard"
+    MUFLIS = "muflis"
+    AK47 = "ak47"
+    JOKERS = "jokers"
+    WILD_RANK = "wild_rank"
+
+
+_NEPAL_BOOTS = (5, 10, 20, 50)
+_NEPAL_HANDS = (10, 20, 30)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """One table's rules. Build it with :meth:`from_options` or :func:`preset`; it never changes.
+
+    Amounts are in chips; ``stake_cap_boots`` and ``pot_limit_boots`` count boots (``None`` is no
+    limit).
+    """
+
+    preset: str = "nepal"
+    min_players: int = 2
+    max_players: int = 6
+    boot: int = 10
+    hands: int = 20
+    starting_chips: int = 1000
+    direction: Direction = Direction.ANTICLOCKWISE
+    bets: Bets = Bets.DOUBLE
+    stake_cap_boots: int | None = 8
+    pot_limit_boots: int | None = 100
+    blind_turns_max: int | None = None
+    see_anytime: bool = False
+    show_after_bet: bool = False
+    show_seen_vs_blind: ShowSeenVsBlind = ShowSeenVsBlind.FORBIDDEN
+    show_cost: ShowCost = ShowCost.CHAAL
+    show_tie: ShowTie = ShowTie.ASKER_LOSES
+    sideshow: SideShow = SideShow.PREVIOUS
+    sideshow_all_seen: bool = False
+    a23: A23 = A23.SECOND
+    suits_break_ties: bool = False
+    variant: Variant = Variant.STANDARD
+    two_three_five: bool = False
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any] | None = None, **more: Any) -> Rules:
+        """Rules from a preset name (key ``preset``, default ``nepal``) and house-rule options.
+
+        >>> Rules.from_options({"preset": "duo"}).boot
+        2
+        >>> Rules.from_options(preset="nepal", boot=7)
+        Traceback (most recent call last):
+        ...
+        teenpatti.engine.errors.RulesError: boot must be 5, 10, 20 or 50 at the nepal table, not 7
+        """
+        merged: dict[str, Any] = dict(options or {})
+        merged.update(more)
+        name = merged.pop("preset", "nepal")
+        if not isinstance(name, str) or name not in PRESETS:
+            raise RulesError(
+                None, f"unknown preset {name!r} (choose one of {', '.join(sorted(PRESETS))})"
+            )
+        base = PRESETS[name]
+        changes: dict[str, Any] = {}
+        for key, value in merged.items():
+            if key not in OPTION_NAMES:
+                raise RulesError(key, f"unknown house-rule option {key!r}")
+            changes[key] = _coerce(key, value)
+        rules = replace(base, **changes)
+        rules.check()
+        return rules
+
+    def check(self) -> None:
+        """Raise :class:`RulesError` if these rules are contradictory or out of range."""
+        if self.preset == "nepal":
+            if self.boot not in _NEPAL_BOOTS:
+                raise RulesError("boot", f"boot must be 5, 10, 20 or 50 at the nepal table, not {self.boot}")
+            if self.hands not in _NEPAL_HANDS:
+                raise RulesError("hands", f"hands must be 10, 20 or 30 at the nepal table, not {self.hands}")
+        for name in ("boot", "hands", "starting_chips", "stake_cap_boots", "pot_limit_boots",
+                     "blind_turns_max"):
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                raise RulesError(name, f"{name} must be at least 1, not {value}")
+        if self.starting_chips < self.boot:
+            raise RulesError(
+                "starting_chips",
+                f"starting_chips ({self.starting_chips}) cannot be less than the boot ({self.boot})",
+            )
+        if self.sideshow is SideShow.OFF and self.sideshow_all_seen:
+            raise RulesError(
+                "sideshow_all_seen",
+                "sideshow_all_seen cannot be true when sideshow is off: there is no side show",
+            )
+
+    # ----------------------------------------------------------------- derived amounts
+    @property
+    def stake_cap(self) -> int | None:
+        """The highest stake in chips, or ``None``."""
+        return None if self.stake_cap_boots is None else self.stake_cap_boots * self.boot
+
+    @property
+    def pot_limit(self) -> int | None:
+        """The pot, in chips, at which betting stops and everyone still in shows; or ``None``."""
+        return None if self.pot_limit_boots is None else self.pot_limit_boots * self.boot
+
+    @property
+    def ranking(self) -> Ranking:
+        """The options that decide which hand beats which."""
+        return Ranking(
+            a23=self.a23.value,
+            suits_break_ties=self.suits_break_ties,
+            two_three_five=self.two_three_five,
+            variant=self.variant.value,
+        )
+
+    def options(self) -> dict[str, Any]:
+        """Every option by its name, as plain JSON values, with the preset."""
+        out: dict[str, Any] = {"preset": self.preset}
+        for key, value in asdict(self).items():
+            if key in OPTION_NAMES:
+                out[key] = value.value if isinstance(value, StrEnum) else value
+        return out
+
+    def changed_options(self) -> dict[str, Any]:
+        """The preset and only the options that differ from it (what a hand history records)."""
+        base = PRESETS[self.preset].options()
+        return {k: v for k, v in self.options().items() if k == "preset" or base.get(k) != v}
+
+
+_ENUMS: dict[str, type[StrEnum]] = {
+    "direction": Direction,
+    "bets": Bets,
+    "show_seen_vs_blind": ShowSeenVsBlind,
+    "show_cost": ShowCost,
+    "show_tie": ShowTie,
+    "sideshow": SideShow,
+    "a23": A23,
+    "variant": Variant,
+}
+_BOOLS = ("see_anytime", "show_after_bet", "sideshow_all_seen", "suits_break_ties",
+          "two_three_five")
+_INTS = ("boot", "hands", "starting_chips")
+_OPTIONAL_INTS = ("stake_cap_boots", "pot_limit_boots", "blind_turns_max")
+
+OPTION_NAMES: frozenset[str] = frozenset((*_ENUMS, *_BOOLS, *_INTS, *_OPTIONAL_INTS))
+"""The house-rule options by their names in ``shared/rules.md``."""
+
+
+def _coerce(key: str, value: Any) -> Any:
+    if key in _ENUMS:
+        enum = _ENUMS[key]
+        try:
+            return enum(value)
+        except ValueError:
+            allowed = ", ".join(repr(e.value) for e in enum)
+            raise RulesError(key, f"{key} cannot be {value!r} (choose one of {allowed})") from None
+    if key in _BOOLS:
+        if not isinstance(value, bool):
+            raise RulesError(key, f"{key} must be true or false, not {value!r}")
+        return value
+    if value is None and key in _OPTIONAL_INTS:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        what = "a whole number or null" if key in _OPTIONAL_INTS else "a whole number"
+        raise RulesError(key, f"{key} must be {what}, not {value!r}")
+    return value
+
+
+PRESETS: dict[str, Rules] = {
+    "nepal": Rules(),
+    "classic": Rules(
+        preset="classic", min_players=3, max_players=8, direction=Direction.CLOCKWISE,
+        bets=Bets.RANGE, stake_cap_boots=None, pot_limit_boots=None, sideshow_all_seen=True,
+    ),
+    "club": Rules(
+        preset="club", min_players=2, max_players=10, direction=Direction.CLOCKWISE, boot=50,
+        stake_cap_boots=32, pot_limit_boots=256, see_anytime=True,
+    ),
+    "duo": Rules(
+        preset="duo", min_players=2, max_players=2, boot=2, hands=10, starting_chips=100,
+        stake_cap_boots=8, pot_limit_boots=50, show_after_bet=True,
+    ),
+    "limited": Rules(
+        preset="limited", min_players=2, max_players=6, direction=Direction.CLOCKWISE, boot=2,
+        blind_turns_max=4, stake_cap_boots=64, pot_limit_boots=1024,
+    ),
+}
+"""The five presets: ``nepal`` (our table, the default) and the four other tables."""
+
+
+def preset(name: str = "nepal") -> Rules:
+    """The rules of a preset, unchanged."""
+    return Rules.from_options({"preset": name})
+
+
+assert {f.name for f in fields(Rules)} >= OPTION_NAMES

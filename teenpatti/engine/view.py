@@ -1,0 +1,109 @@
+"""Views: the one gate for what a seat (or a spectator) may see of a hand.
+
+A blind player sees none of its own cards, not even its own; a seen player sees its own; the two
+players of an accepted side show see each other's hands; at a show or a showdown the hands still
+in are turned over for everyone; a hand won by the last player standing shows nothing; packed
+hands are never shown. Once the hand is over a player may look at its own cards. Nothing else in
+the project turns a hand into something a client, a computer player or a log line sees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Action, LegalAction
+from .hand import Hand
+from .pots import Pot
+
+__all__ = ["HandView", "SeatView", "can_see_cards", "view"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat as the viewer sees it. ``cards`` is ``None`` where the viewer may not see them."""
+
+    seat: int
+    chips: int
+    put_in: int
+    dealt: bool
+    packed: bool
+    seen: bool
+    all_in: bool
+    blind_turns: int
+    cards: tuple[int, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """A hand as ``viewer`` may see it (``viewer`` ``None``: a spectator). ``legal_actions`` are
+    the viewer's own, with their costs."""
+
+    viewer: int | None
+    seats: tuple[SeatView, ...]
+    dealer: int
+    boot: int
+    stake: int
+    pot: int
+    to_act: int | None
+    side_show: tuple[int, int] | None
+    wild: int | None
+    finished: bool
+    ended_by: str | None
+    pots: tuple[Pot, ...]
+    actions: tuple[Action, ...]
+    legal_actions: tuple[LegalAction, ...]
+
+    @property
+    def you(self) -> SeatView | None:
+        """The viewer's own seat, or ``None`` for a spectator."""
+        return None if self.viewer is None else self.seats[self.viewer]
+
+
+def can_see_cards(hand: Hand, viewer: int | None, seat: int) -> bool:
+    """Whether ``viewer`` (``None``: a spectator) may see the cards of ``seat`` now."""
+    if hand.cards[seat] is None:
+        return False
+    if hand.shown[seat]:
+        return True
+    if viewer is None:
+        return False
+    if viewer == seat:
+        return hand.seen[seat] or hand.finished
+    return (viewer, seat) in hand.side_shows or (seat, viewer) in hand.side_shows
+
+
+def view(hand: Hand, viewer: int | None = None) -> HandView:
+    """What ``viewer`` may see of ``hand``: every public fact, and only the cards it may see."""
+    if viewer is not None and not 0 <= viewer < hand.seats:
+        raise ValueError(f"there is no seat {viewer}")
+    seats = tuple(
+        SeatView(
+            seat=s,
+            chips=hand.chips[s],
+            put_in=hand.contributed[s],
+            dealt=hand.dealt[s],
+            packed=hand.dealt[s] and not hand.live[s],
+            seen=hand.seen[s],
+            all_in=hand.all_in[s],
+            blind_turns=hand.blind_turns[s],
+            cards=hand.cards[s] if can_see_cards(hand, viewer, s) else None,
+        )
+        for s in range(hand.seats)
+    )
+    legal = tuple(hand.legal_actions(viewer)) if viewer is not None else ()
+    return HandView(
+        viewer=viewer,
+        seats=seats,
+        dealer=hand.dealer,
+        boot=hand.rules.boot,
+        stake=hand.stake,
+        pot=hand.pot,
+        to_act=hand.to_act,
+        side_show=hand.side_show,
+        wild=hand.wild,
+        finished=hand.finished,
+        ended_by=None if hand.ended_by is None else hand.ended_by.value,
+        pots=tuple(hand.pots),
+        actions=tuple(hand.log),
+        legal_actions=legal,
+    )
