@@ -105,6 +105,8 @@ class Hand:
         ]
         self.contributed: list[int] = [0] * n
         self.live: list[bool] = list(self.dealt)
+        self.in_count = sum(self.dealt)
+        """How many seats are still in the hand."""
         self.seen: list[bool] = [False] * n
         self.all_in: list[bool] = [False] * n
         self.blind_turns: list[int] = [0] * n
@@ -186,6 +188,12 @@ class Hand:
         return [s for s in range(self.seats) if self.live[s]]
 
     @property
+    def actor(self) -> int | None:
+        """The seat the hand waits for: the seat asked for a side show, else the seat to act
+        (``None`` once the hand is over)."""
+        return self.to_act if self.side_show is None else self.side_show[1]
+
+    @property
     def waiting_for(self) -> int | None:
         """The seat asked for a side show, while it has not answered."""
         return None if self.side_show is None else self.side_show[1]
@@ -215,8 +223,7 @@ class Hand:
         """What asking for a show costs ``seat`` now."""
         cost = self.chaal_cost(seat)
         if self.seen[seat]:
-            other = next(s for s in range(self.seats) if self.live[s] and s != seat)
-            if not self.seen[other]:
+            if not self.seen[self.next_in(seat)]:
                 cost = self.stake * 4
         if self.rules.show_cost is ShowCost.DOUBLE:
             cost *= 2
@@ -238,15 +245,17 @@ class Hand:
         rules = self.rules
         if rules.sideshow is SideShow.OFF or not self.seen[seat]:
             return ()
-        players = [s for s in range(self.seats) if self.live[s]]
-        if len(players) < 3:
+        if self.in_count < 3:
             return ()
-        if rules.sideshow_all_seen and not all(self.seen[s] for s in players):
+        if rules.sideshow_all_seen and not self._all_seen():
             return ()
         if rules.sideshow is SideShow.PREVIOUS:
             prev = self.previous_in(seat)
             return (prev,) if self.seen[prev] else ()
         return tuple(s for s in self.order if s != seat and self.live[s] and self.seen[s])
+
+    def _all_seen(self) -> bool:
+        return all(seen or not live for seen, live in zip(self.seen, self.live, strict=True))
 
     def can_see(self, seat: int) -> bool:
         """Whether ``seat`` may look at its cards now."""
@@ -260,7 +269,7 @@ class Hand:
         if self.finished:
             return []
         if seat is None:
-            seat = self.to_act if self.side_show is None else self.side_show[1]
+            seat = self.actor
             assert seat is not None
         if self.side_show is not None:
             if seat == self.side_show[1]:
@@ -286,9 +295,8 @@ class Hand:
                 out.append(LegalAction(ActionKind.CHAAL, cost, cost))
             if self._can_raise() and chips >= cost * 2:
                 out.append(LegalAction(ActionKind.RAISE, cost * 2, cost * 2))
-        players = [s for s in range(self.seats) if self.live[s]]
-        if len(players) == 2 and (self.bet_made or not rules.show_after_bet):
-            other = players[0] if players[1] == seat else players[1]
+        if self.in_count == 2 and (self.bet_made or not rules.show_after_bet):
+            other = self.next_in(seat)
             if not seen or self.seen[other] or rules.show_seen_vs_blind is ShowSeenVsBlind.QUADRUPLE:
                 show = self.show_cost(seat)
                 if chips >= show:
@@ -399,15 +407,14 @@ class Hand:
 
     def _verify_show(self, seat: int) -> int:
         rules = self.rules
-        players = [s for s in range(self.seats) if self.live[s]]
-        if len(players) != 2:
+        if self.in_count != 2:
             raise IllegalAction("show/players", "a show needs exactly two players left in the hand")
         if rules.show_after_bet and not self.bet_made:
             raise IllegalAction(
                 "show/after_bet",
                 "a show can be asked only once someone has paid a chaal or a raise this hand",
             )
-        other = players[0] if players[1] == seat else players[1]
+        other = self.next_in(seat)
         if (
             self.seen[seat]
             and not self.seen[other]
@@ -423,14 +430,13 @@ class Hand:
         rules = self.rules
         if rules.sideshow is SideShow.OFF:
             raise IllegalAction("sideshow/off", "this table plays without side shows")
-        players = [s for s in range(self.seats) if self.live[s]]
-        if len(players) < 3:
+        if self.in_count < 3:
             raise IllegalAction(
                 "sideshow/players", "a side show needs three or more players in the hand"
             )
         if not self.seen[seat]:
             raise IllegalAction("sideshow/blind", "see your cards before you ask for a side show")
-        if rules.sideshow_all_seen and not all(self.seen[s] for s in players):
+        if rules.sideshow_all_seen and not self._all_seen():
             raise IllegalAction(
                 "sideshow/all_seen", "a side show needs every player still in to be seen"
             )
@@ -476,6 +482,7 @@ class Hand:
             self.seen[seat] = True
         elif kind is ActionKind.PACK:
             self.live[seat] = False
+            self.in_count -= 1
             self._next_turn(seat)
         elif kind in (ActionKind.CHAAL, ActionKind.RAISE, ActionKind.ALLIN):
             self._bet(seat, kind, cost)
@@ -517,6 +524,7 @@ class Hand:
             self.side_shows.append((asker, asked))
             loser = asked if self.strength[asker] > self.strength[asked] else asker
             self.live[loser] = False
+            self.in_count -= 1
         self._next_turn(asker)
 
     def _pay(self, seat: int, amount: int) -> None:
@@ -540,8 +548,7 @@ class Hand:
         return True
 
     def _next_turn(self, seat: int) -> None:
-        players = [s for s in range(self.seats) if self.live[s]]
-        if len(players) == 1:
+        if self.in_count == 1:
             self._settle(EndedBy.LAST_PLAYER, lambda s: 0)
         else:
             self.to_act = self.next_in(seat)

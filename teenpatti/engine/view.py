@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from .actions import Action, LegalAction
 from .hand import Hand
 from .pots import Pot
+from .rules import Rules
 
 __all__ = ["HandView", "SeatView", "can_see_cards", "view"]
 
@@ -39,6 +40,7 @@ class HandView:
     the viewer's own, with their costs."""
 
     viewer: int | None
+    rules: Rules
     seats: tuple[SeatView, ...]
     dealer: int
     boot: int
@@ -93,6 +95,7 @@ def view(hand: Hand, viewer: int | None = None) -> HandView:
     legal = tuple(hand.legal_actions(viewer)) if viewer is not None else ()
     return HandView(
         viewer=viewer,
+        rules=hand.rules,
         seats=seats,
         dealer=hand.dealer,
         boot=hand.rules.boot,

@@ -1,0 +1,246 @@
+"""``teenpatti play``: a whole game at our table in the terminal, against computer players."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..bots import BOTS, DecidesActions, load_bot
+from ..engine import (
+    Action,
+    ActionKind,
+    EngineError,
+    Evaluator,
+    Game,
+    Hand,
+    LegalAction,
+    Rules,
+    cards_str,
+    view,
+)
+from . import app
+
+COMPUTER_NAMES = ("Asha", "Bikash", "Chandra", "Deepa", "Ekraj", "Firoza", "Gita", "Hari", "Indra")
+"""Names the computer players take, in seat order."""
+
+
+def _default_bot() -> str:
+    for name in ("medium", "easy", "random"):
+        if name in BOTS:
+            return name
+    return "random"
+
+
+def _parse_options(items: list[str]) -> dict[str, Any]:
+    import json
+
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep:
+            raise typer.BadParameter(f"{item!r}: write an option as NAME=VALUE")
+        try:
+            out[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[key] = raw
+    return out
+
+
+class TerminalTable:
+    """One game between a person at seat 0 and computer players, drawn with rich."""
+
+    def __init__(self, game: Game, bots: dict[int, DecidesActions], console: Console) -> None:
+        self.game = game
+        self.bots = bots
+        self.console = console
+        self.evaluator = Evaluator.get(game.rules.ranking)
+
+    # ---------------------------------------------------------------- drawing
+    def _cards(self, cards: tuple[int, ...] | None, wild: int | None) -> str:
+        if cards is None:
+            return "[dim]? ? ?[/]"
+        kind = self.evaluator.category(cards, wild).value.replace("_", " ")
+        return f"[bold]{cards_str(cards)}[/] ({kind})"
+
+    def draw(self, hand: Hand) -> None:
+        """The table as the person at seat 0 sees it."""
+        me = view(hand, 0)
+        game = self.game
+        table = Table(title=f"Hand {game.hand_number} of {game.rules.hands}", expand=False)
+        for column in ("", "Player", "Chips", "In pot", "Status", "Cards"):
+            table.add_column(column)
+        for seat in me.seats:
+            marks = ("D" if seat.seat == me.dealer else "") + (
+                "▶" if seat.seat == hand.actor else ""
+            )
+            if not seat.dealt:
+                status = "sitting out"
+            elif seat.packed:
+                status = "packed"
+            else:
+                status = ("seen" if seat.seen else "blind") + (" · all in" if seat.all_in else "")
+            table.add_row(
+                marks,
+                game.names[seat.seat],
+                str(seat.chips),
+                str(seat.put_in),
+                status,
+                self._cards(seat.cards, me.wild) if seat.dealt else "",
+            )
+        self.console.print(table)
+        line = f"Pot [bold]{me.pot}[/]   Stake {me.stake}   Boot {me.boot}"
+        if me.wild is not None:
+            line += f"   Wild {cards_str([me.wild])}"
+        self.console.print(line)
+
+    def say(self, seat: int, action: Action, hand: Hand) -> None:
+        """Announce what a player did."""
+        you = seat == 0
+        name = "You" if you else self.game.names[seat]
+        kind = action.kind
+        if kind is ActionKind.SIDESHOW and action.target is not None:
+            asked = "you" if action.target == 0 else self.game.names[action.target]
+            text = f"ask{'' if you else 's'} {asked} for a side show"
+        elif kind is ActionKind.SEE:
+            text = "look at your cards" if you else "looks at their cards"
+        elif kind in (ActionKind.CHAAL, ActionKind.ALLIN, ActionKind.SHOW):
+            paid = hand.contributed[seat] - self._before
+            verb = {"chaal": "chaal", "allin": "go all in with", "show": "ask for a show:"}[kind]
+            if not you:
+                verb = {"chaal": "chaal", "allin": "goes all in with", "show": "asks for a show:"}[
+                    kind
+                ]
+            text = f"{verb} {paid}"
+        elif kind is ActionKind.RAISE:
+            text = f"raise{'' if you else 's'} the stake to {hand.stake}"
+        else:
+            verbs = {"pack": "pack", "accept": "accept", "decline": "decline"}
+            text = verbs[kind.value] + ("" if you else "s")
+        self.console.print(f"  [cyan]{name}[/] {text}")
+
+    # ---------------------------------------------------------------- choosing
+    def ask(self, hand: Hand) -> Action:
+        """Ask the person for a move until a legal one is given."""
+        options = hand.legal_actions(0)
+        while True:
+            menu = "  ".join(f"[bold]{i}[/] {o.label}" for i, o in enumerate(options, 1))
+            self.console.print(f"Your move: {menu}")
+            answer = typer.prompt(">", prompt_suffix=" ").strip().lower()
+            chosen = self._match(answer, options)
+            if chosen is None:
+                self.console.print("[red]Type the number of a move, or its name.[/]")
+                continue
+            amount = target = None
+            if chosen.kind is ActionKind.CHAAL and chosen.max_cost > chosen.cost:
+                amount = typer.prompt(
+                    f"How much ({chosen.cost}-{chosen.max_cost})", type=int, default=chosen.cost
+                )
+            if chosen.kind is ActionKind.SIDESHOW and len(chosen.targets) > 1:
+                names = ", ".join(f"{t} {self.game.names[t]}" for t in chosen.targets)
+                target = typer.prompt(f"Ask which seat ({names})", type=int)
+            action = chosen.action(0, amount, target)
+            try:
+                hand.verify(action)
+            except EngineError as error:
+                self.console.print(f"[red]{error.reason}[/]")
+                continue
+            return action
+
+    @staticmethod
+    def _match(answer: str, options: list[LegalAction]) -> LegalAction | None:
+        if answer.isdigit() and 1 <= int(answer) <= len(options):
+            return options[int(answer) - 1]
+        for option in options:
+            if answer in (option.kind.value, option.label.lower().split(" ")[0]):
+                return option
+        return None
+
+    # ---------------------------------------------------------------- playing
+    def play_hand(self) -> None:
+        """Deal and play one hand to its end."""
+        hand = self.game.start_hand()
+        self.console.rule(f"Hand {self.game.hand_number}")
+        shown_turn = None
+        while not hand.finished:
+            seat = hand.actor
+            assert seat is not None
+            if seat == 0:
+                if shown_turn != len(hand.log):
+                    self.draw(hand)
+                    shown_turn = len(hand.log)
+                action = self.ask(hand)
+            else:
+                action = self.bots[seat].decide(view(hand, seat))
+            self._before = hand.contributed[seat]
+            self.game.apply(action)
+            self.say(seat, action, hand)
+            if action.kind is ActionKind.ACCEPT and hand.side_shows and 0 in hand.side_shows[-1]:
+                asker, asked = hand.side_shows[-1]
+                other = asked if asker == 0 else asker
+                self.console.print(
+                    f"  Side show: {self._cards(hand.cards[other], hand.wild)}"
+                    f" against your {self._cards(hand.cards[0], hand.wild)}"
+                )
+        self.result(hand)
+
+    def result(self, hand: Hand) -> None:
+        """Who won what, and the hands shown."""
+        names = self.game.names
+        self.draw(hand)
+        for pot in hand.pots:
+            winners = ", ".join(names[w] for w in pot.winners)
+            self.console.print(f"[green]{winners}[/] win{'s' if len(pot.winners) == 1 else ''}"
+                               f" {pot.amount} ({(hand.ended_by or '').replace('_', ' ')})")
+
+    def play(self) -> None:
+        """Play the whole game and print the standings."""
+        while not self.game.finished:
+            self.play_hand()
+        standings = Table(title="Standings")
+        for column in ("Place", "Player", "Chips"):
+            standings.add_column(column)
+        for row in self.game.standings():
+            standings.add_row(str(row.place), row.name, str(row.chips))
+        self.console.print(standings)
+
+
+@app.command()
+def play(
+    players: int = typer.Option(4, "--players", "-p", help="Players at the table, you included."),
+    hands: int | None = typer.Option(None, "--hands", help="Hands (10, 20 or 30 at our table)."),
+    boot: int | None = typer.Option(None, "--boot", help="The boot (5, 10, 20 or 50 at our table)."),
+    rules_preset: str = typer.Option("nepal", "--rules", help="nepal, classic, club, duo, limited."),
+    option: list[str] = typer.Option([], "--option", "-o", help="A house rule, NAME=VALUE."),
+    bot: str = typer.Option("", "--bot", help="The computer players' strength or import path."),
+    name: str = typer.Option("You", "--name", help="Your name at the table."),
+    seed: str = typer.Option("", "--seed", help="64 hex digits to replay the same game."),
+) -> None:
+    """Play a game against computer players in the terminal."""
+    console = Console(highlight=False)
+    try:
+        opts: dict[str, Any] = {"preset": rules_preset, **_parse_options(option)}
+        for key, value in (("hands", hands), ("boot", boot)):
+            if value is not None:
+                opts[key] = value
+        rules = Rules.from_options(opts)
+        game_seed = bytes.fromhex(seed) if seed else secrets.token_bytes(32)
+        names = [name] + list(COMPUTER_NAMES[: players - 1])
+        game = Game(rules, names, game_seed)
+        strength = bot or _default_bot()
+        bots = {s: load_bot(strength, seed=s) for s in range(1, players)}
+    except (EngineError, ValueError) as error:
+        console.print(f"[red]error:[/] {error}")
+        raise typer.Exit(2) from None
+    console.print(
+        f"Teen Patti · {rules.preset} · boot {rules.boot} · {rules.hands} hands · "
+        f"computer: {strength}. You are dealt blind; See cards shows them."
+    )
+    try:
+        TerminalTable(game, bots, console).play()
+    except (typer.Abort, EOFError, KeyboardInterrupt):
+        console.print("\nGame left.")
+        raise typer.Exit(0) from None
