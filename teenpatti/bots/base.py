@@ -84,7 +84,9 @@ def load_bot(spec: str, seed: int | None = None) -> DecidesActions:
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
         known = ", ".join(sorted(BOTS))
-        raise ValueError(f"unknown bot {spec!r}: use one of {known} or an import path pkg.module:Class")
+        raise ValueError(
+            f"unknown bot {spec!r}: use one of {known} or an import path pkg.module:Class"
+        )
     try:
         factory = getattr(importlib.import_module(module_name), attr)
     except (ImportError, AttributeError) as error:

@@ -193,8 +193,10 @@ class TerminalTable:
         self.draw(hand)
         for pot in hand.pots:
             winners = ", ".join(names[w] for w in pot.winners)
-            self.console.print(f"[green]{winners}[/] win{'s' if len(pot.winners) == 1 else ''}"
-                               f" {pot.amount} ({(hand.ended_by or '').replace('_', ' ')})")
+            self.console.print(
+                f"[green]{winners}[/] win{'s' if len(pot.winners) == 1 else ''}"
+                f" {pot.amount} ({(hand.ended_by or '').replace('_', ' ')})"
+            )
 
     def play(self) -> None:
         """Play the whole game and print the standings."""
@@ -212,8 +214,12 @@ class TerminalTable:
 def play(
     players: int = typer.Option(4, "--players", "-p", help="Players at the table, you included."),
     hands: int | None = typer.Option(None, "--hands", help="Hands (10, 20 or 30 at our table)."),
-    boot: int | None = typer.Option(None, "--boot", help="The boot (5, 10, 20 or 50 at our table)."),
-    rules_preset: str = typer.Option("nepal", "--rules", help="nepal, classic, club, duo, limited."),
+    boot: int | None = typer.Option(
+        None, "--boot", help="The boot (5, 10, 20 or 50 at our table)."
+    ),
+    rules_preset: str = typer.Option(
+        "nepal", "--rules", help="nepal, classic, club, duo, limited."
+    ),
     option: list[str] = typer.Option([], "--option", "-o", help="A house rule, NAME=VALUE."),
     bot: str = typer.Option("", "--bot", help="The computer players' strength or import path."),
     name: str = typer.Option("You", "--name", help="Your name at the table."),
@@ -228,7 +234,7 @@ def play(
                 opts[key] = value
         rules = Rules.from_options(opts)
         game_seed = bytes.fromhex(seed) if seed else secrets.token_bytes(32)
-        names = [name] + list(COMPUTER_NAMES[: players - 1])
+        names = [name, *COMPUTER_NAMES[: players - 1]]
         game = Game(rules, names, game_seed)
         strength = bot or _default_bot()
         bots = {s: load_bot(strength, seed=s) for s in range(1, players)}

@@ -14,7 +14,9 @@ from . import app
 
 @app.command()
 def replay(
-    file: str = typer.Argument(..., help="A teenpatti-hand/1 file (one hand or an array); - reads stdin."),
+    file: str = typer.Argument(
+        ..., help="A teenpatti-hand/1 file (one hand or an array); - reads stdin."
+    ),
 ) -> None:
     """Replay every hand in FILE, checking every action, and print one JSON outcome per hand.
 
@@ -23,8 +25,15 @@ def replay(
     if file == "-":
         results = replay_text(sys.stdin.read())
     elif not Path(file).is_file():
-        results = [{"error": {"action": None, "code": "history/file",
-                              "reason": f"there is no file {file}"}}]
+        results = [
+            {
+                "error": {
+                    "action": None,
+                    "code": "history/file",
+                    "reason": f"there is no file {file}",
+                }
+            }
+        ]
     else:
         results = replay_file(file)
     for result in results:

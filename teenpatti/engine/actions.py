@@ -1,4 +1,4 @@
-"""Actions: what a seat does (``Action``) and what it may do now, with its cost (``LegalAction``)."""
+"""Actions: what a seat does (``Action``) and may do now, at what cost (``LegalAction``)."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ class Action:
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise IllegalAction("action/malformed", "an action needs a seat number")
         try:
-            kind = ActionKind(do)
+            kind = ActionKind(str(do))
         except ValueError:
             raise IllegalAction("action/unknown", f"{do!r} is not an action") from None
         amount, target = data.get("amount"), data.get("with")

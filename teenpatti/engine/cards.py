@@ -77,7 +77,9 @@ def parse_card(text: str) -> int:
     rank = RANKS.find(t[0].upper())
     suit = SUITS.find(t[1].lower())
     if rank < 0:
-        raise CardError(f"{text!r} is not a card: {t[0]!r} is not a rank (2-9, T or 10, J, Q, K, A)")
+        raise CardError(
+            f"{text!r} is not a card: {t[0]!r} is not a rank (2-9, T or 10, J, Q, K, A)"
+        )
     if suit < 0:
         raise CardError(f"{text!r} is not a card: {t[1]!r} is not a suit (s, h, d, c)")
     return rank * 4 + suit

@@ -98,9 +98,7 @@ class Game:
         if self.hand is not None and not self.hand.finished:
             raise IllegalAction("game/hand_in_play", "the hand in play is not over")
         number = self.hands_played + 1
-        self.hand = Hand(
-            self.rules, self.chips, self.dealer, seed=seed or self.hand_seed(number)
-        )
+        self.hand = Hand(self.rules, self.chips, self.dealer, seed=seed or self.hand_seed(number))
         if self.hand.finished:
             self._end_hand()
         return self.hand

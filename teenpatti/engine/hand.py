@@ -163,9 +163,7 @@ class Hand:
                 raise IllegalAction("hand/cards", f"seat {seat} must have exactly three cards")
             for card in hand:
                 if not 0 <= card < 54 or (is_joker(card) and not jokers):
-                    raise IllegalAction(
-                        "hand/cards", f"seat {seat} holds a card not in this pack"
-                    )
+                    raise IllegalAction("hand/cards", f"seat {seat} holds a card not in this pack")
                 if card in seen_cards:
                     try:
                         name = cards_str([card])
@@ -222,9 +220,8 @@ class Hand:
     def show_cost(self, seat: int) -> int:
         """What asking for a show costs ``seat`` now."""
         cost = self.chaal_cost(seat)
-        if self.seen[seat]:
-            if not self.seen[self.next_in(seat)]:
-                cost = self.stake * 4
+        if self.seen[seat] and not self.seen[self.next_in(seat)]:
+            cost = self.stake * 4
         if self.rules.show_cost is ShowCost.DOUBLE:
             cost *= 2
         return cost
@@ -297,7 +294,11 @@ class Hand:
                 out.append(LegalAction(ActionKind.RAISE, cost * 2, cost * 2))
         if self.in_count == 2 and (self.bet_made or not rules.show_after_bet):
             other = self.next_in(seat)
-            if not seen or self.seen[other] or rules.show_seen_vs_blind is ShowSeenVsBlind.QUADRUPLE:
+            if (
+                not seen
+                or self.seen[other]
+                or rules.show_seen_vs_blind is ShowSeenVsBlind.QUADRUPLE
+            ):
                 show = self.show_cost(seat)
                 if chips >= show:
                     out.append(LegalAction(ActionKind.SHOW, show, show, (other,)))
@@ -420,7 +421,9 @@ class Hand:
             and not self.seen[other]
             and rules.show_seen_vs_blind is ShowSeenVsBlind.FORBIDDEN
         ):
-            raise IllegalAction("show/seen_vs_blind", "a seen player cannot ask a blind player for a show")
+            raise IllegalAction(
+                "show/seen_vs_blind", "a seen player cannot ask a blind player for a show"
+            )
         cost = self.show_cost(seat)
         if self.chips[seat] < cost:
             raise IllegalAction("show/cannot_afford", f"you cannot afford a show of {cost}")
@@ -448,17 +451,25 @@ class Hand:
                     f"you can ask only the player before you (seat {prev}) for a side show",
                 )
             target = prev
-        elif target is None or not 0 <= target < self.seats or target == seat or not self.live[target]:
+        elif (
+            target is None
+            or not 0 <= target < self.seats
+            or target == seat
+            or not self.live[target]
+        ):
             raise IllegalAction(
                 "sideshow/target", "name another player still in the hand to ask for a side show"
             )
         if not self.seen[target]:
             raise IllegalAction(
-                "sideshow/target_blind", f"seat {target} is blind and cannot be asked for a side show"
+                "sideshow/target_blind",
+                f"seat {target} is blind and cannot be asked for a side show",
             )
         cost = self.stake * 2
         if self.chips[seat] < cost:
-            raise IllegalAction("sideshow/cannot_afford", f"you cannot afford a side show of {cost}")
+            raise IllegalAction(
+                "sideshow/cannot_afford", f"you cannot afford a side show of {cost}"
+            )
         return cost
 
     def can(self, action: Action) -> bool:

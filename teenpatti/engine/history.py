@@ -42,7 +42,9 @@ class HistoryError(EngineError):
         return {"error": {"action": self.action, "code": self.code, "reason": self.reason}}
 
 
-def export(hand: Hand, names: Sequence[str] | None = None, *, with_result: bool = True) -> dict[str, Any]:
+def export(
+    hand: Hand, names: Sequence[str] | None = None, *, with_result: bool = True
+) -> dict[str, Any]:
     """The hand as a ``teenpatti-hand/1`` object (its actions so far)."""
     names = list(names) if names is not None else [f"Seat {s + 1}" for s in range(hand.seats)]
     out: dict[str, Any] = {

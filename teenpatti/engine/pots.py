@@ -29,9 +29,7 @@ class Pot:
         return {"amount": self.amount, "winners": list(self.winners)}
 
 
-def cut_pots(
-    contributed: Sequence[int], live: Sequence[bool], all_in: Sequence[bool]
-) -> list[Pot]:
+def cut_pots(contributed: Sequence[int], live: Sequence[bool], all_in: Sequence[bool]) -> list[Pot]:
     """Cut the chips put in into pots (without winners), main pot first.
 
     >>> cut_pots([50, 100, 100], [True, True, True], [True, False, False])
@@ -46,7 +44,9 @@ def cut_pots(
     for level in levels:
         amount = sum(min(c, level) - min(c, floor) for c in contributed)
         eligible = tuple(
-            s for s in range(len(contributed)) if live[s] and (not all_in[s] or contributed[s] >= level)
+            s
+            for s in range(len(contributed))
+            if live[s] and (not all_in[s] or contributed[s] >= level)
         )
         if not eligible and pots:
             last = pots.pop()
@@ -62,8 +62,9 @@ def share(
 ) -> list[tuple[Pot, dict[int, int]]]:
     """Give each pot to the eligible seats with the highest ``key``; equal keys share.
 
-    Returns each pot with its winners and the chips each winner takes, by seat (``order`` lists the seats in
-    order of play starting after the dealer: odd chips go one each to the winners in that order).
+    Returns each pot with its winners and the chips each winner takes, by seat. ``order`` lists
+    the seats in order of play starting after the dealer: odd chips go one each to the winners in
+    that order.
     """
     out: list[tuple[Pot, dict[int, int]]] = []
     rank = {seat: i for i, seat in enumerate(order)}

@@ -159,18 +159,28 @@ class Rules:
         """Raise :class:`RulesError` if these rules are contradictory or out of range."""
         if self.preset == "nepal":
             if self.boot not in _NEPAL_BOOTS:
-                raise RulesError("boot", f"boot must be 5, 10, 20 or 50 at the nepal table, not {self.boot}")
+                raise RulesError(
+                    "boot", f"boot must be 5, 10, 20 or 50 at the nepal table, not {self.boot}"
+                )
             if self.hands not in _NEPAL_HANDS:
-                raise RulesError("hands", f"hands must be 10, 20 or 30 at the nepal table, not {self.hands}")
-        for name in ("boot", "hands", "starting_chips", "stake_cap_boots", "pot_limit_boots",
-                     "blind_turns_max"):
+                raise RulesError(
+                    "hands", f"hands must be 10, 20 or 30 at the nepal table, not {self.hands}"
+                )
+        for name in (
+            "boot",
+            "hands",
+            "starting_chips",
+            "stake_cap_boots",
+            "pot_limit_boots",
+            "blind_turns_max",
+        ):
             value = getattr(self, name)
             if value is not None and value < 1:
                 raise RulesError(name, f"{name} must be at least 1, not {value}")
         if self.starting_chips < self.boot:
             raise RulesError(
                 "starting_chips",
-                f"starting_chips ({self.starting_chips}) cannot be less than the boot ({self.boot})",
+                f"starting_chips ({self.starting_chips}) cannot be below the boot ({self.boot})",
             )
         if self.sideshow is SideShow.OFF and self.sideshow_all_seen:
             raise RulesError(
@@ -223,8 +233,13 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "a23": A23,
     "variant": Variant,
 }
-_BOOLS = ("see_anytime", "show_after_bet", "sideshow_all_seen", "suits_break_ties",
-          "two_three_five")
+_BOOLS = (
+    "see_anytime",
+    "show_after_bet",
+    "sideshow_all_seen",
+    "suits_break_ties",
+    "two_three_five",
+)
 _INTS = ("boot", "hands", "starting_chips")
 _OPTIONAL_INTS = ("stake_cap_boots", "pot_limit_boots", "blind_turns_max")
 
@@ -255,20 +270,45 @@ def _coerce(key: str, value: Any) -> Any:
 PRESETS: dict[str, Rules] = {
     "nepal": Rules(),
     "classic": Rules(
-        preset="classic", min_players=3, max_players=8, direction=Direction.CLOCKWISE,
-        bets=Bets.RANGE, stake_cap_boots=None, pot_limit_boots=None, sideshow_all_seen=True,
+        preset="classic",
+        min_players=3,
+        max_players=8,
+        direction=Direction.CLOCKWISE,
+        bets=Bets.RANGE,
+        stake_cap_boots=None,
+        pot_limit_boots=None,
+        sideshow_all_seen=True,
     ),
     "club": Rules(
-        preset="club", min_players=2, max_players=10, direction=Direction.CLOCKWISE, boot=50,
-        stake_cap_boots=32, pot_limit_boots=256, see_anytime=True,
+        preset="club",
+        min_players=2,
+        max_players=10,
+        direction=Direction.CLOCKWISE,
+        boot=50,
+        stake_cap_boots=32,
+        pot_limit_boots=256,
+        see_anytime=True,
     ),
     "duo": Rules(
-        preset="duo", min_players=2, max_players=2, boot=2, hands=10, starting_chips=100,
-        stake_cap_boots=8, pot_limit_boots=50, show_after_bet=True,
+        preset="duo",
+        min_players=2,
+        max_players=2,
+        boot=2,
+        hands=10,
+        starting_chips=100,
+        stake_cap_boots=8,
+        pot_limit_boots=50,
+        show_after_bet=True,
     ),
     "limited": Rules(
-        preset="limited", min_players=2, max_players=6, direction=Direction.CLOCKWISE, boot=2,
-        blind_turns_max=4, stake_cap_boots=64, pot_limit_boots=1024,
+        preset="limited",
+        min_players=2,
+        max_players=6,
+        direction=Direction.CLOCKWISE,
+        boot=2,
+        blind_turns_max=4,
+        stake_cap_boots=64,
+        pot_limit_boots=1024,
     ),
 }
 """The five presets: ``nepal`` (our table, the default) and the four other tables."""

@@ -1,0 +1,158 @@
+"""``teenpatti rank``: order hands best first under a table's rules.
+
+Hands come from the arguments (one quoted string each, like ``"As Ks Qs"``) or, when none are
+given, one per line on standard input (blank lines are skipped). Equal hands share a place
+(standard competition ranking: 1, 1, 3). Bad input prints one line on standard error and exits
+with status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from teenpatti.engine.cards import CardError, cards_str, parse_card, parse_cards
+from teenpatti.engine.errors import RulesError
+from teenpatti.engine.evaluate import Evaluator
+from teenpatti.engine.rules import Rules
+
+from . import app
+
+__all__ = ["parse_option", "places", "rank"]
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """Split ``NAME=VALUE``; the value is read as JSON when it can be (``true``, ``8``, ``null``).
+
+    >>> parse_option("suits_break_ties=true")
+    ('suits_break_ties', True)
+    >>> parse_option("a23=lowest")
+    ('a23', 'lowest')
+    """
+    name, sep, raw = text.partition("=")
+    name = name.strip()
+    if not sep or not name:
+        raise ValueError(f"--option takes NAME=VALUE, not {text!r}")
+    raw = raw.strip()
+    try:
+        value: Any = json.loads(raw)
+    except ValueError:
+        value = raw
+    return name, value
+
+
+def places(strengths: list[int]) -> list[tuple[int, int]]:
+    """``(place, index)`` best first; equal strengths share a place (1, 1, 3), in given order.
+
+    >>> places([5, 9, 5, 1])
+    [(1, 1), (2, 0), (2, 2), (4, 3)]
+    """
+    order = sorted(range(len(strengths)), key=lambda i: -strengths[i])
+    ranked: list[tuple[int, int]] = []
+    place = 0
+    for position, i in enumerate(order, start=1):
+        if position == 1 or strengths[i] != strengths[order[position - 2]]:
+            place = position
+        ranked.append((place, i))
+    return ranked
+
+
+@app.command("rank")
+def rank(
+    hands: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help='Hands to rank, each one quoted, like "As Ks Qs". None: read one per line from '
+            "standard input.",
+            show_default=False,
+        ),
+    ] = None,
+    rules: Annotated[
+        str, typer.Option("--rules", help="Preset: nepal, classic, club, duo or limited.")
+    ] = "nepal",
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option",
+            help="House-rule option NAME=VALUE (repeatable), e.g. a23=lowest, variant=muflis.",
+            show_default=False,
+        ),
+    ] = None,
+    wild: Annotated[
+        str | None,
+        typer.Option("--wild", help="The card turned up under the wild_rank variant, like 7d."),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print a JSON array of {cards, category, place}.")
+    ] = False,
+) -> None:
+    """Rank hands best first; equal hands share a place."""
+    options: dict[str, Any] = {"preset": rules}
+    for text in option or []:
+        try:
+            name, value = parse_option(text)
+        except ValueError as error:
+            _fail(str(error))
+        options[name] = value
+    try:
+        table_rules = Rules.from_options(options)
+    except RulesError as error:
+        _fail(error.reason)
+    evaluator = Evaluator.get(table_rules.ranking)
+
+    wild_card: int | None = None
+    if wild is not None:
+        if table_rules.ranking.variant != "wild_rank":
+            _fail("--wild is the card turned up under the wild_rank variant only")
+        try:
+            wild_card = parse_card(wild)
+        except CardError as error:
+            _fail(str(error))
+        if wild_card >= 52:
+            _fail("the card turned up cannot be a joker")
+
+    if hands:
+        texts = [(f"hand {n}", text) for n, text in enumerate(hands, start=1)]
+    else:
+        if sys.stdin.isatty():
+            _fail('no hands: give them as arguments ("As Ks Qs") or one per line on standard input')
+        lines = sys.stdin.read().splitlines()
+        texts = [(f"line {n}", text) for n, text in enumerate(lines, start=1) if text.strip()]
+    if not texts:
+        _fail("no hands to rank")
+
+    parsed: list[tuple[int, ...]] = []
+    strengths: list[int] = []
+    for where, text in texts:
+        try:
+            cards = parse_cards(text)
+            strengths.append(evaluator.strength(cards, wild_card))
+        except CardError as error:
+            hint = ' (quote each hand: "As Ks Qs")' if hands and len(text.split()) == 1 else ""
+            _fail(f"{where} ({text.strip()!r}): {error}{hint}")
+        parsed.append(cards)
+
+    ranked = [(place, parsed[i]) for place, i in places(strengths)]
+    if as_json:
+        rows = [
+            {
+                "cards": cards_str(hand),
+                "category": evaluator.category(hand, wild_card).value,
+                "place": place,
+            }
+            for place, hand in ranked
+        ]
+        typer.echo(json.dumps(rows))
+        return
+    width = len(str(ranked[-1][0]))
+    for place, hand in ranked:
+        words = evaluator.describe(hand, wild_card)
+        typer.echo(f"{place:>{width}}  {cards_str(hand)}  {words}")
