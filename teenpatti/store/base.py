@@ -1,0 +1,71 @@
+"""The event store's interface: an append-only log of events per table, with compare-and-set.
+
+A table's state is the replay of its log. Storing events is "append with expected version": the
+append succeeds only if the log's last version is the one the writer saw, so two writers can never
+both win (the loser gets :class:`VersionConflict` and must reload). The unique key
+``(table, version)`` is what enforces it, in every backend.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+__all__ = ["CodeTaken", "EventStore", "StoredEvent", "TableRecord", "VersionConflict"]
+
+
+class VersionConflict(Exception):
+    """Another writer appended to the table's log first."""
+
+
+class CodeTaken(Exception):
+    """The table code (or id) is in use already."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One event of a table's log: its version (1, 2, ...), its data and when it was stored."""
+
+    version: int
+    data: dict[str, Any]
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """A table's identity: its internal id, its short code and when it was created."""
+
+    table_id: str
+    code: str
+    created: float
+
+
+class EventStore(Protocol):
+    """Where tables and their event logs are kept."""
+
+    async def create_table(self, table_id: str, code: str, first: dict[str, Any]) -> None:
+        """Register a table and append its first event (version 1); raise :class:`CodeTaken`."""
+        ...
+
+    async def append(
+        self, table_id: str, expected_version: int, events: list[dict[str, Any]]
+    ) -> int:
+        """Append ``events`` after ``expected_version``; return the new version, or raise
+        :class:`VersionConflict` (nothing stored)."""
+        ...
+
+    async def load(self, table_id: str, after: int = 0) -> list[StoredEvent]:
+        """The table's events with version above ``after``, in order."""
+        ...
+
+    async def find(self, code: str) -> TableRecord | None:
+        """The table with this code, if any."""
+        ...
+
+    async def tables(self) -> list[TableRecord]:
+        """Every table, oldest first (a restarted server rebuilds them from their logs)."""
+        ...
+
+    async def close(self) -> None:
+        """Release the connection."""
+        ...

@@ -1,0 +1,35 @@
+"""Table codes and seat tokens.
+
+A table code is six characters from an alphabet without the look-alikes 0/O and 1/I (and without
+U, to keep words out): easy to read aloud and to type on a phone, and 31**6 (about 887 million)
+of them, so a code cannot be guessed by trying (joins are rate-limited too). A seat token is 32
+random bytes, URL-safe; the server keeps only its SHA-256.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+__all__ = ["ALPHABET", "CODE_LENGTH", "looks_like_code", "new_code", "new_token"]
+
+ALPHABET = "23456789ABCDEFGHJKLMNPQRSTVWXYZ"
+"""The characters of a table code."""
+CODE_LENGTH = 6
+"""How many characters a table code has."""
+_CODE = re.compile(f"[{ALPHABET}]{{{CODE_LENGTH}}}")
+
+
+def new_code() -> str:
+    """A fresh random table code, like ``K7WQ3M``."""
+    return "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def looks_like_code(text: str) -> bool:
+    """Whether ``text`` (already upper-cased) has the shape of a table code."""
+    return bool(_CODE.fullmatch(text))
+
+
+def new_token() -> str:
+    """A fresh secret seat token."""
+    return secrets.token_urlsafe(32)

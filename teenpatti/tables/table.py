@@ -1,0 +1,334 @@
+"""A table as the replay of its event log: settings, seats, the game in play, and each seat's view.
+
+This module is pure (no clock, no I/O, no asyncio): :class:`Table` applies events and checks
+commands; :mod:`teenpatti.tables.service` stores the events, runs the clocks and sends the views.
+
+Events (plain JSON objects, ``type`` first):
+
+- ``created``: ``settings`` and the host (``name``, ``token_hash``) in seat 0;
+- ``joined``: a person takes ``seat`` with ``name`` and ``token_hash``;
+- ``started``: the game starts; empty seats get computer players named in ``names``;
+- ``hand``: a hand is dealt from ``seed`` (hex; secret until the hand ends, its SHA-256 public);
+- ``act``: ``seat`` plays ``action`` (a hand-history action), ``by`` ``person``/``bot``/``timer``;
+- ``control``: the computer takes over ``seat`` (``bot`` true) or its person returns (false);
+- ``again``: a new game at the same table, same seats.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..engine import Action, EngineError, Game, IllegalAction, Rules, cards_str, view
+from ..engine.deck import commitment
+from ..engine.evaluate import Evaluator
+
+__all__ = ["Seat", "Settings", "Table", "TableError", "token_hash"]
+
+BOT_NAMES = ("Asha", "Bikash", "Chandra", "Deepa", "Ekraj", "Firoza", "Gita", "Hari", "Indra")
+"""Names the computer players take."""
+
+BOT_LEVELS = ("random", "easy", "medium", "hard")
+"""The computer players' strengths a host may choose."""
+
+NAME_MAX = 24
+"""The longest player name, in characters."""
+
+
+class TableError(EngineError):
+    """A command the table refuses (a full table, a bad name, not the host...)."""
+
+
+def token_hash(token: str) -> str:
+    """What the log keeps of a seat token: its SHA-256 (the token itself is never stored)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def clean_name(name: Any) -> str:
+    """A player's name, trimmed; refused if empty, too long or holding control characters.
+
+    Names are shown as text by every client, so HTML in a name is harmless; it is kept as typed.
+    """
+    if not isinstance(name, str):
+        raise TableError("name/invalid", "a name must be text")
+    text: str = " ".join(name.split())
+    if not text:
+        raise TableError("name/empty", "type a name to sit at the table")
+    if len(text) > NAME_MAX:
+        raise TableError("name/too_long", f"a name can be at most {NAME_MAX} characters")
+    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in text):
+        raise TableError("name/invalid", "a name cannot hold control characters")
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What the host chose: seats, rules (preset and options, hands and boot included), the
+    computer players' strength, the turn timer in seconds (``None``: no timer)."""
+
+    seats: int = 4
+    rules: dict[str, Any] = field(default_factory=lambda: {"preset": "nepal"})
+    bots: str = "medium"
+    turn_seconds: int | None = 30
+
+    @classmethod
+    def from_json(cls, data: Any) -> Settings:
+        """Check what a client sent; raise :class:`TableError` or ``RulesError`` on bad input."""
+        if not isinstance(data, dict):
+            raise TableError("settings/invalid", "table settings must be an object")
+        rules_in = data.get("rules", {})
+        if not isinstance(rules_in, dict):
+            raise TableError("settings/rules", "rules must be an object of house-rule options")
+        opts = dict(rules_in)
+        for key in ("hands", "boot", "preset"):
+            if key in data:
+                opts[key] = data[key]
+        rules = Rules.from_options(opts)
+        seats = data.get("seats", 4)
+        if isinstance(seats, bool) or not isinstance(seats, int):
+            raise TableError("settings/seats", "seats must be a whole number")
+        if not max(2, rules.min_players) <= seats <= min(6, rules.max_players):
+            raise TableError(
+                "settings/seats",
+                f"a {rules.preset} table here seats {max(2, rules.min_players)} to"
+                f" {min(6, rules.max_players)} players",
+            )
+        bots = data.get("bots", "medium")
+        if bots not in BOT_LEVELS:
+            raise TableError("settings/bots", f"the computer plays {', '.join(BOT_LEVELS)}")
+        turn = data.get("turn_seconds", 30)
+        if turn is not None and (
+            isinstance(turn, bool) or not isinstance(turn, int) or not 5 <= turn <= 600
+        ):
+            raise TableError("settings/timer", "the turn timer is 5 to 600 seconds, or none")
+        return cls(seats=seats, rules=rules.options(), bots=bots, turn_seconds=turn)
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as stored and as clients see them."""
+        return {
+            "seats": self.seats,
+            "rules": self.rules,
+            "bots": self.bots,
+            "turn_seconds": self.turn_seconds,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat: who sits there, the hash of their token (``None`` for a computer player's seat),
+    and whether the computer is playing it now."""
+
+    name: str
+    token_hash: str | None
+    bot: bool
+    host: bool = False
+
+
+class Table:
+    """A table rebuilt from its events (:meth:`apply`), and the checks for new commands."""
+
+    def __init__(self, table_id: str, code: str) -> None:
+        self.table_id = table_id
+        self.code = code
+        self.version = 0
+        self.settings = Settings()
+        self.rules = Rules()
+        self.seats: list[Seat] = []
+        self.game: Game | None = None
+        self.games_played = 0
+        self.hand_seeds: list[str] = []
+
+    # ------------------------------------------------------------------ state
+    @property
+    def status(self) -> str:
+        """``waiting`` (for the host to start), ``playing``, or ``finished`` (standings shown)."""
+        if self.game is None:
+            return "waiting"
+        return "finished" if self.game.finished else "playing"
+
+    @property
+    def hand_in_play(self) -> bool:
+        """Whether a hand is being played now."""
+        return self.game is not None and self.game.hand is not None and not self.game.hand.finished
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat this token holds, or ``None``."""
+        digest = token_hash(token)
+        for i, seat in enumerate(self.seats):
+            if seat.token_hash == digest:
+                return i
+        return None
+
+    # ------------------------------------------------------------------ events
+    def apply(self, event: dict[str, Any]) -> None:
+        """Apply one event from the log (trusted: it was checked before it was stored)."""
+        kind = event["type"]
+        if kind == "created":
+            self.settings = Settings(**event["settings"])
+            self.rules = Rules.from_options(self.settings.rules)
+            host = event["host"]
+            self.seats = [Seat(host["name"], host["token_hash"], False, True)]
+        elif kind == "joined":
+            assert event["seat"] == len(self.seats)
+            self.seats.append(Seat(event["name"], event["token_hash"], False))
+        elif kind == "started":
+            for name in event["names"][len(self.seats) :]:
+                self.seats.append(Seat(name, None, True))
+            self._new_game(event.get("dealer", 0))
+        elif kind == "again":
+            self._new_game(event.get("dealer", 0))
+        elif kind == "hand":
+            assert self.game is not None
+            self.hand_seeds.append(event["seed"])
+            self.game.start_hand(bytes.fromhex(event["seed"]))
+        elif kind == "act":
+            assert self.game is not None
+            self.game.apply(Action.from_json(event["action"]))
+        elif kind == "control":
+            seat = self.seats[event["seat"]]
+            self.seats[event["seat"]] = replace(seat, bot=bool(event["bot"]))
+        else:
+            raise ValueError(f"unknown event {kind!r}")
+        self.version += 1
+
+    def _new_game(self, dealer: int) -> None:
+        # Hands take their seeds from ``hand`` events, so the game's own seed is never used.
+        self.game = Game(self.rules, [s.name for s in self.seats], bytes(32), dealer=dealer)
+        self.games_played += 1
+        self.hand_seeds = []
+
+    # ------------------------------------------------------------------ commands -> events
+    def join_event(self, name: Any, token: str) -> dict[str, Any]:
+        """The event that seats a new person, or :class:`TableError`."""
+        name = clean_name(name)
+        if self.game is not None:
+            raise TableError("table/started", "this game has started: watch it, or join the next")
+        if len(self.seats) >= self.settings.seats:
+            raise TableError("table/full", "every seat at this table is taken")
+        if any(s.name.casefold() == name.casefold() for s in self.seats):
+            raise TableError("name/taken", f"someone at this table is called {name} already")
+        return {
+            "type": "joined",
+            "seat": len(self.seats),
+            "name": name,
+            "token_hash": token_hash(token),
+        }
+
+    def start_event(self, seat: int | None) -> dict[str, Any]:
+        """The event that starts the game (the host only), filling empty seats with the computer."""
+        if seat is None or not self.seats[seat].host:
+            raise TableError("table/not_host", "only the host can start the game")
+        if self.game is not None:
+            raise TableError("table/started", "the game has started already")
+        taken = {s.name.casefold() for s in self.seats}
+        names = [s.name for s in self.seats]
+        for candidate in BOT_NAMES:
+            if len(names) >= self.settings.seats:
+                break
+            if candidate.casefold() not in taken:
+                names.append(candidate)
+        return {"type": "started", "names": names, "dealer": 0}
+
+    def again_event(self, seat: int | None) -> dict[str, Any]:
+        """The event that starts a new game at the same table once the last one is over."""
+        if seat is None:
+            raise TableError("table/not_seated", "only a player at the table can play again")
+        if self.game is None or not self.game.finished:
+            raise TableError("table/in_play", "the game is not over yet")
+        return {"type": "again", "dealer": self.games_played % len(self.seats)}
+
+    def act_event(self, seat: int | None, raw: Any, by: str = "person") -> dict[str, Any]:
+        """The event for a seat's action, checked by the engine (:class:`IllegalAction` if not)."""
+        if seat is None:
+            raise TableError("table/not_seated", "spectators cannot act")
+        if not self.hand_in_play:
+            raise IllegalAction("hand/over", "no hand is in play")
+        if isinstance(raw, dict):
+            raw = {**raw, "seat": seat}
+        action = Action.from_json(raw)
+        assert self.game is not None and self.game.hand is not None
+        self.game.hand.verify(action)
+        return {"type": "act", "seat": seat, "action": action.to_json(), "by": by}
+
+    # ------------------------------------------------------------------ what a client sees
+    def state(self, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` (``None``: a spectator) may know of the table, as JSON.
+
+        Cards come only from the engine's :func:`~teenpatti.engine.view.view`.
+        """
+        out: dict[str, Any] = {
+            "type": "state",
+            "version": self.version,
+            "code": self.code,
+            "status": self.status,
+            "settings": self.settings.to_json(),
+            "you": seat,
+            "seats": [
+                {
+                    "seat": i,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "host": s.host,
+                    "person": s.token_hash is not None,
+                }
+                for i, s in enumerate(self.seats)
+            ],
+            "hand": None,
+            "legal": [],
+        }
+        game = self.game
+        if game is None or game.hand is None:
+            return out
+        hand = game.hand
+        seen = view(hand, seat)
+        evaluator = Evaluator.get(self.rules.ranking)
+        for row, sv in zip(out["seats"], seen.seats, strict=True):
+            row.update(
+                chips=sv.chips,
+                put_in=sv.put_in,
+                dealt=sv.dealt,
+                packed=sv.packed,
+                seen=sv.seen,
+                all_in=sv.all_in,
+                cards=None if sv.cards is None else cards_str(sv.cards).split(),
+                category=None
+                if sv.cards is None
+                else evaluator.category(sv.cards, seen.wild).value,
+            )
+        number = game.hand_number
+        seed = self.hand_seeds[number - 1] if number - 1 < len(self.hand_seeds) else None
+        out["hand"] = {
+            "number": number,
+            "of": self.rules.hands,
+            "dealer": seen.dealer,
+            "to_act": seen.to_act,
+            "actor": hand.actor,
+            "stake": seen.stake,
+            "boot": seen.boot,
+            "pot": seen.pot,
+            "side_show": list(seen.side_show) if seen.side_show else None,
+            "wild": None if seen.wild is None else cards_str([seen.wild]),
+            "finished": seen.finished,
+            "ended_by": seen.ended_by,
+            "pots": [p.to_json() for p in seen.pots],
+            "actions": [a.to_json() for a in seen.actions],
+            "commitment": commitment(bytes.fromhex(seed)) if seed else None,
+            "seed": seed if hand.finished else None,
+        }
+        out["legal"] = [
+            {
+                "do": a.kind.value,
+                "cost": a.cost,
+                "max": a.max_cost,
+                "label": a.label,
+                "targets": list(a.targets),
+            }
+            for a in seen.legal_actions
+        ]
+        if game.finished:
+            out["standings"] = [
+                {"place": s.place, "seat": s.seat, "name": s.name, "chips": s.chips}
+                for s in game.standings()
+            ]
+        return out

@@ -1,0 +1,270 @@
+"""The ASGI app: the lobby over HTTP (JSON), one WebSocket per client, and the static UI.
+
+The socket layer knows no rules: it checks the size and rate of what a client sends, parses it,
+and hands commands to the :class:`~teenpatti.tables.service.TableService`. Every reply a client
+gets is either its own view of the table (``state``) or an ``error`` with a stable code and a
+sentence; nothing a client sends can crash the server or change a table it may not change.
+See ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..engine import EngineError
+from ..store.base import EventStore
+from ..tables.service import Connection, TableService, Timing
+
+__all__ = ["RateLimiter", "create_app"]
+
+STATIC = Path(__file__).parent / "static"
+MAX_MESSAGE = 4096
+"""The largest message a client may send, in bytes (HTTP bodies and socket messages)."""
+HELLO_TIMEOUT = 15.0
+
+
+class RateLimiter:
+    """A token bucket per key (a client address, a connection): ``rate`` a second, ``burst`` at
+    most."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.buckets: dict[str, tuple[float, float]] = {}
+
+    def allow(self, key: str) -> bool:
+        """Take one token for ``key`` if there is one."""
+        now = time.monotonic()
+        tokens, last = self.buckets.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        if tokens < 1:
+            self.buckets[key] = (tokens, now)
+            return False
+        self.buckets[key] = (tokens - 1, now)
+        if len(self.buckets) > 100_000:  # forget idle clients rather than grow without bound
+            self.buckets.clear()
+        return True
+
+
+def _error(code: str, reason: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "reason": reason}}, status_code=status)
+
+
+async def _body(request: Request) -> Any:
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_MESSAGE:
+            raise EngineError("message/too_large", "that request is too large")
+    try:
+        return json.loads(raw or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise EngineError("message/json", "send the request as a JSON object") from None
+
+
+def create_app(
+    store: EventStore,
+    *,
+    timing: Timing | None = None,
+    lobby_rate: tuple[float, float] = (1.0, 30.0),
+    message_rate: tuple[float, float] = (10.0, 30.0),
+) -> Starlette:
+    """The app over ``store``. ``lobby_rate`` limits creates, joins and code look-ups per client
+    address; ``message_rate`` limits each socket's messages (a second, burst)."""
+    service = TableService(store, timing)
+    lobby = RateLimiter(*lobby_rate)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.stop()
+            await store.close()
+
+    def client_key(request: Request | WebSocket) -> str:
+        return request.client.host if request.client else "?"
+
+    async def create_table(request: Request) -> Response:
+        if not lobby.allow(client_key(request)):
+            return _error("rate/limited", "too many requests: wait a moment", 429)
+        try:
+            code, token, seat = await service.create(await _body(request))
+        except EngineError as error:
+            return _error(error.code, error.reason)
+        return JSONResponse(
+            {"code": code, "token": token, "seat": seat, "link": f"/t/{code}"}, status_code=201
+        )
+
+    async def table_info(request: Request) -> Response:
+        if not lobby.allow(client_key(request)):
+            return _error("rate/limited", "too many requests: wait a moment", 429)
+        try:
+            live = service.get(request.path_params["code"])
+        except EngineError as error:
+            return _error(error.code, error.reason, 404)
+        state = live.table.state(None)
+        return JSONResponse(
+            {k: state[k] for k in ("code", "status", "settings", "seats", "version")}
+        )
+
+    async def join_table(request: Request) -> Response:
+        if not lobby.allow(client_key(request)):
+            return _error("rate/limited", "too many requests: wait a moment", 429)
+        try:
+            body = await _body(request)
+            name = body.get("name") if isinstance(body, dict) else None
+            token, seat = await service.join(request.path_params["code"], name)
+        except EngineError as error:
+            status = 404 if error.code == "table/unknown" else 400
+            return _error(error.code, error.reason, status)
+        return JSONResponse({"token": token, "seat": seat})
+
+    async def hand_histories(request: Request) -> Response:
+        try:
+            hands = service.histories(request.path_params["code"])
+        except EngineError as error:
+            return _error(error.code, error.reason, 404)
+        return JSONResponse(
+            hands,
+            headers={"Content-Disposition": 'attachment; filename="hands.json"'},
+        )
+
+    async def socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        limiter = RateLimiter(*message_rate)
+
+        async def refuse(code: str, reason: str) -> None:
+            await websocket.send_text(json.dumps({"type": "error", "code": code, "reason": reason}))
+            await websocket.close(4000)
+
+        try:
+            live = service.get(websocket.path_params["code"])
+        except EngineError as error:
+            await refuse(error.code, error.reason)
+            return
+        try:
+            raw = await asyncio.wait_for(websocket.receive_text(), HELLO_TIMEOUT)
+            hello = json.loads(raw) if len(raw) <= MAX_MESSAGE else None
+            if not isinstance(hello, dict) or hello.get("type") != "hello":
+                await refuse(
+                    "message/hello", "say hello first, with your seat token if you have one"
+                )
+                return
+            seat = service.seat_for(live, hello.get("token"))
+        except EngineError as error:
+            await refuse(error.code, error.reason)
+            return
+        except (TimeoutError, json.JSONDecodeError, WebSocketDisconnect, KeyError, RuntimeError):
+            with contextlib.suppress(Exception):
+                await refuse(
+                    "message/hello", "say hello first, with your seat token if you have one"
+                )
+            return
+        conn = Connection(seat)
+        writer = asyncio.create_task(_write(websocket, conn))
+        await service.connect(live, conn)
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    text = (message.get("bytes") or b"").decode("utf-8", "replace")
+                reply = await _handle(service, live, conn, text, limiter)
+                if reply is not None:
+                    conn.push(reply)
+                if conn.dropped:
+                    break
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            service.disconnect(live, conn)
+            conn.close()
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+
+    async def index(request: Request) -> Response:
+        page = STATIC / "index.html"
+        if page.is_file():
+            return FileResponse(page)
+        return JSONResponse(
+            {"teenpatti": "table server", "api": "/api/tables", "docs": "docs/protocol.md"}
+        )
+
+    routes: list[Any] = [
+        Route("/", index),
+        Route("/t/{code}", index),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{code}", table_info),
+        Route("/api/tables/{code}/join", join_table, methods=["POST"]),
+        Route("/api/tables/{code}/hands", hand_histories),
+        WebSocketRoute("/ws/{code}", socket),
+    ]
+    if STATIC.is_dir():
+        routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.service = service
+    return app
+
+
+async def _write(websocket: WebSocket, conn: Connection) -> None:
+    """The connection's one writer: drains its queue in order, closes when told."""
+    try:
+        while True:
+            message = await conn.queue.get()
+            if message is None:
+                break
+            await websocket.send_text(message)
+    finally:
+        with contextlib.suppress(Exception):
+            await websocket.close(4008 if conn.dropped else 1000)
+
+
+async def _handle(
+    service: TableService, live: Any, conn: Connection, text: str, limiter: RateLimiter
+) -> str | None:
+    """One client message -> ``None`` (the state update follows) or an error to send back."""
+
+    def error(code: str, reason: str) -> str:
+        return json.dumps({"type": "error", "code": code, "reason": reason})
+
+    if not limiter.allow("socket"):
+        return error("rate/limited", "too many messages: slow down")
+    if len(text) > MAX_MESSAGE:
+        return error("message/too_large", "that message is too large")
+    try:
+        message = json.loads(text)
+    except json.JSONDecodeError:
+        return error("message/json", "send each message as a JSON object")
+    if not isinstance(message, dict):
+        return error("message/json", "send each message as a JSON object")
+    kind = message.get("type")
+    if kind == "ping":
+        return json.dumps({"type": "pong", "version": live.table.version})
+    if kind == "sync":
+        conn.push(service.render(live, conn.seat))
+        return None
+    if kind not in ("act", "start", "again"):
+        return error("message/unknown", f"{str(kind)[:40]!r} is not a message this table knows")
+    try:
+        await service.command(live.table.code, conn.seat, message)
+    except EngineError as err:
+        return error(err.code, err.reason)
+    return None
