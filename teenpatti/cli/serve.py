@@ -18,6 +18,9 @@ def serve(
     bot_delay: float = typer.Option(1.2, "--bot-delay", help="Computer players' mean delay (s)."),
     result_pause: float = typer.Option(4.0, "--result-pause", help="Pause after each hand (s)."),
     grace: float = typer.Option(45.0, "--grace", help="Reconnect grace before the computer plays."),
+    lobby_rate: str = typer.Option(
+        "1,30", "--lobby-rate", help="Creates, joins and look-ups per address: RATE,BURST."
+    ),
 ) -> None:
     """Start the table server: lobby, WebSockets and the phone UI on one port."""
     import uvicorn
@@ -33,7 +36,11 @@ def serve(
         first_deal=min(0.5, result_pause),
         reconnect_grace=grace,
     )
-    asgi = create_app(store, timing=timing)
+    try:
+        rate, burst = (float(x) for x in lobby_rate.split(","))
+    except ValueError:
+        raise typer.BadParameter("write --lobby-rate as RATE,BURST, like 1,30") from None
+    asgi = create_app(store, timing=timing, lobby_rate=(rate, burst))
     # Thousands of sockets make the collector's pauses the p99: collect less often.
     gc.set_threshold(50_000, 20, 100)
     typer.echo(f"Teen Patti table server on http://{host}:{port} (data in {data})")

@@ -21,7 +21,16 @@ from .errors import EngineError, IllegalAction
 from .hand import Hand
 from .rules import Rules, Variant
 
-__all__ = ["FORMAT", "HistoryError", "export", "load_hand", "replay", "replay_file", "replay_text"]
+__all__ = [
+    "FORMAT",
+    "HistoryError",
+    "export",
+    "load_hand",
+    "replay",
+    "replay_file",
+    "replay_text",
+    "verify_deal",
+]
 
 FORMAT = "teenpatti-hand/1"
 """The value of the ``format`` field."""
@@ -173,3 +182,40 @@ def replay_file(path: str | Path) -> list[dict[str, Any]]:
     except (OSError, UnicodeDecodeError) as error:
         return [HistoryError("history/file", f"cannot read {path}: {error}").to_json()]
     return replay_text(text)
+
+
+def verify_deal(data: Any) -> dict[str, Any]:
+    """Check a hand's fair deal: its ``seed`` matches the ``commitment`` published before the
+    deal, and shuffling and dealing from that seed gives exactly the cards the history shows.
+
+    Returns ``{"verified": true, "commitment": ...}`` or ``{"verified": false, "reason": ...}``.
+    """
+
+    def refuse(reason: str) -> dict[str, Any]:
+        return {"verified": False, "reason": reason}
+
+    if not isinstance(data, dict):
+        return refuse("a hand history must be a JSON object")
+    seed_hex, published = data.get("seed"), data.get("commitment")
+    if not isinstance(seed_hex, str) or not isinstance(published, str):
+        return refuse("the hand has no seed and commitment to check (was it dealt by a server?)")
+    try:
+        seed = bytes.fromhex(seed_hex)
+        if len(seed) != 32:
+            raise ValueError
+    except ValueError:
+        return refuse("the seed must be 64 hex digits")
+    if commitment(seed) != published.lower():
+        return refuse("the seed does not match the commitment published before the deal")
+    try:
+        recorded, _ = load_hand(data)
+    except HistoryError as error:
+        return refuse(error.reason)
+    dealt = Hand(recorded.rules, recorded.start_chips, recorded.dealer, seed=seed)
+    for seat, (mine, theirs) in enumerate(zip(dealt.cards, recorded.cards, strict=True)):
+        if mine != theirs:
+            shown = cards_str(mine) if mine else "nothing"
+            return refuse(f"seat {seat} was dealt {shown} from this seed, not what the file shows")
+    if dealt.wild != recorded.wild:
+        return refuse("the card turned up is not the one this seed deals")
+    return {"verified": True, "commitment": published.lower()}

@@ -331,7 +331,7 @@ class TableService:
         hand = game.hand
         if hand is None or hand.finished:
             pause = timing.first_deal if hand is None else timing.result_pause
-            self._later(live, pause, lambda: [{"type": "hand", "seed": secrets.token_hex(32)}])
+            self._later(live, pause, lambda: [table.hand_event()])
             return
         seat = hand.actor
         assert seat is not None

@@ -7,8 +7,10 @@ Events (plain JSON objects, ``type`` first):
 
 - ``created``: ``settings`` and the host (``name``, ``token_hash``) in seat 0;
 - ``joined``: a person takes ``seat`` with ``name`` and ``token_hash``;
-- ``started``: the game starts; empty seats get computer players named in ``names``;
-- ``hand``: a hand is dealt from ``seed`` (hex; secret until the hand ends, its SHA-256 public);
+- ``started``: the game starts; empty seats get computer players named in ``names``; ``seed``
+  (hex) is the first hand's deck seed, whose SHA-256 every client gets before the deal;
+- ``hand``: the next hand is dealt from the seed committed before, and ``next_seed`` is committed
+  for the hand after it (a seed stays secret until its hand ends);
 - ``act``: ``seat`` plays ``action`` (a hand-history action), ``by`` ``person``/``bot``/``timer``;
 - ``control``: the computer takes over ``seat`` (``bot`` true) or its person returns (false);
 - ``again``: a new game at the same table, same seats.
@@ -21,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine import Action, EngineError, Game, IllegalAction, Rules, cards_str, view
-from ..engine.deck import commitment
+from ..engine.deck import commitment, new_seed
 from ..engine.evaluate import Evaluator
 
 __all__ = ["Seat", "Settings", "Table", "TableError", "token_hash"]
@@ -138,6 +140,7 @@ class Table:
         self.game: Game | None = None
         self.games_played = 0
         self.hand_seeds: list[str] = []
+        self.next_seed: str | None = None
 
     # ------------------------------------------------------------------ state
     @property
@@ -175,13 +178,14 @@ class Table:
         elif kind == "started":
             for name in event["names"][len(self.seats) :]:
                 self.seats.append(Seat(name, None, True))
-            self._new_game(event.get("dealer", 0))
+            self._new_game(event["dealer"], event["seed"])
         elif kind == "again":
-            self._new_game(event.get("dealer", 0))
+            self._new_game(event["dealer"], event["seed"])
         elif kind == "hand":
-            assert self.game is not None
-            self.hand_seeds.append(event["seed"])
-            self.game.start_hand(bytes.fromhex(event["seed"]))
+            assert self.game is not None and self.next_seed is not None
+            self.hand_seeds.append(self.next_seed)
+            self.game.start_hand(bytes.fromhex(self.next_seed))
+            self.next_seed = event["next_seed"]
         elif kind == "act":
             assert self.game is not None
             self.game.apply(Action.from_json(event["action"]))
@@ -192,11 +196,12 @@ class Table:
             raise ValueError(f"unknown event {kind!r}")
         self.version += 1
 
-    def _new_game(self, dealer: int) -> None:
-        # Hands take their seeds from ``hand`` events, so the game's own seed is never used.
+    def _new_game(self, dealer: int, seed: str) -> None:
+        # Hands take their seeds from the log, so the game's own seed is never used.
         self.game = Game(self.rules, [s.name for s in self.seats], bytes(32), dealer=dealer)
         self.games_played += 1
         self.hand_seeds = []
+        self.next_seed = seed
 
     # ------------------------------------------------------------------ commands -> events
     def join_event(self, name: Any, token: str) -> dict[str, Any]:
@@ -228,7 +233,7 @@ class Table:
                 break
             if candidate.casefold() not in taken:
                 names.append(candidate)
-        return {"type": "started", "names": names, "dealer": 0}
+        return {"type": "started", "names": names, "dealer": 0, "seed": new_seed().hex()}
 
     def again_event(self, seat: int | None) -> dict[str, Any]:
         """The event that starts a new game at the same table once the last one is over."""
@@ -236,7 +241,14 @@ class Table:
             raise TableError("table/not_seated", "only a player at the table can play again")
         if self.game is None or not self.game.finished:
             raise TableError("table/in_play", "the game is not over yet")
-        return {"type": "again", "dealer": self.games_played % len(self.seats)}
+        dealer = self.games_played % len(self.seats)
+        return {"type": "again", "dealer": dealer, "seed": new_seed().hex()}
+
+    def hand_event(self) -> dict[str, Any]:
+        """The event that deals the next hand and commits the seed of the one after."""
+        if self.game is None or self.game.finished or self.hand_in_play:
+            raise TableError("table/no_deal", "there is no hand to deal now")
+        return {"type": "hand", "next_seed": new_seed().hex()}
 
     def act_event(self, seat: int | None, raw: Any, by: str = "person") -> dict[str, Any]:
         """The event for a seat's action, checked by the engine (:class:`IllegalAction` if not)."""
@@ -277,6 +289,8 @@ class Table:
             "hand": None,
             "legal": [],
         }
+        if self.next_seed is not None:
+            out["next_commitment"] = commitment(bytes.fromhex(self.next_seed))
         game = self.game
         if game is None or game.hand is None:
             return out

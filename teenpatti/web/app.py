@@ -152,6 +152,9 @@ def create_app(
             await websocket.send_text(json.dumps({"type": "error", "code": code, "reason": reason}))
             await websocket.close(4000)
 
+        if not lobby.allow(client_key(websocket)):
+            await refuse("rate/limited", "too many requests: wait a moment")
+            return
         try:
             live = service.get(websocket.path_params["code"])
         except EngineError as error:

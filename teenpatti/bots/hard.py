@@ -1,0 +1,32 @@
+"""The hard computer player: reads every move, weighs seeing against staying blind, bluffs a little.
+
+It plays the values of :mod:`teenpatti.bots.strategy` with full range reading (each seen chaal,
+raise, side show asked, accepted or won narrows that player's range), decides when to see by
+comparing the value of looking now with the value of another blind chaal, asks for and answers
+side shows by their value, and bluffs at a controlled rate when every opponent has seen.
+"""
+
+from __future__ import annotations
+
+from .strategy import Level, StrategyBot
+
+__all__ = ["HARD", "HardBot"]
+
+HARD = Level(
+    name="hard",
+    reads=True,
+    horizon=2.5,
+    blind_ev=True,
+    blind_turns=3,
+    blind_bonus=0.5,
+    side_shows=True,
+    bluff=0.03,
+    caution=0.0,
+)
+
+
+class HardBot(StrategyBot):
+    """Full range reading, value-based blind play, side shows and controlled bluffs."""
+
+    name = "hard"
+    level = HARD

@@ -1,0 +1,525 @@
+"""The strategy the built-in computer players share, tuned by a :class:`Level` per difficulty.
+
+Everything here works from the seat's :class:`~teenpatti.engine.view.HandView` alone: the bot's
+own cards once it has seen them, the public actions, the chips and the legal actions with their
+costs. Hands are measured on one scale, ``u``: a hand's exact share of the pot against one random
+hand from the cards left (:func:`teenpatti.odds.heads_up_equity`), which is close to its
+percentile and is uniform for a random hand. That makes every ranking and variant (muflis, wild
+cards, ``a23``, ``suits_break_ties``) the same problem.
+
+**Ranges.** Each opponent still in is a weight over 32 bins of ``u`` (uniform = a random hand).
+A blind player's moves say nothing about its cards. With ``Level.reads`` the moves an opponent made
+after seeing narrow its range by likelihoods (a seen chaal: a hand more likely in the upper half;
+a seen raise, a side show asked or accepted: higher still; winning an accepted side show: better
+than the range of the player it knocked out). The chance that a hand of ``u`` is best is the
+product over the opponents of ``P(their u < u)`` (checked against exact counts for random hands:
+the product is within 0.1 percentage point of the exact figure for two opponents).
+
+**Values.** A move is worth its expected chips from now on (packing is 0). A chaal pays ``c`` now
+and, on a horizon of ``R`` rounds (cut short by the pot limit), ``R * c`` in all, while the others
+put in their chaals as long as they stay; the bot then takes the pot with its chance ``e`` of
+holding the best hand: ``e * (pot + R * T) - R * c``. A raise doubles both streams (worth it when
+``e`` beats the bot's share ``c / T`` of what goes in). A show is ``p * (pot + cost) - cost``. A
+side show knocks out the asked player with the chance of beating it, else the bot is out. A blind
+bot compares staying blind (cheaper chaals) with seeing now and acting on what it finds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..engine.actions import Action, ActionKind, LegalAction
+from ..engine.evaluate import Ranking
+from ..engine.view import HandView
+from ..odds import heads_up_equity
+from .base import Bot
+
+__all__ = ["GRID", "Level", "Reading", "StrategyBot", "read"]
+
+BINS = 32
+GRID: tuple[float, ...] = tuple((i + 0.5) / BINS for i in range(BINS))
+"""The centres of the bins of ``u`` that ranges are kept on."""
+_UNIFORM: tuple[float, ...] = (1.0,) * BINS
+
+
+def _likelihood(centre: float, width: float, floor: float) -> tuple[float, ...]:
+    """``P(move | u)``: a logistic step up at ``centre``, never below ``floor`` (bluffs)."""
+    return tuple(floor + (1 - floor) / (1 + math.exp(-(u - centre) / width)) for u in GRID)
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """The knobs that make one difficulty."""
+
+    name: str
+    reads: bool
+    """Narrow each opponent's range by what it did after seeing (else: coarse steps only)."""
+    horizon: float
+    """Rounds of chaals a continuing hand is expected to pay for (``R``)."""
+    blind_ev: bool
+    """Decide when to see by comparing values; else see after ``blind_turns`` blind turns."""
+    blind_turns: int
+    """Most blind turns before seeing (also a cap under ``blind_ev``)."""
+    blind_bonus: float
+    """Extra value (in stakes) put on staying blind (cheaper chaals, nothing given away)."""
+    side_shows: bool
+    """Ask for side shows when they are worth it (else never)."""
+    bluff: float
+    """Chance of betting on a hand it would pack, when that can make seen players pack."""
+    caution: float
+    """Subtracted from every continuing value, in chaals (a margin against the model's errors)."""
+    chaal_centre: float = 0.35
+    raise_centre: float = 0.62
+    ask_centre: float = 0.55
+    accept_centre: float = 0.55
+    width: float = 0.09
+    floor: float = 0.12
+    seen_stay: float = 0.75
+    """Chance a seen opponent pays its next chaal."""
+
+
+@dataclass(slots=True)
+class Opponent:
+    """One opponent still in, as the bot reads it."""
+
+    seat: int
+    seen: bool
+    weights: list[float]
+    cdf: list[float]
+    """Cumulative weights, normalised: ``cdf[i]`` is the share of the range below bin ``i``."""
+
+    def below(self, u: float) -> float:
+        """The chance that this opponent's hand is worse than a hand of ``u``."""
+        if u <= 0.0:
+            return 0.0
+        if u >= 1.0:
+            return 1.0
+        pos = u * BINS
+        i = int(pos)
+        lo = self.cdf[i]
+        return lo + (self.cdf[i + 1] - lo) * (pos - i)
+
+
+def _make_opponent(seat: int, seen: bool, weights: Sequence[float]) -> Opponent:
+    total = sum(weights)
+    cdf = [0.0] * (BINS + 1)
+    run = 0.0
+    for i, w in enumerate(weights):
+        run += w
+        cdf[i + 1] = run / total
+    return Opponent(seat, seen, list(weights), cdf)
+
+
+@dataclass(slots=True)
+class Reading:
+    """What the bot makes of its view: the numbers its decision needs."""
+
+    seat: int
+    seen: bool
+    u: float | None
+    """The bot's own hand on the ``u`` scale, once seen."""
+    pot: int
+    stake: int
+    boot: int
+    chips: int
+    pot_limit: int | None
+    opponents: list[Opponent]
+    legal: dict[ActionKind, LegalAction]
+
+    def best_chance(self, u: float, without: int | None = None) -> float:
+        """The chance that a hand of ``u`` beats every opponent (but ``without``)."""
+        p = 1.0
+        for o in self.opponents:
+            if o.seat != without:
+                p *= o.below(u)
+        return p
+
+    def others_put(self, without: int | None = None) -> float:
+        """What the opponents are expected to put in per round."""
+        total = 0.0
+        for o in self.opponents:
+            if o.seat != without:
+                total += self.stake * (2 if o.seen else 1) * (0.75 if o.seen else 0.95)
+        return total
+
+
+def _apply(weights: list[float], like: Sequence[float]) -> None:
+    for i, x in enumerate(like):
+        weights[i] *= x
+
+
+def read(view: HandView, level: Level) -> Reading:
+    """Turn ``view`` into a :class:`Reading` for ``level``: ranges from the public actions."""
+    me = view.viewer
+    assert me is not None, "a spectator does not act"
+    rules = view.rules
+    you = view.seats[me]
+    dead = [c for s in view.seats if s.seat != me and s.cards for c in s.cards]
+    u: float | None = None
+    if you.seen and you.cards is not None:
+        u = heads_up_equity(you.cards, rules.ranking, view.wild, dead)
+    weights: dict[int, list[float]] = {}
+    seen_now: dict[int, bool] = {}
+    for s in view.seats:
+        if s.dealt and not s.packed and s.seat != me:
+            weights[s.seat] = list(_UNIFORM)
+            seen_now[s.seat] = s.seen
+    _read_actions(view, level, weights)
+    opponents = [_make_opponent(seat, seen_now[seat], w) for seat, w in weights.items()]
+    return Reading(
+        seat=me,
+        seen=you.seen,
+        u=u,
+        pot=view.pot,
+        stake=view.stake,
+        boot=view.boot,
+        chips=you.chips,
+        pot_limit=rules.pot_limit,
+        opponents=opponents,
+        legal={a.kind: a for a in view.legal_actions},
+    )
+
+
+_LIKE_CACHE: dict[tuple[float, float, float], tuple[float, ...]] = {}
+
+
+def _like(centre: float, width: float, floor: float) -> tuple[float, ...]:
+    key = (centre, width, floor)
+    out = _LIKE_CACHE.get(key)
+    if out is None:
+        out = _LIKE_CACHE[key] = _likelihood(centre, width, floor)
+    return out
+
+
+def _read_actions(view: HandView, level: Level, weights: dict[int, list[float]]) -> None:
+    """Narrow ``weights`` (opponents still in) by the moves made after seeing."""
+    cap = view.rules.stake_cap
+    stake = view.boot
+    seen: set[int] = set()
+    packers = {a.seat for a in view.actions if a.kind is ActionKind.PACK}
+    track: dict[int, list[float]] = {s.seat: list(_UNIFORM) for s in view.seats if s.dealt}
+    w, fl = level.width, level.floor
+    if level.reads:
+        chaal = _like(level.chaal_centre, w, fl)
+        raised = _like(level.raise_centre, w, fl)
+        asked = _like(level.ask_centre, w, fl)
+        accepted = _like(level.accept_centre, w, fl)
+    else:  # coarse: a seen player who stays is in the upper part of the hands, no more
+        chaal = _like(0.4, 0.01, 0.0)
+        raised = chaal
+        asked = chaal
+        accepted = chaal
+    marked: set[int] = set()
+    pending: tuple[int, int] | None = None
+    for a in view.actions:
+        kind, seat = a.kind, a.seat
+        if kind is ActionKind.SEE:
+            seen.add(seat)
+            continue
+        is_seen = seat in seen
+        like: tuple[float, ...] | None = None
+        if kind is ActionKind.CHAAL:
+            least = stake * 2 if is_seen else stake
+            amount = a.amount if a.amount is not None else least
+            like = (raised if amount > least else chaal) if is_seen else None
+            new = amount // 2 if is_seen else amount
+            if cap is not None:
+                new = min(new, cap)
+            stake = max(stake, new)
+        elif kind is ActionKind.RAISE:
+            like = raised if is_seen else None
+            stake = stake * 2 if cap is None else min(stake * 2, cap)
+        elif kind is ActionKind.ALLIN:
+            like = chaal if is_seen else None
+        elif kind is ActionKind.SIDESHOW:
+            like = asked
+            if a.target is not None:
+                pending = (seat, a.target)
+        elif kind is ActionKind.ACCEPT:
+            like = accepted
+            if pending is not None:
+                asker, asked_seat = pending
+                loser = asker if view.seats[asker].packed and asker not in packers else asked_seat
+                winner = asked_seat if loser == asker else asker
+                if level.reads and winner in track:
+                    beaten = _make_opponent(loser, True, track[loser])
+                    _apply(track[winner], [beaten.below(x) for x in GRID])
+            pending = None
+        elif kind is ActionKind.DECLINE:
+            pending = None
+        if like is not None:
+            if not level.reads:
+                if seat in marked:
+                    continue
+                marked.add(seat)
+            if seat in track:
+                _apply(track[seat], like)
+    for seat in weights:
+        weights[seat] = track[seat]
+
+
+# ---------------------------------------------------------------------------------- values
+def chaal_value(
+    e: float, pot: float, cost: float, others: float, horizon: float, pot_limit: int | None
+) -> float:
+    """Expected chips from paying ``cost`` a round for up to ``horizon`` rounds while the others
+    put in ``others`` a round, then holding the best hand with chance ``e``."""
+    if pot_limit is not None and pot + cost >= pot_limit:
+        return e * (pot + cost) - cost  # this payment ends the betting: everyone shows
+    per_round = cost + others
+    rounds = horizon
+    if pot_limit is not None:
+        rounds = max(1.0, min(horizon, (pot_limit - pot) / per_round))
+    return e * (pot + rounds * per_round) - rounds * cost
+
+
+def show_value(p: float, pot: float, cost: float) -> float:
+    """Expected chips from paying ``cost`` for a show won with chance ``p``."""
+    return p * (pot + cost) - cost
+
+
+class StrategyBot(Bot):
+    """A computer player that plays by :class:`Level`; subclasses set ``level``."""
+
+    level: Level
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.name = self.level.name
+
+    # ---------------------------------------------------------------- entry point
+    def decide(self, view: HandView) -> Action:
+        """The move for ``view.viewer``: always one of ``view.legal_actions``."""
+        seat = view.viewer
+        assert seat is not None, "a spectator does not act"
+        legal = {a.kind: a for a in view.legal_actions}
+        if not legal:
+            raise ValueError("nothing to decide: the seat has no legal action")
+        if ActionKind.ACCEPT in legal:
+            return self._answer(view, legal)
+        you = view.seats[seat]
+        if not you.seen and ActionKind.SEE in legal and not self._other_than_see_pack(legal):
+            return legal[ActionKind.SEE].action(seat)  # the blind-turn limit: look (then decide)
+        if view.to_act != seat:  # asked while it is not our turn: only "see" can be offered
+            return view.legal_actions[0].action(seat)
+        reading = read(view, self.level)
+        if not you.seen:
+            return self._blind(view, reading)
+        return self._seen(view, reading)
+
+    @staticmethod
+    def _other_than_see_pack(legal: dict[ActionKind, LegalAction]) -> bool:
+        return any(k not in (ActionKind.SEE, ActionKind.PACK) for k in legal)
+
+    # ---------------------------------------------------------------- seen
+    def _seen_options(self, r: Reading, u: float) -> dict[ActionKind, float]:
+        """The value of every move open to a seen hand of ``u``."""
+        level = self.level
+        legal = r.legal
+        pot = r.pot
+        e = r.best_chance(u)
+        others = r.others_put()
+        values: dict[ActionKind, float] = {ActionKind.PACK: 0.0}
+        caution = level.caution
+        chaal = legal.get(ActionKind.CHAAL)
+        if chaal is not None:
+            c = chaal.cost
+            values[ActionKind.CHAAL] = (
+                chaal_value(e, pot, c, others, level.horizon, r.pot_limit) - caution * c
+            )
+        raise_ = legal.get(ActionKind.RAISE)
+        if raise_ is not None:
+            c = raise_.cost
+            values[ActionKind.RAISE] = (
+                chaal_value(e, pot, c, others * 2, level.horizon, r.pot_limit) - caution * c
+            )
+        show = legal.get(ActionKind.SHOW)
+        if show is not None:
+            values[ActionKind.SHOW] = show_value(e, pot, show.cost)
+        allin = legal.get(ActionKind.ALLIN)
+        if allin is not None:
+            values[ActionKind.ALLIN] = show_value(e, pot, allin.cost)
+        side = legal.get(ActionKind.SIDESHOW)
+        if side is not None and level.side_shows:
+            values[ActionKind.SIDESHOW] = self._side_show_value(r, u, side, e, others)
+        return values
+
+    def _side_show_value(
+        self, r: Reading, u: float, side: LegalAction, e: float, others: float
+    ) -> float:
+        level = self.level
+        c = side.cost
+        target = self._side_show_target(r, u, side)
+        opp = next(o for o in r.opponents if o.seat == target)
+        p = opp.below(u)
+        e_after = r.best_chance(u, without=target)
+        others_after = r.others_put(without=target)
+        stay = chaal_value(e, r.pot, c, others, level.horizon, r.pot_limit)
+        after = chaal_value(e_after, r.pot + c, c, others_after, level.horizon - 1, r.pot_limit)
+        accept = 0.6
+        knocked = p * max(0.0, after) - c
+        return accept * knocked + (1 - accept) * stay - level.caution * c
+
+    @staticmethod
+    def _side_show_target(r: Reading, u: float, side: LegalAction) -> int:
+        """The target we beat most often (the only one, under ``previous``)."""
+        if len(side.targets) == 1:
+            return side.targets[0]
+        by_seat = {o.seat: o for o in r.opponents}
+        return max(side.targets, key=lambda t: by_seat[t].below(u) if t in by_seat else -1.0)
+
+    def _seen(self, view: HandView, r: Reading) -> Action:
+        assert r.u is not None
+        values = self._seen_options(r, r.u)
+        kind = max(values, key=values.__getitem__)
+        if kind is ActionKind.PACK and self.level.bluff > 0 and self._may_bluff(r):
+            if self.rng.random() < self.level.bluff:
+                kind = ActionKind.RAISE if ActionKind.RAISE in r.legal else ActionKind.CHAAL
+        return self._act(view, r, kind)
+
+    def _may_bluff(self, r: Reading) -> bool:
+        """A bluff can work only when every opponent has seen (a blind player never packs on
+        its cards) and it costs little next to the chips behind."""
+        if ActionKind.CHAAL not in r.legal or not r.opponents:
+            return False
+        if not all(o.seen for o in r.opponents):
+            return False
+        return r.legal[ActionKind.CHAAL].cost * 8 <= r.chips
+
+    # ---------------------------------------------------------------- blind
+    def _blind(self, view: HandView, r: Reading) -> Action:
+        level = self.level
+        legal = r.legal
+        seat = r.seat
+        you = view.seats[seat]
+        if not level.blind_ev:
+            if you.blind_turns >= self._blind_turns(view) or self._pressure(r):
+                return legal[ActionKind.SEE].action(seat)
+            if ActionKind.CHAAL in legal:
+                return self._act(view, r, ActionKind.CHAAL)
+            return legal[ActionKind.SEE].action(seat)
+        if you.blind_turns >= level.blind_turns and ActionKind.SEE in legal:
+            return legal[ActionKind.SEE].action(seat)
+        # Seeing now: the best seen move for each hand we may hold, averaged over the hands.
+        see_value = 0.0
+        for u in GRID:
+            see_value += max(self._seen_options(r, u).values())
+        see_value /= BINS
+        # Staying blind: the chance that a random hand is best.
+        e = sum(r.best_chance(u) for u in GRID) / BINS
+        others = r.others_put()
+        bonus = level.blind_bonus * r.stake
+        best_kind = ActionKind.SEE
+        best = see_value
+        chaal = legal.get(ActionKind.CHAAL)
+        if chaal is not None:
+            c = chaal.cost
+            v = chaal_value(e, r.pot, c, others, level.horizon, r.pot_limit) + bonus
+            # or pay blind now and see next round, with the others' chaals in the pot
+            later = r.pot + c + others
+            look = 0.0
+            if r.pot_limit is None or later < r.pot_limit:
+                nxt = Reading(
+                    seat,
+                    True,
+                    None,
+                    int(later),
+                    r.stake,
+                    r.boot,
+                    r.chips - c,
+                    r.pot_limit,
+                    r.opponents,
+                    dict(r.legal),
+                )
+                nxt.legal.pop(ActionKind.SHOW, None)
+                for u in GRID:
+                    look += max(self._seen_options(nxt, u).values())
+                look = look / BINS - c + bonus
+            v = max(v, look)
+            if v > best:
+                best_kind, best = ActionKind.CHAAL, v
+        raise_ = legal.get(ActionKind.RAISE)
+        if raise_ is not None:
+            c = raise_.cost
+            v = chaal_value(e, r.pot, c, others * 2, level.horizon, r.pot_limit) + bonus
+            if v > best:
+                best_kind, best = ActionKind.RAISE, v
+        show = legal.get(ActionKind.SHOW)
+        if show is not None:
+            v = show_value(e, r.pot, show.cost)
+            if v > best:
+                best_kind, best = ActionKind.SHOW, v
+        allin = legal.get(ActionKind.ALLIN)
+        if allin is not None:
+            v = show_value(e, r.pot, allin.cost)
+            if v > best:
+                best_kind, best = ActionKind.ALLIN, v
+        if best_kind is ActionKind.SEE and ActionKind.SEE not in legal:
+            best_kind = ActionKind.PACK
+        return self._act(view, r, best_kind)
+
+    def _blind_turns(self, view: HandView) -> int:
+        """How many blind turns this bot takes before it looks."""
+        return self.level.blind_turns
+
+    @staticmethod
+    def _pressure(r: Reading) -> bool:
+        """A seen opponent has shown strength or the stake has climbed: time to look."""
+        return r.stake >= 4 * r.boot
+
+    # ---------------------------------------------------------------- side show answer
+    def _answer(self, view: HandView, legal: dict[ActionKind, LegalAction]) -> Action:
+        seat = view.viewer
+        assert seat is not None and view.side_show is not None
+        asker = view.side_show[0]
+        r = read(view, self.level)
+        if r.u is None:  # cannot happen (the asked seat is seen), but never fail
+            return legal[ActionKind.DECLINE].action(seat)
+        u = r.u
+        opp = next((o for o in r.opponents if o.seat == asker), None)
+        p = 0.5 if opp is None else opp.below(u)
+        stake = r.stake
+        cost = 2 * stake
+        others = r.others_put()
+        stay = max(
+            0.0, chaal_value(r.best_chance(u), r.pot, cost, others, self.level.horizon, r.pot_limit)
+        )
+        after = max(
+            0.0,
+            chaal_value(
+                r.best_chance(u, without=asker),
+                r.pot,
+                cost,
+                r.others_put(without=asker),
+                self.level.horizon,
+                r.pot_limit,
+            ),
+        )
+        kind = ActionKind.ACCEPT if p * after > stay else ActionKind.DECLINE
+        return legal[kind].action(seat)
+
+    # ---------------------------------------------------------------- the move itself
+    def _act(self, view: HandView, r: Reading, kind: ActionKind) -> Action:
+        seat = r.seat
+        option = r.legal.get(kind)
+        if option is None:  # the values only name legal moves; fall back to a safe one
+            for fallback in (ActionKind.CHAAL, ActionKind.SEE, ActionKind.PACK):
+                if fallback in r.legal:
+                    option = r.legal[fallback]
+                    break
+            else:
+                option = view.legal_actions[0]
+        amount: int | None = None
+        target: int | None = None
+        if option.kind is ActionKind.CHAAL and option.max_cost > option.cost:
+            amount = option.cost
+        elif option.kind is ActionKind.SIDESHOW:
+            target = self._side_show_target(r, r.u if r.u is not None else 0.5, option)
+        return option.action(seat, amount, target)
+
+
+def equity_of(cards: Sequence[int], ranking: Ranking, wild: int | None) -> float:
+    """A hand on the ``u`` scale (for tests and tools)."""
+    return heads_up_equity(cards, ranking, wild)
