@@ -336,8 +336,12 @@ class Hand:
             return 0
         pending = self.side_show
         if pending is not None:
-            if kind in (ActionKind.ACCEPT, ActionKind.DECLINE) and seat == pending[1]:
-                return 0
+            if kind in (ActionKind.ACCEPT, ActionKind.DECLINE):
+                if seat == pending[1]:
+                    return 0
+                raise IllegalAction(
+                    "sideshow/not_asked", f"the side show was asked of seat {pending[1]}, not you"
+                )
             if seat == pending[1]:
                 raise IllegalAction(
                     "sideshow/pending", "you were asked for a side show: accept or decline it"

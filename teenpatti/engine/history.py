@@ -123,10 +123,14 @@ def load_hand(data: Any) -> tuple[Hand, list[Any]]:
         except CardError as error:
             raise HistoryError("hand/cards", f"seat {i}: {error}") from None
         if held is not None and any(is_joker(c) for c in held):
-            try:
-                held = tuple(next(jokers) if is_joker(c) else c for c in held)
-            except StopIteration:
-                raise HistoryError("hand/cards", "the pack has only two jokers") from None
+            renumbered: list[int] = []
+            for card in held:
+                if is_joker(card):
+                    card = next(jokers, -1)
+                    if card < 0:
+                        raise HistoryError("hand/cards", "the pack has only two jokers")
+                renumbered.append(card)
+            held = tuple(renumbered)
         chips.append(amount)
         cards.append(held)
     wild: int | None = None
