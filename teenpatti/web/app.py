@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import segno
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -144,6 +145,16 @@ def create_app(
             headers={"Content-Disposition": 'attachment; filename="hands.json"'},
         )
 
+    async def qr_code(request: Request) -> Response:
+        code = request.path_params["code"]
+        try:
+            live = service.get(code)
+        except EngineError as error:
+            return _error(error.code, error.reason, 404)
+        link = f"{request.base_url}t/{live.table.code}"
+        svg = segno.make(link, error="m").svg_inline(scale=6, border=2)
+        return Response(svg, media_type="image/svg+xml")
+
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
         limiter = RateLimiter(*message_rate)
@@ -218,6 +229,7 @@ def create_app(
         Route("/api/tables/{code}", table_info),
         Route("/api/tables/{code}/join", join_table, methods=["POST"]),
         Route("/api/tables/{code}/hands", hand_histories),
+        Route("/api/tables/{code}/qr.svg", qr_code),
         WebSocketRoute("/ws/{code}", socket),
     ]
     if STATIC.is_dir():
