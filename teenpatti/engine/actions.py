@@ -48,6 +48,14 @@ class Action:
     amount: int | None = None
     target: int | None = None
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, ActionKind):
+            try:
+                kind = ActionKind(str(self.kind))
+            except ValueError:
+                raise IllegalAction("action/unknown", f"{self.kind!r} is not an action") from None
+            object.__setattr__(self, "kind", kind)
+
     def to_json(self) -> dict[str, Any]:
         """The action as a hand-history entry: ``{"seat": 2, "do": "chaal"}``."""
         out: dict[str, Any] = {"seat": self.seat, "do": self.kind.value}

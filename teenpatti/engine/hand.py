@@ -92,7 +92,11 @@ class Hand:
         self.first = next(s for s in self.order if self.dealt[s])
         self.seed = seed
         self.cards: list[tuple[int, ...] | None] = self._deal(cards, seed)
-        if rules.variant is Variant.WILD_RANK and seed is not None and wild is None:
+        if rules.variant is Variant.WILD_RANK and wild is None:
+            if not self._rest:
+                raise IllegalAction(
+                    "hand/wild", "under wild_rank, give the card turned up with the dealt cards"
+                )
             wild = self._rest[0]
         if wild is not None and rules.variant is not Variant.WILD_RANK:
             raise IllegalAction("hand/cards", "a card is turned up only under wild_rank")

@@ -170,7 +170,7 @@ def replay_text(text: str) -> list[dict[str, Any]]:
     """Replay every hand in a JSON text (one object, or an array of them)."""
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+    except (ValueError, RecursionError) as error:  # bad JSON or UTF-8, or nested too deep
         return [HistoryError("history/json", f"not valid JSON: {error}").to_json()]
     if isinstance(data, list):
         if not data:

@@ -151,6 +151,8 @@ class Rules:
             if key not in OPTION_NAMES:
                 raise RulesError(key, f"unknown house-rule option {key!r}")
             changes[key] = _coerce(key, value)
+        if changes.get("sideshow") is SideShow.OFF and "sideshow_all_seen" not in changes:
+            changes["sideshow_all_seen"] = False  # a preset's all-seen condition has no side show
         rules = replace(base, **changes)
         rules.check()
         return rules
