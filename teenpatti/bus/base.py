@@ -1,0 +1,63 @@
+"""The bus interface, and picking a bus by URL.
+
+What crosses the bus is only ``(table code, version)``: "this table has new events up to this
+version". Each process then reads the events from the store and renders every seat's view itself,
+so hidden cards never cross the bus. Delivery may be lossy (Redis pub/sub is fire-and-forget):
+versions make it whole, since a process that missed a message catches up at the next one, and a
+client that asks for a sync gets the current state.
+
+Leases decide which process runs a table's clocks (deals, computer players, turn timers): a lease
+is held for ``ttl`` seconds and renewed while the process lives, so when it dies another process
+takes the table's clocks over. Two processes firing the same clock cannot both write: the store's
+compare-and-set on the table's log lets exactly one event in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+__all__ = ["Bus", "Listener", "open_bus"]
+
+Listener = Callable[[str, int], Awaitable[None]]
+"""Called with ``(code, version)`` when another process has appended to a table's log."""
+
+
+class Bus(Protocol):
+    """How server processes tell each other about new events, and share out tables' clocks."""
+
+    owner: str
+    """This process's name in leases."""
+
+    async def start(self, listener: Listener) -> None:
+        """Start delivering other processes' announcements to ``listener``."""
+        ...
+
+    async def publish(self, code: str, version: int) -> None:
+        """Announce that table ``code`` has events up to ``version``."""
+        ...
+
+    async def lease(self, code: str, ttl: float) -> bool:
+        """Take or renew the lease on ``code``'s clocks for ``ttl`` seconds; ``True`` if held."""
+        ...
+
+    async def release(self, code: str) -> None:
+        """Give up the lease on ``code`` if this process holds it."""
+        ...
+
+    async def close(self) -> None:
+        """Stop listening and release every lease."""
+        ...
+
+
+async def open_bus(url: str | None) -> Bus:
+    """The bus for ``url``: ``None`` or ``memory://`` (one process), or ``redis://host:port/db``."""
+    if url is None or url.startswith("memory:"):
+        from .memory import MemoryBus
+
+        return MemoryBus()
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from .redis import RedisBus
+
+        return await RedisBus.open(url)
+    raise ValueError(f"unknown bus {url!r}: use memory:// or redis://host:port/0")

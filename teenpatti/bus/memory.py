@@ -1,0 +1,29 @@
+"""The in-process bus: one server process owns every table, so there is nobody to tell."""
+
+from __future__ import annotations
+
+from .base import Listener
+
+__all__ = ["MemoryBus"]
+
+
+class MemoryBus:
+    """The default bus for a single process: announcements go nowhere, every lease is ours."""
+
+    owner = "local"
+
+    async def start(self, listener: Listener) -> None:
+        """Nothing to listen to."""
+
+    async def publish(self, code: str, version: int) -> None:
+        """No other process to tell."""
+
+    async def lease(self, code: str, ttl: float) -> bool:
+        """Always held."""
+        return True
+
+    async def release(self, code: str) -> None:
+        """Nothing to release."""
+
+    async def close(self) -> None:
+        """Nothing to close."""

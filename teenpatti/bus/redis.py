@@ -1,0 +1,115 @@
+"""The Redis bus: pub/sub for announcements, ``SET NX PX`` leases for tables' clocks (redis-py)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from .base import Listener
+
+__all__ = ["CHANNEL", "RedisBus"]
+
+CHANNEL = "teenpatti:tables"
+"""The pub/sub channel every process listens on."""
+_LEASE = "teenpatti:lease:"
+
+# Renew only a lease we hold; take it when free. Returns 1 when the lease is ours afterwards.
+_TAKE_OR_RENEW = """
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+if holder == false then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+log = logging.getLogger("teenpatti.bus")
+
+
+class RedisBus:
+    """Announcements over one Redis pub/sub channel; leases as keys that expire."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        self.client = client
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self._take = client.register_script(_TAKE_OR_RENEW)
+        self._release = client.register_script(_RELEASE)
+        self._task: asyncio.Task[None] | None = None
+        self._held: set[str] = set()
+
+    @classmethod
+    async def open(cls, url: str) -> RedisBus:
+        """Connect to ``url`` and check the server answers."""
+        client = aioredis.from_url(url, decode_responses=True)
+        await client.ping()
+        return cls(client)
+
+    async def start(self, listener: Listener) -> None:
+        """Listen on the channel; other processes' announcements go to ``listener``."""
+        pubsub = self.client.pubsub()
+        await pubsub.subscribe(CHANNEL)
+        self._task = asyncio.create_task(self._listen(pubsub, listener))
+
+    async def _listen(self, pubsub: Any, listener: Listener) -> None:
+        try:
+            async for message in pubsub.listen():
+                if message.get("type") != "message":
+                    continue
+                try:
+                    data = json.loads(message["data"])
+                    if data.get("from") == self.owner:
+                        continue
+                    await listener(str(data["code"]), int(data["version"]))
+                except Exception:  # one bad message must not stop the listener
+                    log.exception("bus message %r not handled", message.get("data"))
+        finally:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+
+    async def publish(self, code: str, version: int) -> None:
+        """Announce a table's new version to every other process."""
+        payload = json.dumps({"code": code, "version": version, "from": self.owner})
+        await self.client.publish(CHANNEL, payload)
+
+    async def lease(self, code: str, ttl: float) -> bool:
+        """Take or renew the lease on a table's clocks."""
+        held = bool(await self._take(keys=[_LEASE + code], args=[self.owner, int(ttl * 1000)]))
+        if held:
+            self._held.add(code)
+        else:
+            self._held.discard(code)
+        return held
+
+    async def release(self, code: str) -> None:
+        """Give the lease up (another process may take the clocks at once)."""
+        self._held.discard(code)
+        await self._release(keys=[_LEASE + code], args=[self.owner])
+
+    async def close(self) -> None:
+        """Stop listening, release the leases held, close the connection."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        for code in list(self._held):
+            with contextlib.suppress(Exception):
+                await self.release(code)
+        await self.client.aclose()

@@ -1,0 +1,142 @@
+"""The PostgreSQL event store, for several server processes on several machines (asyncpg).
+
+The same two tables as the SQLite store. The schema is created and migrated by the project itself
+when a process opens the store, under an advisory lock so that processes starting together do not
+race. The primary key ``(table_id, version)`` is the fence: of two processes appending after the
+same version, exactly one insert succeeds and the other gets :class:`VersionConflict`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import asyncpg
+
+from .base import CodeTaken, StoredEvent, TableRecord, VersionConflict
+
+__all__ = ["MIGRATIONS", "PostgresStore"]
+
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE IF NOT EXISTS tables (
+        table_id TEXT PRIMARY KEY,
+        code TEXT NOT NULL UNIQUE,
+        created DOUBLE PRECISION NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS events (
+        table_id TEXT NOT NULL REFERENCES tables (table_id),
+        version INTEGER NOT NULL,
+        data JSONB NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, version)
+    );
+    """,
+]
+"""Schema steps in order; step ``n`` brings the schema to version ``n + 1``."""
+
+_LOCK = 7_163_616_161  # the advisory lock that serialises migrations
+
+
+class PostgresStore:
+    """Tables and their event logs in PostgreSQL. Open with :meth:`open`."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+
+    @classmethod
+    async def open(cls, url: str, *, min_size: int = 2, max_size: int = 10) -> PostgresStore:
+        """Connect to ``url`` (``postgresql://user@host:port/db``) and migrate the schema."""
+        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+        store = cls(pool)
+        await store.migrate()
+        return store
+
+    async def migrate(self) -> int:
+        """Bring the schema up to date; return its version."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", _LOCK)
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+            )
+            row = await conn.fetchval("SELECT value FROM meta WHERE key = 'schema_version'")
+            current = int(row) if row else 0
+            if current > len(MIGRATIONS):
+                raise RuntimeError(f"the database schema ({current}) is newer than this code")
+            for step in MIGRATIONS[current:]:
+                await conn.execute(step)
+            await conn.execute(
+                "INSERT INTO meta (key, value) VALUES ('schema_version', $1)"
+                " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                str(len(MIGRATIONS)),
+            )
+        return len(MIGRATIONS)
+
+    async def create_table(self, table_id: str, code: str, first: dict[str, Any]) -> None:
+        """Register a table and store its first event as version 1."""
+        try:
+            async with self.pool.acquire() as conn, conn.transaction():
+                now = await conn.fetchval("SELECT extract(epoch FROM clock_timestamp())")
+                await conn.execute(
+                    "INSERT INTO tables (table_id, code, created) VALUES ($1, $2, $3)",
+                    table_id,
+                    code,
+                    float(now),
+                )
+                await conn.execute(
+                    "INSERT INTO events (table_id, version, data, at) VALUES ($1, 1, $2, $3)",
+                    table_id,
+                    json.dumps(first),
+                    float(now),
+                )
+        except asyncpg.UniqueViolationError:
+            raise CodeTaken(code) from None
+
+    async def append(
+        self, table_id: str, expected_version: int, events: list[dict[str, Any]]
+    ) -> int:
+        """Append after ``expected_version`` or raise :class:`VersionConflict`."""
+        try:
+            async with self.pool.acquire() as conn, conn.transaction():
+                last = await conn.fetchval(
+                    "SELECT COALESCE(MAX(version), 0) FROM events WHERE table_id = $1", table_id
+                )
+                if last != expected_version:
+                    raise VersionConflict(table_id)
+                now = await conn.fetchval("SELECT extract(epoch FROM clock_timestamp())")
+                await conn.executemany(
+                    "INSERT INTO events (table_id, version, data, at) VALUES ($1, $2, $3, $4)",
+                    [
+                        (table_id, expected_version + i, json.dumps(e), float(now))
+                        for i, e in enumerate(events, 1)
+                    ],
+                )
+        except asyncpg.UniqueViolationError:
+            raise VersionConflict(table_id) from None
+        return expected_version + len(events)
+
+    async def load(self, table_id: str, after: int = 0) -> list[StoredEvent]:
+        """The table's events above ``after``, in order."""
+        rows = await self.pool.fetch(
+            "SELECT version, data, at FROM events WHERE table_id = $1 AND version > $2"
+            " ORDER BY version",
+            table_id,
+            after,
+        )
+        return [StoredEvent(r["version"], json.loads(r["data"]), r["at"]) for r in rows]
+
+    async def find(self, code: str) -> TableRecord | None:
+        """The table with this code."""
+        row = await self.pool.fetchrow(
+            "SELECT table_id, code, created FROM tables WHERE code = $1", code
+        )
+        return TableRecord(row["table_id"], row["code"], row["created"]) if row else None
+
+    async def tables(self) -> list[TableRecord]:
+        """Every table, oldest first."""
+        rows = await self.pool.fetch("SELECT table_id, code, created FROM tables ORDER BY created")
+        return [TableRecord(r["table_id"], r["code"], r["created"]) for r in rows]
+
+    async def close(self) -> None:
+        """Close the pool."""
+        await self.pool.close()
