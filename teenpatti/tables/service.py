@@ -176,7 +176,9 @@ class TableService:
         """The seat a token holds; ``None`` for no token (a spectator); a wrong token is refused."""
         if token is None:
             return None
-        if not isinstance(token, str) or len(token) > 100:
+        if not isinstance(token, str) or len(token) > 100 or not token.isascii():
+            # Tokens are URL-safe ASCII; anything else (a lone surrogate would not even hash)
+            # is refused before it is hashed.
             raise TableError("token/invalid", "that seat token is not valid")
         seat = live.table.seat_of(token)
         if seat is None:
@@ -260,8 +262,10 @@ class TableService:
         if live.table.settings.turn_seconds is None:
             return  # a table with no timer waits for its players as long as they like
         loop = asyncio.get_running_loop()
+        # The coroutine is made when the grace runs out: made now, a grace cancelled by the
+        # person's return would leave it never awaited (a RuntimeWarning per reconnect).
         live.graces[seat] = loop.call_later(
-            self.timing.reconnect_grace, self._spawn, self._take_over(live, seat)
+            self.timing.reconnect_grace, lambda: self._spawn(self._take_over(live, seat))
         )
 
     async def _take_over(self, live: LiveTable, seat: int) -> None:

@@ -61,6 +61,10 @@ def clean_name(name: Any) -> str:
         raise TableError("name/too_long", f"a name can be at most {NAME_MAX} characters")
     if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in text):
         raise TableError("name/invalid", "a name cannot hold control characters")
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
+        # A lone surrogate (JSON "\ud800") cannot be written as UTF-8: stored in the log, it
+        # would make every reply about the table fail to encode, for good.
+        raise TableError("name/invalid", "a name must be valid text")
     return text
 
 

@@ -60,8 +60,11 @@ class RateLimiter:
         return True
 
 
-def _error(code: str, reason: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "reason": reason}}, status_code=status)
+def _error(code: str, reason: str, status: int = 400) -> Response:
+    # ASCII JSON: a code or reason may quote what the client sent (an unknown rule's name), and
+    # text that cannot be written as UTF-8 (a lone surrogate) must not turn the reply into a 500.
+    body = json.dumps({"error": {"code": code, "reason": reason}})
+    return Response(body, status_code=status, media_type="application/json")
 
 
 async def _body(request: Request) -> Any:
@@ -72,7 +75,7 @@ async def _body(request: Request) -> Any:
             raise EngineError("message/too_large", "that request is too large")
     try:
         return json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # bad JSON or UTF-8, or nested too deep to parse
         raise EngineError("message/json", "send the request as a JSON object") from None
 
 
@@ -205,6 +208,10 @@ def create_app(
                     conn.push(reply)
                 if conn.dropped:
                     break
+                # Let the writer send: with messages already received, nothing above waits, and
+                # a client sending fast (a flood answered by rate/limited errors) would fill its
+                # queue and be dropped as a slow reader though it reads everything.
+                await asyncio.sleep(0)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -266,7 +273,7 @@ async def _handle(
         return error("message/too_large", "that message is too large")
     try:
         message = json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # bad JSON, or nested too deep to parse
         return error("message/json", "send each message as a JSON object")
     if not isinstance(message, dict):
         return error("message/json", "send each message as a JSON object")

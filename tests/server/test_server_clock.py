@@ -1,0 +1,233 @@
+"""The server's clocks, with the app built in this process (``create_app`` under
+``uvicorn.Server`` in the test's own event loop) so the delays can be short: the turn timer packs
+a player (or declines a side show) when it runs out, the reconnect grace hands an absent
+person's seat to the computer and gives it back on ``hello``, and a table with no timer never
+does."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import uvicorn
+
+from teenpatti.store.sqlite import SqliteStore
+from teenpatti.tables.service import Timing
+from teenpatti.web.app import MAX_MESSAGE, create_app
+
+if TYPE_CHECKING:
+    from conftest import Client
+
+Run = Callable[..., Any]
+MakeClient = Callable[..., "Client"]
+
+
+@contextlib.asynccontextmanager
+async def serving(db: Path, timing: Timing) -> AsyncIterator[tuple[str, str]]:
+    """The app over ``db`` on a free loopback port, in this event loop: ``(http, ws)``."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    app = create_app(SqliteStore(db), timing=timing, lobby_rate=(1000.0, 1000.0))
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        ws="websockets-sansio",
+        ws_max_size=MAX_MESSAGE,
+        ws_per_message_deflate=False,
+        log_level="warning",
+        lifespan="on",
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    try:
+        async with asyncio.timeout(10):
+            while not server.started:
+                assert not task.done(), "the server stopped at start"
+                await asyncio.sleep(0.01)
+        yield f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, 10)
+
+
+def events(db: Path, code: str) -> list[dict[str, Any]]:
+    """A table's log as stored."""
+    conn = sqlite3.connect(db, timeout=5)
+    try:
+        rows = conn.execute(
+            "SELECT e.data FROM events e JOIN tables t USING (table_id)"
+            " WHERE t.code = ? ORDER BY e.version",
+            (code,),
+        ).fetchall()
+    finally:
+        conn.close()
+    return [json.loads(r[0]) for r in rows]
+
+
+async def post(http: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    import httpx
+
+    async with httpx.AsyncClient(base_url=http, timeout=10) as client:
+        reply = await client.post(path, json=body)
+    assert reply.status_code in (200, 201), reply.text
+    return dict(reply.json())
+
+
+async def get(http: str, path: str) -> dict[str, Any]:
+    import httpx
+
+    async with httpx.AsyncClient(base_url=http, timeout=10) as client:
+        reply = await client.get(path)
+    assert reply.status_code == 200, reply.text
+    return dict(reply.json())
+
+
+FAST = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, reconnect_grace=0.3)
+
+
+# ---------------------------------------------------------------------- the turn timer
+def test_turn_timer_packs_or_declines_when_it_runs_out(
+    tmp_path: Path, ws: MakeClient, arun: Run
+) -> None:
+    db = tmp_path / "clock.sqlite3"
+
+    async def body() -> None:
+        async with serving(db, FAST) as (http, base):
+            # Both tables wait on their timers at once: the test takes one timer's time.
+            await asyncio.gather(pack_on_time(http, base), decline_on_time(http, base))
+
+    async def pack_on_time(http: str, base: str) -> None:
+        host = await post(
+            http,
+            "/api/tables",
+            {"name": "Host", "seats": 2, "preset": "limited", "hands": 1, "computer": True,
+             "turn_seconds": 5},
+        )  # fmt: skip
+        code = host["code"]
+        client = ws(base, code, 0, "host")
+        state = await client.hello(host["token"])
+        if not state["legal"]:
+            state = await client.state(lambda s: bool(s["legal"]))
+        started = time.time()
+        assert state["deadline"] is not None
+        assert started + 3.5 <= state["deadline"] <= started + 5.5
+        # The host does nothing: the timer packs it, and the game (one hand) is over.
+        over = await client.state(lambda s: s["status"] == "finished", timeout=9)
+        assert time.time() - started >= 3.5
+        assert over["hand"]["actions"][-1] == {"seat": 0, "do": "pack"}
+        assert over["deadline"] is None
+        assert events(db, code)[-1] == {
+            "type": "act",
+            "seat": 0,
+            "action": {"seat": 0, "do": "pack"},
+            "by": "timer",
+        }
+        await client.close()
+
+    async def decline_on_time(http: str, base: str) -> None:
+        # Three people; seat 2 asks seat 1 (the player before it) for a side show and seat 1
+        # never answers: the timer declines for it, and the turn moves on.
+        host = await post(
+            http,
+            "/api/tables",
+            {"name": "P0", "seats": 3, "preset": "limited", "hands": 1, "turn_seconds": 5},
+        )
+        code = host["code"]
+        tokens = [host["token"]]
+        for name in ("P1", "P2"):
+            tokens.append((await post(http, f"/api/tables/{code}/join", {"name": name}))["token"])
+        clients = [ws(base, code, seat, f"P{seat}") for seat in range(3)]
+        for client, token in zip(clients, tokens, strict=True):
+            await client.hello(token)
+        await clients[0].send({"type": "start"})
+
+        async def move(seat: int, do: str) -> dict[str, Any]:
+            state = await clients[seat].state(
+                lambda s: any(m["do"] == do for m in s["legal"]) and s["hand"]["actor"] == seat
+            )
+            await clients[seat].send(
+                {"type": "act", "action": {"do": do}, "version": state["version"]}
+            )
+            return state
+
+        await move(1, "see")  # clockwise from the dealer (seat 0): seat 1 plays first
+        await move(1, "chaal")
+        await move(2, "see")
+        await move(2, "sideshow")
+        asked = await clients[1].state(
+            lambda s: bool(s["hand"]) and s["hand"]["side_show"] == [2, 1]
+        )
+        assert [m["do"] for m in asked["legal"]] == ["accept", "decline"]
+        assert asked["deadline"] is not None
+
+        def declined(state: dict[str, Any]) -> bool:
+            return bool(state["hand"]) and {"seat": 1, "do": "decline"} in state["hand"]["actions"]
+
+        after = await clients[0].state(declined, timeout=9)
+        assert after["hand"]["actions"][-1] == {"seat": 1, "do": "decline"}
+        assert after["hand"]["actor"] == 0 and after["deadline"] is not None
+        assert events(db, code)[-1]["by"] == "timer"
+        for client in clients:
+            await client.close()
+
+    arun(body(), 25)
+
+
+# ---------------------------------------------------------------------- the reconnect grace
+def test_reconnect_grace_hands_the_seat_to_the_computer_and_back(
+    tmp_path: Path, ws: MakeClient, arun: Run
+) -> None:
+    db = tmp_path / "grace.sqlite3"
+
+    async def table(http: str, base: str, turn: int | None) -> tuple[str, list[str], Client]:
+        host = await post(
+            http,
+            "/api/tables",
+            {"name": "Host", "seats": 2, "preset": "limited", "hands": 10, "turn_seconds": turn},
+        )
+        guest = await post(http, f"/api/tables/{host['code']}/join", {"name": "Guest"})
+        client = ws(base, host["code"], 0, "host")
+        await client.hello(host["token"])
+        await client.send({"type": "start"})
+        await client.state(lambda s: s["hand"] is not None)
+        return host["code"], [host["token"], guest["token"]], client
+
+    async def body() -> None:
+        async with serving(db, FAST) as (http, base):
+            timed, tokens, host = await table(http, base, 30)
+            untimed, untimed_tokens, watcher = await table(http, base, None)
+            for code, token in ((timed, tokens[1]), (untimed, untimed_tokens[1])):
+                guest = ws(base, code, 1, "guest")
+                first = await guest.hello(token)
+                assert first["seats"][1]["connected"] is True
+                await guest.close()
+            # With a timer, after the grace the computer plays the guest's seat ...
+            taken = await host.state(lambda s: s["seats"][1]["bot"], timeout=3)
+            assert taken["seats"][1]["connected"] is True  # the computer is always there
+            assert {"type": "control", "seat": 1, "bot": True} in events(db, timed)
+            # ... without one, never.
+            await asyncio.sleep(0.6)
+            info = await get(http, f"/api/tables/{untimed}")
+            assert [s["bot"] for s in info["seats"]] == [False, False]
+            assert not [e for e in events(db, untimed) if e["type"] == "control"]
+            # The guest comes back: its seat is its own again.
+            back = ws(base, timed, 1, "guest back")
+            state = await back.hello(tokens[1])
+            if state["seats"][1]["bot"]:
+                state = await back.state(lambda s: not s["seats"][1]["bot"])
+            assert state["you"] == 1
+            assert events(db, timed)[-1] == {"type": "control", "seat": 1, "bot": False}
+            assert not (await host.state(lambda s: not s["seats"][1]["bot"]))["seats"][1]["bot"]
+            for client in (back, host, watcher):
+                await client.close()
+
+    arun(body(), 20)

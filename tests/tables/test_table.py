@@ -1,0 +1,544 @@
+"""Tables without a network: codes and tokens, the host's settings, names, a table as the replay
+of its events (the same events always give the same state, for every seat), the card gate on
+every state of random games, and the service's compare-and-set (two services on one file: the
+stale one gets ``state/conflict`` and catches up)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+import string
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from teenpatti.engine import EngineError, IllegalAction, Rules
+from teenpatti.store.sqlite import SqliteStore
+from teenpatti.tables import codes as codes_module
+from teenpatti.tables import service as service_module
+from teenpatti.tables.codes import ALPHABET, CODE_LENGTH, looks_like_code, new_code, new_token
+from teenpatti.tables.service import TableService, Timing
+from teenpatti.tables.table import (
+    BOT_NAMES,
+    NAME_MAX,
+    Settings,
+    Table,
+    TableError,
+    clean_name,
+    token_hash,
+)
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(asyncio.wait_for(coro, 30))
+
+
+# ---------------------------------------------------------------------- codes and tokens
+def test_code_alphabet_has_no_look_alikes() -> None:
+    assert len(ALPHABET) == len(set(ALPHABET)) == 31
+    assert not set(ALPHABET) & set("0O1IU")
+    assert set(ALPHABET) <= set(string.ascii_uppercase + string.digits)
+    assert set(ALPHABET) == set(string.ascii_uppercase + string.digits) - set("0O1IU")
+    assert codes_module.ALPHABET is ALPHABET
+
+
+def test_new_codes_have_the_shape_and_use_every_character() -> None:
+    made = [new_code() for _ in range(5000)]
+    assert all(len(c) == CODE_LENGTH == 6 for c in made)
+    assert all(set(c) <= set(ALPHABET) and looks_like_code(c) for c in made)
+    counts = Counter(ch for c in made for ch in c)
+    assert set(counts) == set(ALPHABET)  # 30,000 draws: each character about 970 times
+    assert min(counts.values()) > 700 and max(counts.values()) < 1250
+    for position in range(CODE_LENGTH):
+        assert len({c[position] for c in made}) == len(ALPHABET)
+    # 31**6 codes: among 5,000 a repeat is rare (expected 0.014); the service retries anyway.
+    assert len(made) - len(set(made)) <= 2
+
+
+@pytest.mark.parametrize(
+    "text", ["", "K7WQ3", "K7WQ3MM", "k7wq3m", "K0WQ3M", "KOWQ3M", "K1WQ3M", "KIWQ3M", "KUWQ3M"]
+)
+def test_looks_like_code_refuses(text: str) -> None:
+    assert not looks_like_code(text)
+
+
+def test_tokens_are_long_random_and_url_safe() -> None:
+    made = {new_token() for _ in range(1000)}
+    assert len(made) == 1000
+    assert all(len(t) == 43 for t in made)
+    assert all(set(t) <= set(string.ascii_letters + string.digits + "-_") for t in made)
+    token = next(iter(made))
+    assert token_hash(token) == hashlib.sha256(token.encode()).hexdigest()
+    assert token_hash(token) != token_hash(token + "x")
+
+
+def test_the_service_gives_every_table_its_own_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def body() -> None:
+        service = TableService(SqliteStore(tmp_path / "s.sqlite3"), SLOW)
+        made = [(await service.create({"name": f"P{i}"}))[0] for i in range(300)]
+        assert len(set(made)) == 300 and all(looks_like_code(c) for c in made)
+        # A code that is taken already is never given again: the service draws another.
+        taken = made[0]
+        draws = iter([taken, taken, "ZZZZZZ"])
+        monkeypatch.setattr(service_module, "new_code", lambda: next(draws))
+        code, token, seat = await service.create({"name": "Late"})
+        assert (code, seat) == ("ZZZZZZ", 0)
+        assert service.get(taken).table.seats[0].name == "P0"
+        assert service.get("zzzzzz").table.seat_of(token) == 0
+        assert len(await service.store.tables()) == 301
+        await service.stop()
+        await service.store.close()
+
+    run(body())
+
+
+# ---------------------------------------------------------------------- settings and names
+def test_settings_defaults_and_shortcuts() -> None:
+    default = Settings.from_json({})
+    assert (default.seats, default.bots, default.turn_seconds) == (4, "medium", 30)
+    assert default.rules == Rules.from_options({"preset": "nepal"}).options()
+    chosen = Settings.from_json(
+        {
+            "seats": 6,
+            "hands": 10,
+            "boot": 20,
+            "bots": "hard",
+            "turn_seconds": None,
+            "rules": {"hands": 30, "show_tie": "split"},
+        }
+    )
+    assert chosen.rules["hands"] == 10 and chosen.rules["boot"] == 20  # the shortcut wins
+    assert chosen.rules["show_tie"] == "split" and chosen.turn_seconds is None
+    other = Settings.from_json({"preset": "limited", "hands": 3, "rules": {"preset": "club"}})
+    assert other.rules["preset"] == "limited" and other.rules["hands"] == 3
+    for turn in (5, 600, None):
+        assert Settings.from_json({"turn_seconds": turn}).turn_seconds == turn
+    for level in ("random", "easy", "medium", "hard"):
+        assert Settings.from_json({"bots": level}).bots == level
+    assert Settings.from_json({"preset": "duo", "seats": 2}).seats == 2
+    assert Settings.from_json({"preset": "club", "seats": 6}).seats == 6
+    # What is stored is read back as the same settings (the ``created`` event).
+    for s in (default, chosen, other):
+        assert Settings(**s.to_json()) == s
+        assert Settings.from_json({**s.to_json(), **s.to_json()["rules"]}) == s
+
+
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        ([], "settings/invalid"),
+        (None, "settings/invalid"),
+        ("nepal", "settings/invalid"),
+        ({"rules": "nepal"}, "settings/rules"),
+        ({"rules": []}, "settings/rules"),
+        ({"seats": 1}, "settings/seats"),
+        ({"seats": 7}, "settings/seats"),
+        ({"seats": "4"}, "settings/seats"),
+        ({"seats": 4.0}, "settings/seats"),
+        ({"seats": True}, "settings/seats"),
+        ({"seats": None}, "settings/seats"),
+        ({"preset": "classic", "seats": 2}, "settings/seats"),
+        ({"preset": "duo", "seats": 3}, "settings/seats"),
+        ({"preset": "club", "seats": 7}, "settings/seats"),
+        ({"bots": "expert"}, "settings/bots"),
+        ({"bots": None}, "settings/bots"),
+        ({"bots": "Medium"}, "settings/bots"),
+        ({"turn_seconds": 4}, "settings/timer"),
+        ({"turn_seconds": 601}, "settings/timer"),
+        ({"turn_seconds": -30}, "settings/timer"),
+        ({"turn_seconds": 30.0}, "settings/timer"),
+        ({"turn_seconds": "30"}, "settings/timer"),
+        ({"turn_seconds": True}, "settings/timer"),
+        ({"preset": "nope"}, "rules/preset"),
+        ({"rules": {"preset": "nope"}}, "rules/preset"),
+        ({"hands": 7}, "rules/hands"),
+        ({"boot": 7}, "rules/boot"),
+        ({"rules": {"colour": "red"}}, "rules/colour"),
+        ({"rules": {"show_tie": "coin"}}, "rules/show_tie"),
+        ({"preset": "limited", "hands": 0}, "rules/hands"),
+    ],
+)
+def test_settings_refused(data: Any, code: str) -> None:
+    with pytest.raises(EngineError) as refused:
+        Settings.from_json(data)
+    assert refused.value.code == code
+    assert refused.value.reason
+
+
+@pytest.mark.parametrize(
+    ("raw", "clean"),
+    [
+        ("Asha", "Asha"),
+        ("  Asha  ", "Asha"),
+        ("Asha   Rai", "Asha Rai"),
+        ("Asha\tRai\n", "Asha Rai"),
+        ("<b>x</b>", "<b>x</b>"),
+        ("<script>alert(1)</script>"[:NAME_MAX], "<script>alert(1)</script"),
+        ("a & b \"c\" 'd'", "a & b \"c\" 'd'"),
+        ("दीपा 🂡", "दीपा 🂡"),
+        ("x" * NAME_MAX, "x" * NAME_MAX),
+        (" " + "x" * NAME_MAX + " ", "x" * NAME_MAX),
+        ("a\u0085b", "a b"),  # NEL is a space to str.split
+    ],
+)
+def test_clean_name_keeps_text_as_typed(raw: str, clean: str) -> None:
+    assert clean_name(raw) == clean
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("", "name/empty"),
+        ("   ", "name/empty"),
+        ("\n\t", "name/empty"),
+        ("x" * (NAME_MAX + 1), "name/too_long"),
+        ("a\x00b", "name/invalid"),
+        ("a\x1bb", "name/invalid"),
+        ("a\x7fb", "name/invalid"),
+        ("a\x9fb", "name/invalid"),
+        ("a\ud800b", "name/invalid"),
+        ("\udfff", "name/invalid"),
+        (None, "name/invalid"),
+        (5, "name/invalid"),
+        (["Asha"], "name/invalid"),
+        (b"Asha", "name/invalid"),
+    ],
+)
+def test_clean_name_refuses(raw: Any, code: str) -> None:
+    with pytest.raises(TableError) as refused:
+        clean_name(raw)
+    assert refused.value.code == code
+
+
+# ---------------------------------------------------------------------- a table from events
+def created(settings: dict[str, Any], name: str = "Host", token: str = "t0") -> dict[str, Any]:
+    return {
+        "type": "created",
+        "settings": Settings.from_json(settings).to_json(),
+        "host": {"name": name, "token_hash": token_hash(token)},
+    }
+
+
+class Log:
+    """A table and the events it was built from; ``commit`` applies and keeps them."""
+
+    def __init__(self, settings: dict[str, Any]) -> None:
+        self.table = Table("id1", "K7WQ3M")
+        self.events: list[dict[str, Any]] = []
+        self.commit(created(settings))
+
+    def commit(self, *events: dict[str, Any]) -> None:
+        for event in events:
+            self.table.apply(event)
+            self.events.append(event)
+
+    def rebuilt(self) -> Table:
+        table = Table("id1", "K7WQ3M")
+        for event in self.events:
+            table.apply(event)
+        return table
+
+
+def test_events_build_the_table() -> None:
+    log = Log({"seats": 4, "preset": "limited", "hands": 2})
+    table = log.table
+    assert (table.version, table.status, table.next_seed) == (1, "waiting", None)
+    assert table.state(None)["hand"] is None and "next_commitment" not in table.state(None)
+    with pytest.raises(TableError) as taken:
+        table.join_event("  HOST ", "t1")
+    assert taken.value.code == "name/taken"
+    log.commit(table.join_event("Asha", "t1"))
+    assert table.seat_of("t1") == 1 and table.seat_of("t0") == 0 and table.seat_of("x") is None
+    for seat in (1, None):
+        with pytest.raises(TableError) as refused:
+            table.start_event(seat)
+        assert refused.value.code == "table/not_host"
+    with pytest.raises(TableError) as refused:
+        table.again_event(0)
+    assert refused.value.code == "table/in_play"
+    start = table.start_event(0)
+    assert start["names"] == ["Host", "Asha", "Bikash", "Chandra"]  # "Asha" is taken
+    log.commit(start)
+    assert table.status == "playing" and table.version == 3
+    assert [(s.bot, s.token_hash is None) for s in table.seats] == [(False, False)] * 2 + [
+        (True, True)
+    ] * 2
+    refusals: list[tuple[Callable[[], Any], str]] = [
+        (lambda: table.join_event("Late", "t9"), "table/started"),
+        (lambda: table.start_event(0), "table/started"),
+        (lambda: table.act_event(0, {"do": "pack"}), "hand/over"),
+    ]
+    for refusal, code in refusals:
+        with pytest.raises(EngineError) as error:
+            refusal()
+        assert error.value.code == code
+    log.commit(table.hand_event())
+    with pytest.raises(TableError) as refused:
+        table.hand_event()
+    assert refused.value.code == "table/no_deal"
+    assert table.state(0)["hand"]["number"] == 1
+    assert table.state(0)["next_commitment"] != table.state(0)["hand"]["commitment"]
+
+
+def test_a_full_table_refuses_joins() -> None:
+    log = Log({"seats": 2, "preset": "limited"})
+    log.commit(log.table.join_event("B", "t1"))
+    with pytest.raises(TableError) as refused:
+        log.table.join_event("C", "t2")
+    assert refused.value.code == "table/full"
+    assert BOT_NAMES[0] == "Asha"
+
+
+def test_act_event_uses_the_seat_it_is_given() -> None:
+    log = Log({"seats": 2, "preset": "limited", "hands": 1})
+    log.commit(log.table.join_event("B", "t1"))
+    log.commit(log.table.start_event(0))
+    log.commit(log.table.hand_event())
+    table = log.table
+    assert table.game is not None and table.game.hand is not None
+    actor = table.game.hand.actor
+    assert actor is not None
+    other = 1 - actor
+    before = table.state(other), table.version
+    with pytest.raises(IllegalAction) as refused:
+        table.act_event(other, {"do": "pack", "seat": actor})  # acting for another seat
+    assert refused.value.code == "turn/not_yours"
+    with pytest.raises(TableError) as spectator:
+        table.act_event(None, {"do": "pack"})
+    assert spectator.value.code == "table/not_seated"
+    for raw, code in (("pack", "action/malformed"), ({"do": "fly"}, "action/unknown")):
+        with pytest.raises(IllegalAction) as bad:
+            table.act_event(actor, raw)
+        assert bad.value.code == code
+    assert (table.state(other), table.version) == before  # refusals change nothing
+    event = table.act_event(actor, {"do": "pack", "seat": other})
+    assert event == {
+        "type": "act",
+        "seat": actor,
+        "action": {"seat": actor, "do": "pack"},
+        "by": "person",
+    }
+    log.commit(event)
+    assert table.status == "finished"
+    assert [s["seat"] for s in table.state(None)["standings"]] == [other, actor]
+    with pytest.raises(TableError) as not_seated:
+        table.again_event(None)
+    assert not_seated.value.code == "table/not_seated"
+    log.commit(table.again_event(1))
+    assert table.status == "playing" and table.games_played == 2 and table.game.dealer == 1
+
+
+# ---------------------------------------------------------------------- random games
+SHOWDOWN = {"show", "pot_limit", "all_in"}
+
+
+def side_show_pairs(actions: list[dict[str, Any]]) -> set[frozenset[int]]:
+    pairs: set[frozenset[int]] = set()
+    pending: tuple[int, int] | None = None
+    for a in actions:
+        if a["do"] == "sideshow":
+            pending = (a["seat"], a["with"])
+        elif a["do"] == "accept" and pending is not None:
+            pairs.add(frozenset(pending))
+            pending = None
+        elif a["do"] == "decline":
+            pending = None
+    return pairs
+
+
+def check_cards(state: dict[str, Any], you: int | None) -> None:
+    """Each seat's cards are shown to ``you`` exactly when the rules allow it."""
+    assert state["you"] == you
+    hand = state["hand"]
+    if hand is None:
+        assert all(row.get("cards") is None for row in state["seats"])
+        return
+    pairs = side_show_pairs(hand["actions"])
+    for row in state["seats"]:
+        seat = row["seat"]
+        if not row["dealt"]:
+            may = False
+        elif hand["finished"] and hand["ended_by"] in SHOWDOWN and not row["packed"]:
+            may = True
+        elif you is None:
+            may = False
+        elif you == seat:
+            may = row["seen"] or hand["finished"]
+        else:
+            may = frozenset((you, seat)) in pairs
+        assert (row["cards"] is not None) == may, (you, seat, hand["actions"])
+        assert (row["category"] is not None) == may
+    if not hand["finished"]:
+        assert hand["seed"] is None
+    if you is None:
+        assert state["legal"] == []
+    total = sum(row["chips"] for row in state["seats"]) + hand["pot"]
+    assert total == state["settings"]["rules"]["starting_chips"] * len(state["seats"])
+
+
+RULES = [
+    {"preset": "limited", "hands": 4},
+    {"preset": "classic", "hands": 3, "rules": {"sideshow": "any_seen"}},
+    {"preset": "club", "hands": 3},
+    {"preset": "nepal", "hands": 10, "rules": {"variant": "muflis"}},
+    {"preset": "limited", "hands": 3, "rules": {"variant": "jokers"}},
+    {"preset": "limited", "hands": 3, "rules": {"variant": "wild_rank"}},
+    {"preset": "nepal", "hands": 10, "rules": {"variant": "ak47", "show_tie": "split"}},
+]
+
+
+@pytest.mark.parametrize("seed", range(len(RULES)))
+def test_random_games_replay_to_the_same_state_and_never_leak(seed: int) -> None:
+    rng = random.Random(seed)
+    settings = {**RULES[seed], "seats": 3 + seed % 4, "turn_seconds": None}
+    log = Log(settings)
+    table = log.table
+    for i in range(1, 2 + seed % 3):
+        log.commit(table.join_event(f"P{i}", f"t{i}"))
+    log.commit(table.start_event(0))
+    viewers: list[int | None] = [None, *range(len(table.seats))]
+    checkpoints = {rng.randrange(20, 120)}
+    steps = 0
+    while table.status != "finished" or (table.games_played < 2 and steps < 3000):
+        steps += 1
+        assert steps < 5000
+        if table.status == "finished":
+            log.commit(table.again_event(0))
+            continue
+        if not table.hand_in_play:
+            log.commit(table.hand_event())
+            continue
+        states = {v: table.state(v) for v in viewers}
+        for viewer, state in states.items():
+            check_cards(state, viewer)
+        movers = [v for v in viewers if v is not None and states[v]["legal"]]
+        seat = rng.choice(movers)
+        move = rng.choice(states[seat]["legal"])
+        raw: dict[str, Any] = {"do": move["do"]}
+        if move["do"] == "chaal" and move["max"] > move["cost"]:
+            raw["amount"] = rng.randint(move["cost"], move["max"])
+        if move["do"] == "sideshow" and move["targets"]:
+            raw["with"] = rng.choice(move["targets"])
+        log.commit(table.act_event(seat, raw))
+        if steps in checkpoints:
+            again = log.rebuilt()
+            assert all(again.state(v) == table.state(v) for v in viewers)
+    for viewer in viewers:
+        check_cards(table.state(viewer), viewer)
+    # The same events, replayed, give the same table to the last card, for every viewer.
+    again = log.rebuilt()
+    assert again.version == table.version == len(log.events)
+    for viewer in viewers:
+        assert again.state(viewer) == table.state(viewer)
+    assert again.game is not None and table.game is not None
+    assert again.game.histories == table.game.histories
+
+
+# ---------------------------------------------------------------------- the service
+SLOW = Timing(bot_delay=(60.0, 60.0), result_pause=60.0, first_deal=0.0, reconnect_grace=60.0)
+
+
+def test_two_services_on_one_file_the_stale_one_conflicts(tmp_path: Path) -> None:
+    """Two servers on one data file (which should never run, but must not fork a log): the
+    one that did not see the other's move gets ``state/conflict``, stores nothing, and is up
+    to date at once."""
+    path = tmp_path / "shared.sqlite3"
+
+    async def body() -> None:
+        first = TableService(SqliteStore(path), SLOW)
+        await first.start()
+        code, host, _ = await first.create(
+            {"name": "A", "seats": 2, "preset": "limited", "turn_seconds": None}
+        )
+        guest, _ = await first.join(code, "B")
+        await first.command(code, 0, {"type": "start"})
+        await asyncio.sleep(0.05)  # the first deal
+        live = first.get(code)
+        assert live.table.hand_in_play
+        second = TableService(SqliteStore(path), SLOW)
+        await second.start()
+        other = second.get(code)
+        assert other.table.version == live.table.version
+        assert other.table.state(0) == live.table.state(0)
+        actor = live.table.game.hand.actor  # type: ignore[union-attr]
+        await first.command(code, actor, {"type": "act", "action": {"do": "see"}})
+        version = live.table.version
+        with pytest.raises(TableError) as conflict:
+            await second.command(code, actor, {"type": "act", "action": {"do": "see"}})
+        assert conflict.value.code == "state/conflict"
+        assert other.table.version == version  # caught up by reading the log
+        assert other.table.state(None) == live.table.state(None)
+        # Now the first is the stale one.
+        await second.command(code, actor, {"type": "act", "action": {"do": "pack"}})
+        with pytest.raises(TableError) as conflict:
+            await first.command(code, actor, {"type": "act", "action": {"do": "pack"}})
+        assert conflict.value.code == "state/conflict"
+        assert live.table.version == other.table.version == version + 1
+        events = await first.store.load(live.table.table_id)
+        assert [e.version for e in events] == list(range(1, version + 2))
+        assert second.seat_for(other, host) == 0 and second.seat_for(other, guest) == 1
+        for service in (first, second):
+            await service.stop()
+            await service.store.close()
+
+    run(body())
+
+
+def test_seat_for_refuses_bad_tokens(tmp_path: Path) -> None:
+    async def body() -> None:
+        service = TableService(SqliteStore(tmp_path / "s.sqlite3"), SLOW)
+        code, token, _ = await service.create({"name": "A"})
+        live = service.get(code)
+        assert service.seat_for(live, token) == 0
+        assert service.seat_for(live, None) is None
+        for bad in ("", "x", token[:-1], token + "x", token * 3, "é" + token[1:], "\ud800", 5):
+            with pytest.raises(TableError) as refused:
+                service.seat_for(live, bad)
+            assert refused.value.code == "token/invalid"
+        with pytest.raises(TableError) as unknown:
+            service.get("NOPE42")
+        assert unknown.value.code == "table/unknown"
+        assert service.get(f" {code.lower()} ") is live
+        await service.stop()
+        await service.store.close()
+
+    run(body())
+
+
+def test_computer_table_starts_at_once_and_restarts_from_its_log(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite3"
+    fast = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, reconnect_grace=60.0)
+
+    async def body() -> None:
+        service = TableService(SqliteStore(path), fast)
+        code, token, seat = await service.create(
+            {"name": "Asha", "seats": 3, "computer": True, "turn_seconds": None}
+        )
+        live = service.get(code)
+        assert seat == 0 and live.table.status == "playing"
+        assert [s.name for s in live.table.seats] == ["Asha", "Bikash", "Chandra"]
+        for _ in range(200):  # the computer deals and plays until the person is to act
+            await asyncio.sleep(0.01)
+            hand = live.table.game.hand if live.table.game else None
+            if hand is not None and not hand.finished and hand.actor == 0:
+                break
+        else:
+            pytest.fail("the computer never got to the person's turn")
+        states = {v: live.table.state(v) for v in (None, 0, 1, 2)}
+        await service.stop()
+        await service.store.close()
+        reborn = TableService(SqliteStore(path), fast)
+        await reborn.start()
+        back = reborn.get(code)
+        assert {v: back.table.state(v) for v in (None, 0, 1, 2)} == states
+        assert reborn.seat_for(back, token) == 0
+        await reborn.stop()
+        await reborn.store.close()
+
+    run(body())
