@@ -8,6 +8,12 @@ delay, the turn timer (on expiry the player packs, or declines a side show), and
 after which the computer plays a seat until its person returns.
 
 A restarted service rebuilds every table by replaying its log, then starts its clocks again.
+
+Several processes may serve the same tables (``--database postgresql://... --bus redis://...``):
+any of them accepts any client; each appends with the version it has and, on a conflict, catches
+up from the store and checks the command again; after an append it announces the new version on
+the bus, and the others catch up and send their own sockets their views. A table's clocks run in
+the one process holding its lease (see :mod:`teenpatti.bus`).
 """
 
 from __future__ import annotations
@@ -22,9 +28,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import DecidesActions, load_bot
+from ..bus.base import Bus
+from ..bus.memory import MemoryBus
 from ..engine import EngineError, IllegalAction, view
 from ..store.base import CodeTaken, EventStore, VersionConflict
-from .codes import new_code, new_token
+from .codes import looks_like_code, new_code, new_token
 from .table import Settings, Table, TableError, clean_name, token_hash
 
 __all__ = ["Clock", "Connection", "LiveTable", "TableService", "Timing"]
@@ -40,6 +48,8 @@ class Timing:
     result_pause: float = 4.0
     first_deal: float = 0.5
     reconnect_grace: float = 45.0
+    lease_ttl: float = 3.0
+    lease_every: float = 1.0
 
 
 Clock = Callable[[], float]
@@ -87,34 +97,60 @@ class LiveTable:
     deadline: float | None = None
     graces: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
     bots: dict[int, DecidesActions] = field(default_factory=dict)
+    owned: bool = True
+    """Whether this process runs the table's clocks (it holds the table's lease)."""
 
 
 class TableService:
     """Every table of this process, over one event store."""
 
     def __init__(
-        self, store: EventStore, timing: Timing | None = None, clock: Clock = time.time
+        self,
+        store: EventStore,
+        timing: Timing | None = None,
+        clock: Clock = time.time,
+        bus: Bus | None = None,
     ) -> None:
         self.store = store
         self.timing = timing or Timing()
         self.clock = clock
+        self.bus: Bus = bus or MemoryBus()
+        self.clustered = not isinstance(self.bus, MemoryBus)
+        """Whether other processes share the tables (then clocks need a lease)."""
         self.tables: dict[str, LiveTable] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._keeper: asyncio.Task[None] | None = None
+
+    def use_bus(self, bus: Bus) -> None:
+        """Share the tables with other processes over ``bus`` (before :meth:`start`)."""
+        self.bus = bus
+        self.clustered = not isinstance(bus, MemoryBus)
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
         """Rebuild every table from its log and start its clocks."""
         for record in await self.store.tables():
-            table = Table(record.table_id, record.code)
-            for event in await self.store.load(record.table_id):
-                table.apply(event.data)
-            live = LiveTable(table)
-            self.tables[record.code] = live
-            self._schedule(live)
+            await self._load(record.table_id, record.code)
         log.info("rebuilt %d tables", len(self.tables))
+        await self.bus.start(self._announced)
+        if self.clustered:
+            self._keeper = asyncio.get_running_loop().create_task(self._keep_leases())
+
+    async def _load(self, table_id: str, code: str) -> LiveTable:
+        table = Table(table_id, code)
+        for event in await self.store.load(table_id):
+            table.apply(event.data)
+        live = self.tables.get(code)
+        if live is not None:  # loaded meanwhile by another task
+            return live
+        live = self.tables[code] = LiveTable(table, owned=not self.clustered)
+        self._schedule(live)
+        return live
 
     async def stop(self) -> None:
-        """Cancel every clock and close every connection."""
+        """Cancel every clock, close every connection, release the leases."""
+        if self._keeper is not None:
+            self._keeper.cancel()
         for live in self.tables.values():
             self._cancel(live)
             for handle in live.graces.values():
@@ -123,6 +159,7 @@ class TableService:
                 conn.close()
         for task in list(self._tasks):
             task.cancel()
+        await self.bus.close()
 
     # ------------------------------------------------------------------ lobby
     async def create(self, data: Any) -> tuple[str, str, int]:
@@ -150,22 +187,37 @@ class TableService:
             raise TableError("table/busy", "could not find a free table code; try again")
         table = Table(table_id, code)
         table.apply(first)
-        live = LiveTable(table)
+        live = LiveTable(table, owned=not self.clustered)
         self.tables[code] = live
+        await self.bus.publish(code, table.version)
         if data.get("computer"):
             await self.command(code, 0, {"type": "start"})
         return code, token, 0
 
     def get(self, code: str) -> LiveTable:
-        """The table with this code, or :class:`TableError` ``table/unknown``."""
+        """The table with this code in this process, or :class:`TableError` ``table/unknown``."""
         live = self.tables.get(code.strip().upper()) if isinstance(code, str) else None
+        if live is None:
+            raise TableError("table/unknown", "there is no table with that code")
+        return live
+
+    async def find(self, code: Any) -> LiveTable:
+        """The table with this code, loaded from the store if another process opened it."""
+        if not isinstance(code, str):
+            raise TableError("table/unknown", "there is no table with that code")
+        code = code.strip().upper()
+        live = self.tables.get(code)
+        if live is None and self.clustered and looks_like_code(code):
+            record = await self.store.find(code)
+            if record is not None:
+                live = await self._load(record.table_id, record.code)
         if live is None:
             raise TableError("table/unknown", "there is no table with that code")
         return live
 
     async def join(self, code: str, name: Any) -> tuple[str, int]:
         """Seat a person at a table that has not started; returns ``(token, seat)``."""
-        live = self.get(code)
+        live = await self.find(code)
         token = new_token()
         await self._commit(live, lambda t: [t.join_event(name, token)])
         seat = live.table.seat_of(token)
@@ -189,7 +241,7 @@ class TableService:
     async def command(self, code: str, seat: int | None, message: dict[str, Any]) -> None:
         """Run a client's command (``start``, ``act``, ``again``) as ``seat`` (``None``: a
         spectator), whose token the caller has checked with :meth:`seat_for`."""
-        live = self.get(code)
+        live = await self.find(code)
         kind = message.get("type")
         if kind == "start":
             await self._commit(live, lambda t: [t.start_event(seat)])
@@ -210,27 +262,89 @@ class TableService:
             raise TableError("message/unknown", f"{kind!r} is not a command")
 
     async def _commit(self, live: LiveTable, make: Callable[[Table], list[dict[str, Any]]]) -> None:
-        async with live.lock:
-            table = live.table
-            events = make(table)
-            if not events:
-                return
-            try:
-                await self.store.append(table.table_id, table.version, events)
-            except VersionConflict:
-                await self._reload(live)
-                raise TableError("state/conflict", "someone else moved first: look again") from None
-            for event in events:
-                table.apply(event)
+        """Turn a command into events against the latest state and append them (compare-and-set).
+
+        If another writer appended first, catch up from the store and check the command again:
+        it applies if it is still legal, and is refused with the engine's reason if not.
+        """
+        table = live.table
+        for _ in range(5):
+            async with live.lock:
+                events = make(table)
+                if not events:
+                    return
+                try:
+                    version = await self.store.append(table.table_id, table.version, events)
+                except VersionConflict:
+                    await self._catch_up(live)
+                    continue
+                for event in events:
+                    table.apply(event)
+                if self.clustered and not live.owned and table.status == "playing":
+                    live.owned = await self.bus.lease(table.code, self.timing.lease_ttl)
+                self._schedule(live)
+                self._broadcast(live)
+            await self.bus.publish(table.code, version)
+            return
+        raise TableError("state/conflict", "the table is busy: try again")
+
+    async def _catch_up(self, live: LiveTable) -> bool:
+        """Apply the events other writers appended (the table's lock is held); ``True`` if any."""
+        table = live.table
+        events = await self.store.load(table.table_id, after=table.version)
+        for event in events:
+            table.apply(event.data)
+        if events:
             self._schedule(live)
             self._broadcast(live)
+            self._reclaim_seats(live)
+        return bool(events)
 
-    async def _reload(self, live: LiveTable) -> None:
-        table = live.table
-        for event in await self.store.load(table.table_id, after=table.version):
-            table.apply(event.data)
-        self._schedule(live)
-        self._broadcast(live)
+    def _reclaim_seats(self, live: LiveTable) -> None:
+        """A seat another process handed to the computer goes back to its person if they are
+        connected here."""
+        for seat in {c.seat for c in live.connections if c.seat is not None}:
+            info = live.table.seats[seat]
+            if info.bot and info.token_hash is not None:
+                self._spawn(self._commit(live, _give_back(seat)))
+
+    async def _announced(self, code: str, version: int) -> None:
+        """Another process appended to ``code``'s log up to ``version``."""
+        live = self.tables.get(code)
+        if live is None:
+            record = await self.store.find(code)
+            if record is not None:
+                await self._load(record.table_id, record.code)
+            return
+        if version > live.table.version:
+            async with live.lock:
+                await self._catch_up(live)
+
+    async def _keep_leases(self) -> None:
+        """Hold the leases of the tables whose clocks this process runs; take over the clocks
+        of tables whose process has gone."""
+        timing = self.timing
+        while True:
+            for live in list(self.tables.values()):
+                playing = live.table.status == "playing"
+                try:
+                    if playing:
+                        held = await self.bus.lease(live.table.code, timing.lease_ttl)
+                    elif live.owned:
+                        await self.bus.release(live.table.code)
+                        held = False
+                    else:
+                        continue
+                except Exception:  # the bus is down: keep what we have, try again soon
+                    log.exception("lease of table %s", live.table.code)
+                    continue
+                if held != live.owned:
+                    live.owned = held
+                    if held:
+                        async with live.lock:
+                            await self._catch_up(live)
+                    self._schedule(live)
+            await asyncio.sleep(timing.lease_every)
 
     # ------------------------------------------------------------------ connections
     async def connect(self, live: LiveTable, conn: Connection) -> None:
@@ -242,16 +356,11 @@ class TableService:
             if grace is not None:
                 grace.cancel()
             if live.table.seats[seat].bot and live.table.seats[seat].token_hash is not None:
-                await self._commit(
-                    live,
-                    lambda t: (
-                        [{"type": "control", "seat": seat, "bot": False}]
-                        if t.seats[seat].bot
-                        else []
-                    ),
-                )
+                await self._commit(live, _give_back(seat))
                 return
         conn.push(self.render(live, seat))
+        if seat is not None and sum(c.seat == seat for c in live.connections) == 1:
+            self._broadcast(live, but=conn)  # the others see this seat come online
 
     def disconnect(self, live: LiveTable, conn: Connection) -> None:
         """Remove a socket; if its seat has no socket left, start the reconnect grace."""
@@ -259,6 +368,7 @@ class TableService:
         seat = conn.seat
         if seat is None or any(c.seat == seat for c in live.connections):
             return
+        self._broadcast(live)  # the others see this seat go offline
         if live.table.settings.turn_seconds is None:
             return  # a table with no timer waits for its players as long as they like
         loop = asyncio.get_running_loop()
@@ -290,9 +400,11 @@ class TableService:
             row["connected"] = online or row["bot"]
         return json.dumps(state, separators=(",", ":"), ensure_ascii=False)
 
-    def _broadcast(self, live: LiveTable) -> None:
+    def _broadcast(self, live: LiveTable, but: Connection | None = None) -> None:
         rendered: dict[int | None, str] = {}
         for conn in list(live.connections):
+            if conn is but:
+                continue
             if conn.seat not in rendered:
                 rendered[conn.seat] = self.render(live, conn.seat)
             conn.push(rendered[conn.seat])
@@ -330,7 +442,7 @@ class TableService:
         table = live.table
         game = table.game
         timing = self.timing
-        if game is None or game.finished:
+        if game is None or game.finished or not live.owned:
             return
         hand = game.hand
         if hand is None or hand.finished:
@@ -368,9 +480,18 @@ class TableService:
         return live.table.act_event(seat, {"do": do}, by="timer")
 
     # ------------------------------------------------------------------ histories
-    def histories(self, code: str) -> list[dict[str, Any]]:
+    async def histories(self, code: str) -> list[dict[str, Any]]:
         """Every finished hand of the current game, as ``teenpatti-hand/1`` histories."""
-        game = self.get(code).table.game
+        game = (await self.find(code)).table.game
         if game is None:
             return []
         return list(game.histories)
+
+
+def _give_back(seat: int) -> Callable[[Table], list[dict[str, Any]]]:
+    """The command that hands ``seat`` back from the computer to its person."""
+
+    def make(table: Table) -> list[dict[str, Any]]:
+        return [{"type": "control", "seat": seat, "bot": False}] if table.seats[seat].bot else []
+
+    return make

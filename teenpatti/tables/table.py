@@ -19,12 +19,14 @@ Events (plain JSON objects, ``type`` first):
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine import Action, EngineError, Game, IllegalAction, Rules, cards_str, view
 from ..engine.deck import commitment, new_seed
 from ..engine.evaluate import Evaluator
+from ..engine.rules import OPTION_NAMES
 
 __all__ = ["Seat", "Settings", "Table", "TableError", "token_hash"]
 
@@ -65,7 +67,24 @@ def clean_name(name: Any) -> str:
         # A lone surrogate (JSON "\ud800") cannot be written as UTF-8: stored in the log, it
         # would make every reply about the table fail to encode, for good.
         raise TableError("name/invalid", "a name must be valid text")
+    if any(unicodedata.category(ch) == "Cf" and ch not in _JOINERS for ch in text):
+        # Invisible and direction-changing characters would let a name hide or pose as another;
+        # the zero-width joiners stay, as Devanagari and other scripts need them.
+        raise TableError("name/invalid", "a name cannot hold invisible characters")
     return text
+
+
+_JOINERS = "\u200c\u200d"
+
+
+def name_key(name: str) -> str:
+    """What two names must differ in: case, compatibility forms and joiners do not count."""
+    return (
+        unicodedata.normalize("NFKC", name).translate({ord(j): None for j in _JOINERS}).casefold()
+    )
+
+
+_SETTING_KEYS = frozenset({"name", "seats", "preset", "rules", "bots", "turn_seconds", "computer"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,11 +102,14 @@ class Settings:
         """Check what a client sent; raise :class:`TableError` or ``RulesError`` on bad input."""
         if not isinstance(data, dict):
             raise TableError("settings/invalid", "table settings must be an object")
+        unknown = sorted(set(data) - _SETTING_KEYS - OPTION_NAMES)
+        if unknown:
+            raise TableError("settings/unknown", f"unknown table setting {unknown[0]!r}")
         rules_in = data.get("rules", {})
         if not isinstance(rules_in, dict):
             raise TableError("settings/rules", "rules must be an object of house-rule options")
         opts = dict(rules_in)
-        for key in ("hands", "boot", "preset"):
+        for key in (*OPTION_NAMES, "preset"):  # a house rule given at the top level wins
             if key in data:
                 opts[key] = data[key]
         rules = Rules.from_options(opts)
@@ -215,7 +237,7 @@ class Table:
             raise TableError("table/started", "this game has started: watch it, or join the next")
         if len(self.seats) >= self.settings.seats:
             raise TableError("table/full", "every seat at this table is taken")
-        if any(s.name.casefold() == name.casefold() for s in self.seats):
+        if any(name_key(s.name) == name_key(name) for s in self.seats):
             raise TableError("name/taken", f"someone at this table is called {name} already")
         return {
             "type": "joined",
@@ -230,12 +252,12 @@ class Table:
             raise TableError("table/not_host", "only the host can start the game")
         if self.game is not None:
             raise TableError("table/started", "the game has started already")
-        taken = {s.name.casefold() for s in self.seats}
+        taken = {name_key(s.name) for s in self.seats}
         names = [s.name for s in self.seats]
         for candidate in BOT_NAMES:
             if len(names) >= self.settings.seats:
                 break
-            if candidate.casefold() not in taken:
+            if name_key(candidate) not in taken:
                 names.append(candidate)
         return {"type": "started", "names": names, "dealer": 0, "seed": new_seed().hex()}
 

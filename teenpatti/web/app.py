@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..bus.base import Bus
 from ..engine import EngineError
 from ..store.base import EventStore
 from ..tables.service import Connection, TableService, Timing
@@ -80,25 +81,34 @@ async def _body(request: Request) -> Any:
 
 
 def create_app(
-    store: EventStore,
+    store: EventStore | Callable[[], Awaitable[EventStore]],
     *,
+    bus: Callable[[], Awaitable[Bus]] | None = None,
     timing: Timing | None = None,
     lobby_rate: tuple[float, float] = (1.0, 30.0),
     message_rate: tuple[float, float] = (10.0, 30.0),
 ) -> Starlette:
-    """The app over ``store``. ``lobby_rate`` limits creates, joins and code look-ups per client
-    address; ``message_rate`` limits each socket's messages (a second, burst)."""
-    service = TableService(store, timing)
+    """The app over ``store`` (or an async function that opens it when the app starts) and
+    ``bus`` (an async function that opens it; in-process when ``None``). ``lobby_rate`` limits
+    creates, joins and code look-ups per client address; ``message_rate`` limits each socket's
+    messages (a second, burst)."""
+    opened: list[EventStore] = []
+    service = TableService(store if not callable(store) else _NotOpen(), timing)
     lobby = RateLimiter(*lobby_rate)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if callable(store):
+            service.store = await store()
+        opened.append(service.store)
+        if bus is not None:
+            service.use_bus(await bus())
         await service.start()
         try:
             yield
         finally:
             await service.stop()
-            await store.close()
+            await opened[0].close()
 
     def client_key(request: Request | WebSocket) -> str:
         return request.client.host if request.client else "?"
@@ -118,7 +128,7 @@ def create_app(
         if not lobby.allow(client_key(request)):
             return _error("rate/limited", "too many requests: wait a moment", 429)
         try:
-            live = service.get(request.path_params["code"])
+            live = await service.find(request.path_params["code"])
         except EngineError as error:
             return _error(error.code, error.reason, 404)
         state = live.table.state(None)
@@ -140,7 +150,7 @@ def create_app(
 
     async def hand_histories(request: Request) -> Response:
         try:
-            hands = service.histories(request.path_params["code"])
+            hands = await service.histories(request.path_params["code"])
         except EngineError as error:
             return _error(error.code, error.reason, 404)
         return JSONResponse(
@@ -151,7 +161,7 @@ def create_app(
     async def qr_code(request: Request) -> Response:
         code = request.path_params["code"]
         try:
-            live = service.get(code)
+            live = await service.find(code)
         except EngineError as error:
             return _error(error.code, error.reason, 404)
         link = f"{request.base_url}t/{live.table.code}"
@@ -170,7 +180,7 @@ def create_app(
             await refuse("rate/limited", "too many requests: wait a moment")
             return
         try:
-            live = service.get(websocket.path_params["code"])
+            live = await service.find(websocket.path_params["code"])
         except EngineError as error:
             await refuse(error.code, error.reason)
             return
@@ -290,3 +300,10 @@ async def _handle(
     except EngineError as err:
         return error(err.code, err.reason)
     return None
+
+
+class _NotOpen:
+    """Stands for the store until the app's start-up opens it."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise RuntimeError("the event store is opened when the app starts")

@@ -29,6 +29,7 @@ from teenpatti.tables.table import (
     Table,
     TableError,
     clean_name,
+    name_key,
     token_hash,
 )
 
@@ -444,10 +445,10 @@ def test_random_games_replay_to_the_same_state_and_never_leak(seed: int) -> None
 SLOW = Timing(bot_delay=(60.0, 60.0), result_pause=60.0, first_deal=0.0, reconnect_grace=60.0)
 
 
-def test_two_services_on_one_file_the_stale_one_conflicts(tmp_path: Path) -> None:
-    """Two servers on one data file (which should never run, but must not fork a log): the
-    one that did not see the other's move gets ``state/conflict``, stores nothing, and is up
-    to date at once."""
+def test_two_services_on_one_file_the_stale_one_catches_up(tmp_path: Path) -> None:
+    """Two servers on one data file (as several processes share one database): the one that
+    did not see the other's move loses the compare-and-set, catches up from the log, and checks
+    the move again: a repeat is refused with the engine's reason, and nothing forks the log."""
     path = tmp_path / "shared.sqlite3"
 
     async def body() -> None:
@@ -469,16 +470,16 @@ def test_two_services_on_one_file_the_stale_one_conflicts(tmp_path: Path) -> Non
         actor = live.table.game.hand.actor  # type: ignore[union-attr]
         await first.command(code, actor, {"type": "act", "action": {"do": "see"}})
         version = live.table.version
-        with pytest.raises(TableError) as conflict:
+        with pytest.raises(EngineError) as conflict:
             await second.command(code, actor, {"type": "act", "action": {"do": "see"}})
-        assert conflict.value.code == "state/conflict"
+        assert conflict.value.code == "see/already_seen"
         assert other.table.version == version  # caught up by reading the log
         assert other.table.state(None) == live.table.state(None)
         # Now the first is the stale one.
         await second.command(code, actor, {"type": "act", "action": {"do": "pack"}})
-        with pytest.raises(TableError) as conflict:
+        with pytest.raises(EngineError) as conflict:
             await first.command(code, actor, {"type": "act", "action": {"do": "pack"}})
-        assert conflict.value.code == "state/conflict"
+        assert conflict.value.code in ("hand/over", "seat/out")
         assert live.table.version == other.table.version == version + 1
         events = await first.store.load(live.table.table_id)
         assert [e.version for e in events] == list(range(1, version + 2))
@@ -542,3 +543,23 @@ def test_computer_table_starts_at_once_and_restarts_from_its_log(tmp_path: Path)
         await reborn.store.close()
 
     run(body())
+
+
+@pytest.mark.parametrize("name", ["Asha\u200b", "\u202eahsA", "x\u2066y\u2069", "\ufeffAsha"])
+def test_invisible_and_direction_characters_are_refused(name: str) -> None:
+    with pytest.raises(TableError) as info:
+        clean_name(name)
+    assert info.value.code == "name/invalid"
+
+
+def test_joiners_stay_but_do_not_make_a_name_new() -> None:
+    assert clean_name("क्\u200dष") == "क्\u200dष"
+    assert name_key("क्\u200dष") == name_key("क्ष") == name_key("क्\u200cष")
+    assert name_key("ASHA") == name_key("asha")
+
+
+def test_unknown_settings_are_refused_and_rules_at_the_top_level_are_taken() -> None:
+    with pytest.raises(TableError) as info:
+        Settings.from_json({"seats": 4, "colour_scheme": "red"})
+    assert info.value.code == "settings/unknown" and "colour_scheme" in info.value.reason
+    assert Settings.from_json({"starting_chips": 500}).rules["starting_chips"] == 500
