@@ -437,28 +437,34 @@ class TableService:
             log.warning("table %s: automatic move refused: %s", live.table.code, error)
 
     def _schedule(self, live: LiveTable) -> None:
-        """Set the one clock a table needs next, from its state."""
+        """Set the one clock a table needs next, from its state.
+
+        Every process shows the turn's deadline; only the lease holder sets the clocks.
+        """
         self._cancel(live)
         table = live.table
         game = table.game
         timing = self.timing
-        if game is None or game.finished or not live.owned:
+        if game is None or game.finished:
             return
         hand = game.hand
         if hand is None or hand.finished:
             pause = timing.first_deal if hand is None else timing.result_pause
-            self._later(live, pause, lambda: [table.hand_event()])
+            if live.owned:
+                self._later(live, pause, lambda: [table.hand_event()])
             return
         seat = hand.actor
         assert seat is not None
         if table.seats[seat].bot:
             low, high = timing.bot_delay
             delay = low + (high - low) * secrets.randbelow(1000) / 1000
-            self._later(live, delay, lambda: [self._bot_event(live, seat)])
+            if live.owned:
+                self._later(live, delay, lambda: [self._bot_event(live, seat)])
         elif table.settings.turn_seconds is not None:
             seconds = table.settings.turn_seconds
             live.deadline = self.clock() + seconds
-            self._later(live, seconds, lambda: [self._timeout_event(live, seat)])
+            if live.owned:
+                self._later(live, seconds, lambda: [self._timeout_event(live, seat)])
 
     def _bot_event(self, live: LiveTable, seat: int) -> dict[str, Any]:
         table = live.table
