@@ -127,6 +127,8 @@ class Hand:
         self.pots: list[Pot] = []
         self.won: list[int] = [0] * n
         self.log: list[Action] = []
+        self.paid: list[int] = []
+        """What each action in :attr:`log` put in the pot."""
         for seat in self.order:
             if self.dealt[seat]:
                 self._pay(seat, min(rules.boot, self.chips[seat]))
@@ -497,6 +499,7 @@ class Hand:
         if kind is ActionKind.SIDESHOW and action.target is None:
             action = Action(seat, kind, None, self.previous_in(seat))
         self.log.append(action)
+        self.paid.append(cost)
         if kind is ActionKind.SEE:
             self.seen[seat] = True
         elif kind is ActionKind.PACK:

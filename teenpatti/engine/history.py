@@ -2,7 +2,8 @@
 
 The format is fixed in ``shared/hand-history.md``: one JSON object per hand (or an array of them)
 with ``rules``, ``dealer``, ``seats`` (name, chips before the boot, cards) and ``actions``. This
-project adds optional fields: ``seed`` (the 64 hex digits the deck was shuffled from),
+project adds optional fields: ``paid`` on each action (the chips it put in; replay ignores it),
+``seed`` (the 64 hex digits the deck was shuffled from),
 ``commitment`` (its SHA-256, published before the deal) and ``result`` (what replay prints).
 :func:`replay` gives exactly the object ``teenpatti replay`` prints.
 """
@@ -64,7 +65,9 @@ def export(
             {"name": names[s], "chips": hand.start_chips[s], "cards": cards_str(c) if c else ""}
             for s, c in enumerate(hand.cards)
         ],
-        "actions": [a.to_json() for a in hand.log],
+        "actions": [
+            {**a.to_json(), "paid": paid} for a, paid in zip(hand.log, hand.paid, strict=True)
+        ],
     }
     if hand.wild is not None:
         out["wild"] = cards_str([hand.wild])

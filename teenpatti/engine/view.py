@@ -53,6 +53,8 @@ class HandView:
     ended_by: str | None
     pots: tuple[Pot, ...]
     actions: tuple[Action, ...]
+    paid: tuple[int, ...]
+    """What each of ``actions`` put in the pot."""
     legal_actions: tuple[LegalAction, ...]
 
     @property
@@ -108,5 +110,6 @@ def view(hand: Hand, viewer: int | None = None) -> HandView:
         ended_by=None if hand.ended_by is None else hand.ended_by.value,
         pots=tuple(hand.pots),
         actions=tuple(hand.log),
+        paid=tuple(hand.paid),
         legal_actions=legal,
     )

@@ -202,7 +202,21 @@ class TableService:
         return live
 
     async def find(self, code: Any) -> LiveTable:
-        """The table with this code, loaded from the store if another process opened it."""
+        """The table with this code, loaded from the store if another process opened it.
+
+        With other processes, the table is first brought up to date from the store: a person
+        may have joined through another process a moment ago, and their token must be known
+        here before the announcement arrives (read your own writes, whichever process you hit).
+        """
+        live = await self._find(code)
+        if self.clustered:
+            async with live.lock:
+                await self._catch_up(live)
+        return live
+
+    async def _find(self, code: Any) -> LiveTable:
+        """The table with this code in this process, loaded from the store if another process
+        opened it (commands need no catching up here: a stale copy fails its compare-and-set)."""
         if not isinstance(code, str):
             raise TableError("table/unknown", "there is no table with that code")
         code = code.strip().upper()
@@ -241,7 +255,7 @@ class TableService:
     async def command(self, code: str, seat: int | None, message: dict[str, Any]) -> None:
         """Run a client's command (``start``, ``act``, ``again``) as ``seat`` (``None``: a
         spectator), whose token the caller has checked with :meth:`seat_for`."""
-        live = await self.find(code)
+        live = await self._find(code)
         kind = message.get("type")
         if kind == "start":
             await self._commit(live, lambda t: [t.start_event(seat)])
@@ -289,14 +303,18 @@ class TableService:
         raise TableError("state/conflict", "the table is busy: try again")
 
     async def _catch_up(self, live: LiveTable) -> bool:
-        """Apply the events other writers appended (the table's lock is held); ``True`` if any."""
+        """Apply the events other writers appended (the table's lock is held); ``True`` if any.
+
+        Each event is sent to this process's sockets as its writer sends it to its own: one
+        state per version, so a client never misses a version because another process wrote it.
+        """
         table = live.table
         events = await self.store.load(table.table_id, after=table.version)
         for event in events:
             table.apply(event.data)
-        if events:
             self._schedule(live)
             self._broadcast(live)
+        if events:
             self._reclaim_seats(live)
         return bool(events)
 
@@ -396,6 +414,7 @@ class TableService:
         """The ``state`` message for ``seat``, as JSON text."""
         state = live.table.state(seat)
         state["deadline"] = live.deadline
+        state["now"] = self.clock()
         for row, online in zip(state["seats"], self.connected(live), strict=False):
             row["connected"] = online or row["bot"]
         return json.dumps(state, separators=(",", ":"), ensure_ascii=False)

@@ -352,7 +352,10 @@ class Table:
             "finished": seen.finished,
             "ended_by": seen.ended_by,
             "pots": [p.to_json() for p in seen.pots],
-            "actions": [a.to_json() for a in seen.actions],
+            "actions": [
+                {**a.to_json(), "paid": paid}
+                for a, paid in zip(seen.actions, seen.paid, strict=True)
+            ],
             "commitment": commitment(bytes.fromhex(seed)) if seed else None,
             "seed": seed if hand.finished else None,
         }

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -19,10 +20,12 @@ from typing import Any
 
 import segno
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bus.base import Bus
@@ -165,8 +168,9 @@ def create_app(
         except EngineError as error:
             return _error(error.code, error.reason, 404)
         link = f"{request.base_url}t/{live.table.code}"
-        svg = segno.make(link, error="m").svg_inline(scale=6, border=2)
-        return Response(svg, media_type="image/svg+xml")
+        out = io.BytesIO()
+        segno.make(link, error="m").save(out, kind="svg", xmldecl=False, scale=6, border=2)
+        return Response(out.getvalue(), media_type="image/svg+xml")
 
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
@@ -251,7 +255,7 @@ def create_app(
     ]
     if STATIC.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(_NoCache)])
     app.state.service = service
     return app
 
@@ -307,3 +311,24 @@ class _NotOpen:
 
     def __getattr__(self, name: str) -> Any:
         raise RuntimeError("the event store is opened when the app starts")
+
+
+class _NoCache:
+    """Pages and static files are served with ``Cache-Control: no-cache`` (there is no build
+    step to put versions in file names, so a phone must check for a newer file each time)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] != "http" or path.startswith("/api/"):
+            await self.app(scope, receive, send)
+            return
+
+        async def send_no_cache(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), (b"cache-control", b"no-cache")]
+            await send(message)
+
+        await self.app(scope, receive, send_no_cache)

@@ -540,6 +540,7 @@ class Client:
         """A state without what depends on who is connected and on the clock (to compare)."""
         out: dict[str, Any] = json.loads(json.dumps(state))
         out.pop("deadline", None)
+        out.pop("now", None)
         for row in out.get("seats", []):
             row.pop("connected", None)
         return out

@@ -1,0 +1,128 @@
+// Cards drawn as SVG: crisp at any size, and never told apart by colour alone. Every suit has its
+// own shape, the rank is written in the corner, and each card is labelled for screen readers.
+
+import { s } from "./dom.js";
+import { t } from "./i18n.js";
+
+const SUIT_PATHS = {
+  h: ["M12 21.6C12 21.6 2 14.7 2 8.3 2 5 4.6 2.5 7.6 2.5c1.9 0 3.6 1.1 4.4 2.7.8-1.6 2.5-2.7 4.4-2.7 3 0 5.6 2.5 5.6 5.8 0 6.4-10 13.3-10 13.3z"],
+  d: ["M12 1.5 21 12 12 22.5 3 12z"],
+  s: [
+    "M12 1.5S2.5 9 2.5 14c0 3 2.3 5 5 5 1.7 0 3.1-.8 3.8-2-.3 2.5-1.3 4-2.8 5.5h7c-1.5-1.5-2.5-3-2.8-5.5.7 1.2 2.1 2 3.8 2 2.7 0 5-2 5-5C21.5 9 12 1.5 12 1.5z",
+  ],
+  c: [
+    "M7.2 7a4.8 4.8 0 1 0 9.6 0a4.8 4.8 0 1 0-9.6 0z",
+    "M2.2 14a4.8 4.8 0 1 0 9.6 0a4.8 4.8 0 1 0-9.6 0z",
+    "M12.2 14a4.8 4.8 0 1 0 9.6 0a4.8 4.8 0 1 0-9.6 0z",
+    "M11 11h2c0 5 .9 8.2 3.2 11.5H7.8C10.1 19.2 11 16 11 11z",
+  ],
+};
+const RED = new Set(["h", "d"]);
+const RANK_TEXT = { T: "10" };
+
+/** Parse "Kh" / "10h" / "Jk" into {rank, suit} (rank a letter of 23456789TJQKA, suit of cdhs). */
+export function parseCard(text) {
+  if (text === "Jk") return { rank: "Jk", suit: null };
+  const suit = text.slice(-1);
+  let rank = text.slice(0, -1);
+  if (rank === "10") rank = "T";
+  return { rank, suit };
+}
+
+export function cardName(text) {
+  const { rank, suit } = parseCard(text);
+  if (rank === "Jk") return t("joker");
+  const rankName = t(`rank.${rank}`) === `rank.${rank}` ? rank : t(`rank.${rank}`);
+  return t("card.of", { rank: rankName, suit: t(`suit.${suit}`) });
+}
+
+export function cardsName(cards) {
+  return cards.map(cardName).join(", ");
+}
+
+function suitShape(suit, x, y, size, extra = {}) {
+  const scale = size / 24;
+  return s(
+    "g",
+    { transform: `translate(${x} ${y}) scale(${scale})`, ...extra },
+    SUIT_PATHS[suit].map((d) => s("path", { d })),
+  );
+}
+
+/** One card face up. `size` is a CSS class: "lg", "md" or "sm". */
+export function cardFace(text, size = "md", key = null) {
+  const { rank, suit } = parseCard(text);
+  const label = cardName(text);
+  const joker = rank === "Jk";
+  const colour = joker ? "joker" : RED.has(suit) ? "red" : "black";
+  const shown = joker ? "★" : RANK_TEXT[rank] || rank;
+  const small = size === "sm";
+  return s(
+    "svg",
+    {
+      class: `card card-${size} face ${colour} suit-${suit || "joker"}`,
+      viewBox: "0 0 60 84",
+      role: "img",
+      "aria-label": label,
+      "data-card": text,
+      "data-key": key,
+    },
+    s("title", {}, label),
+    s("rect", { class: "card-bg", x: 1, y: 1, width: 58, height: 82, rx: 6 }),
+    s(
+      "text",
+      {
+        class: "card-rank",
+        x: small ? 30 : 6,
+        y: small ? 30 : 22,
+        "text-anchor": small ? "middle" : "start",
+        "font-size": small ? (shown.length > 1 ? 24 : 28) : shown.length > 1 ? 18 : 21,
+      },
+      shown,
+    ),
+    joker
+      ? s("text", { class: "card-rank", x: 30, y: 62, "text-anchor": "middle", "font-size": 11 }, "JOKER")
+      : small
+        ? suitShape(suit, 15, 40, 30, { class: "pip" })
+        : [
+            suitShape(suit, 6, 27, 13, { class: "pip" }),
+            suitShape(suit, 20, 38, 34, { class: "pip" }),
+            s(
+              "text",
+              {
+                class: "card-rank",
+                x: 54,
+                y: 78,
+                "text-anchor": "end",
+                "font-size": shown.length > 1 ? 13 : 15,
+                "aria-hidden": "true",
+              },
+              shown,
+            ),
+          ],
+  );
+}
+
+/** One card face down. */
+export function cardBack(size = "md", key = null, label = true) {
+  return s(
+    "svg",
+    {
+      class: `card card-${size} back`,
+      viewBox: "0 0 60 84",
+      role: label ? "img" : null,
+      "aria-label": label ? t("cards.back") : null,
+      "aria-hidden": label ? null : "true",
+      "data-key": key,
+    },
+    s("rect", { class: "back-bg", x: 1, y: 1, width: 58, height: 82, rx: 6 }),
+    s("rect", { class: "back-inner", x: 6, y: 6, width: 48, height: 72, rx: 3, fill: "url(#tp-back)" }),
+    suitShape("d", 20, 32, 20, { class: "back-mark" }),
+  );
+}
+
+/** Three cards: faces when known, else backs. */
+export function hand(cards, size = "md", count = 3) {
+  if (cards && cards.length) return cards.map((c, i) => cardFace(c, size, `c${i}`));
+  return Array.from({ length: count }, (_, i) => cardBack(size, `b${i}`, false));
+}

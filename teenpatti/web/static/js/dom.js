@@ -1,0 +1,135 @@
+// Building and updating the page without innerHTML: every piece of text goes in as a text node
+// (names can hold HTML and must show as typed), and `morph` updates the page in place so a button
+// that stays on screen keeps its focus and a screen reader keeps its place.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const HANDLERS = ["onclick", "oninput", "onchange", "onsubmit", "onkeydown", "onpointerdown"];
+const PROPS = ["value", "checked", "disabled", "open"];
+
+function append(el, child) {
+  if (child === null || child === undefined || child === false || child === true) return;
+  if (Array.isArray(child)) {
+    for (const c of child) append(el, c);
+  } else if (child instanceof Node) {
+    el.appendChild(child);
+  } else {
+    el.appendChild(document.createTextNode(String(child)));
+  }
+}
+
+function setAttrs(el, attrs) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (HANDLERS.includes(key)) {
+      el[key] = value;
+    } else if (key === "text") {
+      el.textContent = String(value);
+    } else if (key === "props") {
+      el.__props = value; // applied once when created, and again only when they change
+      for (const [p, v] of Object.entries(value)) el[p] = v;
+    } else {
+      el.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+}
+
+/** An HTML element: h("button", {class: "x", onclick}, "text", child, [more]). */
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+/** An SVG element, same calling convention. */
+export function s(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+function keyOf(node) {
+  return node.nodeType === 1 ? node.getAttribute("data-key") : null;
+}
+
+function same(a, b) {
+  return a.nodeType === b.nodeType && a.nodeName === b.nodeName && keyOf(a) === keyOf(b);
+}
+
+function morphNode(from, to) {
+  if (from.nodeType === 3) {
+    if (from.nodeValue !== to.nodeValue) from.nodeValue = to.nodeValue;
+    return;
+  }
+  for (const attr of Array.from(from.attributes)) {
+    if (!to.hasAttribute(attr.name)) from.removeAttribute(attr.name);
+  }
+  for (const attr of Array.from(to.attributes)) {
+    if (from.getAttribute(attr.name) !== attr.value) from.setAttribute(attr.name, attr.value);
+  }
+  for (const key of HANDLERS) {
+    if (from[key] !== to[key]) from[key] = to[key] || null;
+  }
+  if (to.__props) {
+    const before = from.__props || {};
+    for (const key of PROPS) {
+      if (key in to.__props && before[key] !== to.__props[key]) from[key] = to.__props[key];
+    }
+    from.__props = to.__props;
+  }
+  morphChildren(from, to);
+}
+
+/** Make `parent`'s children look like `children` (nodes or text), reusing what matches. */
+export function morphChildren(parent, next) {
+  const wanted = next instanceof Node ? Array.from(next.childNodes) : flat(next);
+  let i = 0;
+  for (; i < wanted.length; i++) {
+    const want = wanted[i];
+    const have = parent.childNodes[i];
+    if (!have) {
+      parent.appendChild(want);
+    } else if (same(have, want)) {
+      morphNode(have, want);
+    } else {
+      // look ahead for a keyed match before replacing
+      let match = null;
+      const key = keyOf(want);
+      if (key !== null) {
+        for (let j = i + 1; j < parent.childNodes.length; j++) {
+          if (same(parent.childNodes[j], want)) {
+            match = parent.childNodes[j];
+            break;
+          }
+        }
+      }
+      if (match) {
+        parent.insertBefore(match, have);
+        morphNode(match, want);
+      } else {
+        parent.replaceChild(want, have);
+      }
+    }
+  }
+  while (parent.childNodes.length > wanted.length) parent.removeChild(parent.lastChild);
+}
+
+function flat(children) {
+  const holder = document.createElement("div");
+  append(holder, children);
+  return Array.from(holder.childNodes);
+}
+
+/** Replace everything in `el` (for pages rendered once, such as forms). */
+export function replace(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+}
+
+/** Ids unique to this page, for label/aria wiring. */
+let counter = 0;
+export function uid(prefix = "id") {
+  counter += 1;
+  return `${prefix}-${counter}`;
+}

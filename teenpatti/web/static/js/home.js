@@ -1,0 +1,394 @@
+// The home page and its two forms: Play with friends (open a table) and Join with a code.
+
+import { h, uid } from "./dom.js";
+import { t } from "./i18n.js";
+import { api } from "./net.js";
+import * as store from "./store.js";
+
+const HANDS = [10, 20, 30];
+const BOOTS = [5, 10, 20, 50];
+const BOTS = ["random", "easy", "medium", "hard"];
+const SEATS = [2, 3, 4, 5, 6];
+const TIMERS = [15, 30, 60, null];
+const HOUSE = [
+  ["show_tie", ["asker_loses", "split"]],
+  ["sideshow", ["previous", "any_seen", "off"]],
+  ["see_anytime", [false, true]],
+  ["bets", ["double", "range"]],
+  ["a23", ["second", "highest", "lowest"]],
+  ["suits_break_ties", [false, true]],
+  ["show_cost", ["chaal", "double"]],
+  ["blind_turns_max", [null, 2, 3, 4]],
+  ["variant", ["standard", "muflis", "ak47", "jokers", "wild_rank"]],
+];
+const CODE_RE = /^[A-Z2-9]{6}$/;
+
+export function errorText(err) {
+  const key = `err.${err.code}`;
+  if (err.code === "network") return t("err.network");
+  return t(key) === key ? t("err.generic", { reason: err.reason || err.code }) : t(key);
+}
+
+function defaults() {
+  const p = store.prefs();
+  return {
+    seats: SEATS.includes(p.seats) ? p.seats : 4,
+    hands: HANDS.includes(p.hands) ? p.hands : 20,
+    boot: BOOTS.includes(p.boot) ? p.boot : 10,
+    bots: BOTS.includes(p.bots) ? p.bots : "medium",
+    turn_seconds: p.turn_seconds === null || TIMERS.includes(p.turn_seconds) ? p.turn_seconds : 30,
+    rules: typeof p.rules === "object" && p.rules ? p.rules : {},
+  };
+}
+
+/** A big menu button that is a link (so it works with a middle click and a screen reader). */
+function menuItem(href, title, sub, testid, onclick = null) {
+  return h(
+    onclick ? "button" : "a",
+    { class: "menu-item", href: onclick ? null : href, type: onclick ? "button" : null, "data-testid": testid, onclick, "data-link": onclick ? null : "" },
+    h("span", { class: "menu-title" }, title),
+    h("span", { class: "menu-sub" }, sub),
+  );
+}
+
+export function homePage(app) {
+  const last = store.lastTable();
+  let busy = false;
+  const computer = async (event) => {
+    if (busy) return;
+    busy = true;
+    const button = event.currentTarget;
+    button.setAttribute("aria-busy", "true");
+    const d = defaults();
+    const name = store.savedName() || t("home.defaultName");
+    try {
+      const reply = await api("/api/tables", {
+        name,
+        computer: true,
+        hands: d.hands,
+        boot: d.boot,
+        bots: d.bots,
+        turn_seconds: d.turn_seconds,
+      });
+      store.saveSeat(reply.code, reply.token, reply.seat);
+      app.go(`/t/${reply.code}`);
+    } catch (err) {
+      app.toast(errorText(err));
+    } finally {
+      busy = false;
+      button.removeAttribute("aria-busy");
+    }
+  };
+  return h(
+    "div",
+    { class: "home", "data-testid": "home" },
+    h(
+      "section",
+      { class: "hero" },
+      h("h1", {}, h("span", { class: "brand" }, t("app.name")), " ", h("span", { class: "brand-other", lang: t("app.other") === "Teen Patti" ? "en" : "ne" }, t("app.other"))),
+      h("p", { class: "tagline" }, t("app.tagline")),
+      h("div", { class: "hero-cards", "aria-hidden": "true" }, app.heroCards()),
+    ),
+    last
+      ? h(
+          "a",
+          { class: "btn resume", href: `/t/${last}`, "data-link": "", "data-testid": "resume" },
+          t("home.resume", { code: last }),
+        )
+      : null,
+    h(
+      "nav",
+      { class: "menu", "aria-label": t("nav.main") },
+      menuItem("#create", t("home.friends"), t("home.friends.sub"), "menu-friends"),
+      menuItem("#join", t("home.join"), t("home.join.sub"), "menu-join"),
+      menuItem(null, t("home.computer"), t("home.computer.sub"), "menu-computer", computer),
+      menuItem("#rules", t("home.rules"), t("home.rules.sub"), "menu-rules"),
+      menuItem("#words", t("home.words"), t("home.words.sub"), "menu-words"),
+    ),
+    h("p", { class: "muted small center" }, t("home.note")),
+  );
+}
+
+/** A row of radio buttons drawn as a segmented control. */
+function choice(name, label, values, current, text, help = null) {
+  const id = uid(name);
+  return h(
+    "fieldset",
+    { class: "field choice", "data-testid": `choice-${name}` },
+    h("legend", {}, label),
+    h(
+      "div",
+      { class: "segments" },
+      values.map((value) => {
+        const inputId = `${id}-${String(value)}`;
+        return h(
+          "label",
+          { class: "segment", for: inputId },
+          h("input", {
+            type: "radio",
+            id: inputId,
+            name,
+            value: JSON.stringify(value),
+            checked: value === current,
+            "data-testid": `${name}-${String(value)}`,
+          }),
+          h("span", {}, text(value)),
+        );
+      }),
+    ),
+    help ? h("p", { class: "help" }, help) : null,
+  );
+}
+
+function select(name, label, values, current, text) {
+  const id = uid(name);
+  return h(
+    "div",
+    { class: "field" },
+    h("label", { for: id }, label),
+    h(
+      "select",
+      { id, name, "data-testid": `opt-${name}` },
+      values.map((value) => h("option", { value: JSON.stringify(value), selected: value === current }, text(value))),
+    ),
+  );
+}
+
+function nameField(value) {
+  const id = uid("name");
+  return h(
+    "div",
+    { class: "field" },
+    h("label", { for: id }, t("field.name")),
+    h("input", {
+      id,
+      name: "name",
+      type: "text",
+      autocomplete: "nickname",
+      maxlength: 24,
+      required: true,
+      value,
+      "data-testid": "name",
+      "aria-describedby": `${id}-help`,
+    }),
+    h("p", { class: "help", id: `${id}-help` }, t("field.name.help")),
+  );
+}
+
+function readForm(form) {
+  const data = {};
+  for (const el of form.elements) {
+    if (!el.name) continue;
+    if (el.type === "radio") {
+      if (el.checked) data[el.name] = JSON.parse(el.value);
+    } else if (el.tagName === "SELECT") {
+      data[el.name] = JSON.parse(el.value);
+    } else if (el.type !== "submit" && el.type !== "button") {
+      data[el.name] = el.value;
+    }
+  }
+  return data;
+}
+
+/** Keep what was typed when the language changes: the form is drawn again from this draft. */
+const drafts = {};
+
+export function createPage(app) {
+  const d = { ...defaults(), ...(drafts.create || {}) };
+  const rules = { ...(defaults().rules || {}), ...((drafts.create && drafts.create.rules) || {}) };
+  const status = h("p", { class: "error", role: "alert", "data-testid": "form-error" });
+  const house = HOUSE.map(([key, values]) =>
+    select(`rule.${key}`, t(`opt.${key}`), values, key in rules ? rules[key] : values[0], (value) =>
+      key === "blind_turns_max" && value !== null ? t("opt.blind_turns_max.n", { n: value }) : t(`opt.${key}.${value}`),
+    ),
+  );
+  const onsubmit = async (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = readForm(form);
+    const chosen = {};
+    for (const [key, values] of HOUSE) {
+      const value = data[`rule.${key}`];
+      if (value !== values[0]) chosen[key] = value;
+    }
+    const name = (data.name || "").trim();
+    if (!name) {
+      status.textContent = t("err.name/empty");
+      form.querySelector("[name=name]").focus();
+      return;
+    }
+    const submit = form.querySelector("[type=submit]");
+    submit.disabled = true;
+    submit.textContent = t("create.busy");
+    const body = {
+      name,
+      seats: data.seats,
+      hands: data.hands,
+      boot: data.boot,
+      bots: data.bots,
+      turn_seconds: data.turn_seconds,
+      rules: { preset: "nepal", ...chosen },
+    };
+    try {
+      const reply = await api("/api/tables", body);
+      store.saveName(name);
+      store.savePrefs({ seats: data.seats, hands: data.hands, boot: data.boot, bots: data.bots, turn_seconds: data.turn_seconds, rules: chosen });
+      store.saveSeat(reply.code, reply.token, reply.seat);
+      delete drafts.create;
+      app.go(`/t/${reply.code}`);
+    } catch (err) {
+      status.textContent = errorText(err);
+      submit.disabled = false;
+      submit.textContent = t("create.submit");
+    }
+  };
+  const form = h(
+    "form",
+    {
+      class: "panel form",
+      "data-testid": "create-form",
+      novalidate: true,
+      onsubmit,
+      oninput: (event) => {
+        const data = readForm(event.currentTarget);
+        const kept = { ...data, rules: {} };
+        for (const [key] of HOUSE) kept.rules[key] = data[`rule.${key}`];
+        drafts.create = kept;
+      },
+    },
+    h("h1", {}, t("create.title")),
+    h("p", { class: "muted" }, t("create.intro")),
+    nameField(drafts.create ? drafts.create.name : store.savedName()),
+    choice("seats", t("create.seats"), SEATS, d.seats, (v) => String(v)),
+    choice("hands", t("create.hands"), HANDS, d.hands, (v) => String(v), t("create.hands.help")),
+    choice("boot", t("create.boot"), BOOTS, d.boot, (v) => String(v), t("create.boot.help")),
+    choice("bots", t("create.bots"), BOTS, d.bots, (v) => t(`bots.${v}`)),
+    h(
+      "details",
+      { class: "advanced", "data-testid": "advanced" },
+      h("summary", {}, t("create.advanced")),
+      h("p", { class: "help" }, t("create.advanced.help")),
+      choice("turn_seconds", t("create.timer"), TIMERS, d.turn_seconds, (v) => (v === null ? t("timer.none") : t("timer.secs", { n: v }))),
+      house,
+    ),
+    status,
+    h("button", { type: "submit", class: "btn primary big", "data-testid": "create-submit" }, t("create.submit")),
+  );
+  // digits in the segment labels follow the language
+  for (const span of form.querySelectorAll(".segment span")) {
+    if (/^\d+$/.test(span.textContent)) span.textContent = app.digits(span.textContent);
+  }
+  return h("div", { class: "page" }, form);
+}
+
+export function joinPage(app, code = "", message = "") {
+  const draft = drafts.join || {};
+  const status = h("p", { class: "error", role: "alert", "data-testid": "form-error" }, message);
+  const info = h("div", { class: "join-info", "data-testid": "join-info", "aria-live": "polite" });
+  const codeId = uid("code");
+  const fixed = Boolean(code);
+  const watch = h(
+    "button",
+    { type: "button", class: "btn", hidden: true, "data-testid": "watch", onclick: () => app.watch(code) },
+    t("join.watch"),
+  );
+  const onsubmit = async (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = readForm(form);
+    const wanted = (fixed ? code : data.code || "").trim().toUpperCase();
+    const name = (data.name || "").trim();
+    if (!CODE_RE.test(wanted)) {
+      status.textContent = t("err.code");
+      form.querySelector("[name=code]")?.focus();
+      return;
+    }
+    if (!name) {
+      status.textContent = t("err.name/empty");
+      form.querySelector("[name=name]").focus();
+      return;
+    }
+    const submit = form.querySelector("[type=submit]");
+    submit.disabled = true;
+    submit.textContent = t("join.busy");
+    try {
+      const reply = await api(`/api/tables/${encodeURIComponent(wanted)}/join`, { name });
+      store.saveName(name);
+      store.saveSeat(wanted, reply.token, reply.seat);
+      delete drafts.join;
+      app.go(`/t/${wanted}`, { replace: fixed });
+    } catch (err) {
+      status.textContent = errorText(err);
+      submit.disabled = false;
+      submit.textContent = t("join.submit");
+      if (fixed && (err.code === "table/started" || err.code === "table/full")) watch.hidden = false;
+    }
+  };
+  const form = h(
+    "form",
+    {
+      class: "panel form",
+      "data-testid": "join-form",
+      novalidate: true,
+      onsubmit,
+      oninput: (event) => {
+        drafts.join = readForm(event.currentTarget);
+      },
+    },
+    h("h1", {}, t("join.title")),
+    fixed
+      ? h("p", { class: "code-big small-code", "aria-label": t("share.spelled", { code: code.split("").join(" ") }) }, code)
+      : h(
+          "div",
+          { class: "field" },
+          h("label", { for: codeId }, t("join.code")),
+          h("input", {
+            id: codeId,
+            name: "code",
+            type: "text",
+            inputmode: "text",
+            autocapitalize: "characters",
+            autocomplete: "off",
+            spellcheck: "false",
+            maxlength: 6,
+            class: "code-input",
+            value: draft.code || "",
+            "data-testid": "join-code",
+            "aria-describedby": `${codeId}-help`,
+          }),
+          h("p", { class: "help", id: `${codeId}-help` }, t("join.code.help")),
+        ),
+    info,
+    nameField(draft.name !== undefined ? draft.name : store.savedName()),
+    status,
+    h("button", { type: "submit", class: "btn primary big", "data-testid": "join-submit" }, t("join.submit")),
+    watch,
+  );
+  if (fixed) {
+    info.textContent = t("join.check");
+    api(`/api/tables/${encodeURIComponent(code)}`)
+      .then((table) => {
+        const host = table.seats.find((seat) => seat.host);
+        const lines = [t("join.of", { name: host ? host.name : "" }), t("join.seats", { n: table.seats.length, total: table.settings.seats })];
+        const onlyWatch = () => {
+          watch.hidden = false;
+          watch.className = "btn primary big";
+          form.querySelector("[type=submit]").hidden = true;
+          form.querySelector("[data-testid=name]").closest(".field").hidden = true;
+        };
+        if (table.status !== "waiting") {
+          lines.push(table.status === "finished" ? t("join.finished") : t("join.started"));
+          onlyWatch();
+        } else if (table.seats.length >= table.settings.seats) {
+          lines.push(t("join.full"));
+          onlyWatch();
+        }
+        info.replaceChildren(...lines.map((line) => h("p", {}, line)));
+      })
+      .catch((err) => {
+        info.textContent = "";
+        status.textContent = errorText(err);
+      });
+  }
+  return h("div", { class: "page" }, form);
+}

@@ -1,0 +1,238 @@
+// Talking to the table server: the lobby over HTTP, and one WebSocket per table that says hello
+// with the seat token, reconnects on its own with backoff, and wakes up when the phone does
+// (visibilitychange, pageshow, online). See docs/protocol.md.
+
+export class ApiError extends Error {
+  constructor(code, reason, status) {
+    super(reason);
+    this.code = code;
+    this.reason = reason;
+    this.status = status;
+  }
+}
+
+export async function api(path, body = undefined) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method: body === undefined ? "GET" : "POST",
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError("network", "the server could not be reached", 0);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const err = (data && data.error) || {};
+    throw new ApiError(err.code || `http/${response.status}`, err.reason || response.statusText, response.status);
+  }
+  return data;
+}
+
+/** Errors after which saying hello again cannot help. */
+const FATAL = new Set(["token/invalid", "table/unknown", "message/hello"]);
+
+const PING_EVERY = 20000;
+const PONG_WAIT = 6000;
+
+export class TableSocket {
+  /**
+   * handlers: state(msg), error(msg), fatal(msg), status("connecting" | "open" | "lost" | "offline")
+   */
+  constructor(code, token, handlers) {
+    this.code = code;
+    this.token = token;
+    this.handlers = handlers;
+    this.ws = null;
+    this.attempts = 0;
+    this.retry = null;
+    this.watchdog = null;
+    this.pinger = null;
+    this.stopped = false;
+    this.everOpen = false;
+    this.status = "connecting";
+    this.wake = this.wake.bind(this);
+    this.onVisible = () => {
+      if (document.visibilityState === "visible") this.wake();
+    };
+    document.addEventListener("visibilitychange", this.onVisible);
+    window.addEventListener("pageshow", this.wake);
+    window.addEventListener("online", this.wake);
+    this.onOffline = () => this.setStatus("offline");
+    window.addEventListener("offline", this.onOffline);
+    this.open();
+  }
+
+  setStatus(status) {
+    if (this.stopped) return;
+    this.status = status;
+    this.handlers.status(status, this.everOpen);
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    return `${scheme}://${location.host}/ws/${encodeURIComponent(this.code)}`;
+  }
+
+  open() {
+    if (this.stopped) return;
+    clearTimeout(this.retry);
+    this.retry = null;
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.schedule();
+      return;
+    }
+    this.ws = ws;
+    let greeted = false;
+    ws.onopen = () => {
+      ws.send(JSON.stringify({ type: "hello", token: this.token }));
+    };
+    ws.onmessage = (event) => {
+      if (ws !== this.ws) return;
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      clearTimeout(this.watchdog);
+      this.watchdog = null;
+      if (greeted && this.status !== "open") this.setStatus("open");
+      if (msg.type === "state") {
+        if (!greeted) {
+          greeted = true;
+          this.attempts = 0;
+          this.everOpen = true;
+          this.setStatus("open");
+          this.startPings();
+        }
+        this.handlers.state(msg);
+      } else if (msg.type === "error") {
+        if (!greeted && FATAL.has(msg.code)) {
+          this.stop();
+          this.handlers.fatal(msg);
+        } else {
+          this.handlers.error(msg);
+        }
+      }
+    };
+    ws.onclose = () => {
+      if (ws !== this.ws) return;
+      this.ws = null;
+      this.stopPings();
+      if (this.stopped) return;
+      this.setStatus(navigator.onLine === false ? "offline" : "lost");
+      this.schedule();
+    };
+    ws.onerror = () => {
+      /* onclose follows */
+    };
+  }
+
+  schedule() {
+    if (this.stopped || this.retry) return;
+    const base = Math.min(10000, 400 * 2 ** this.attempts);
+    const delay = base * (0.6 + Math.random() * 0.4);
+    this.attempts += 1;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      this.open();
+    }, delay);
+  }
+
+  /** The phone woke up or came back online: check the socket now rather than at the next retry. */
+  wake() {
+    if (this.stopped) return;
+    const ws = this.ws;
+    if (!ws || ws.readyState === WebSocket.CLOSED || ws.readyState === WebSocket.CLOSING) {
+      this.attempts = 0;
+      this.open();
+      return;
+    }
+    if (ws.readyState === WebSocket.OPEN) {
+      this.probe();
+    }
+  }
+
+  /** Ping, and drop the socket if nothing comes back: a phone may keep a dead socket "open". */
+  probe() {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    try {
+      ws.send(JSON.stringify({ type: "ping" }));
+    } catch {
+      /* onclose follows */
+    }
+    clearTimeout(this.watchdog);
+    this.watchdog = setTimeout(() => {
+      if (this.ws === ws) this.drop();
+    }, PONG_WAIT);
+  }
+
+  /** Give up on the current socket and reconnect at once. */
+  drop() {
+    const ws = this.ws;
+    this.ws = null;
+    this.stopPings();
+    if (ws) {
+      ws.onclose = null;
+      ws.onmessage = null;
+      try {
+        ws.close();
+      } catch {
+        /* already gone */
+      }
+    }
+    if (this.stopped) return;
+    this.setStatus(navigator.onLine === false ? "offline" : "lost");
+    this.schedule();
+  }
+
+  startPings() {
+    this.stopPings();
+    this.pinger = setInterval(() => this.probe(), PING_EVERY);
+  }
+
+  stopPings() {
+    clearInterval(this.pinger);
+    clearTimeout(this.watchdog);
+    this.pinger = null;
+    this.watchdog = null;
+  }
+
+  send(message) {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    this.stopPings();
+    document.removeEventListener("visibilitychange", this.onVisible);
+    window.removeEventListener("pageshow", this.wake);
+    window.removeEventListener("online", this.wake);
+    window.removeEventListener("offline", this.onOffline);
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) {
+      ws.onclose = null;
+      try {
+        ws.close();
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+}

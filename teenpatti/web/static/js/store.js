@@ -1,0 +1,82 @@
+// What the browser remembers: the seat token of each table (so a reload puts you back in your
+// seat), your name, the last game settings and the sound switch. Nothing here leaves the phone
+// except the token, and only to the table it belongs to.
+
+const SEATS = "tp.seats";
+const NAME = "tp.name";
+const PREFS = "tp.prefs";
+const MUTE = "tp.mute";
+const LAST = "tp.last";
+
+function read(key, fallback) {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw === null ? fallback : JSON.parse(raw);
+  } catch {
+    return fallback;
+  }
+}
+
+function write(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    /* private mode or full: the seat is kept for this page only */
+  }
+}
+
+export function seatFor(code) {
+  const seats = read(SEATS, {});
+  return seats[code] || null;
+}
+
+export function saveSeat(code, token, seat) {
+  const seats = read(SEATS, {});
+  seats[code] = { token, seat, at: Date.now() };
+  // keep the 20 most recent tables
+  const keep = Object.entries(seats)
+    .sort((a, b) => b[1].at - a[1].at)
+    .slice(0, 20);
+  write(SEATS, Object.fromEntries(keep));
+  write(LAST, code);
+}
+
+export function forgetSeat(code) {
+  const seats = read(SEATS, {});
+  delete seats[code];
+  write(SEATS, seats);
+  if (read(LAST, null) === code) write(LAST, null);
+}
+
+export function lastTable() {
+  const code = read(LAST, null);
+  return code && seatFor(code) ? code : null;
+}
+
+export function forgetLast() {
+  write(LAST, null);
+}
+
+export function savedName() {
+  return read(NAME, "");
+}
+
+export function saveName(name) {
+  write(NAME, name);
+}
+
+export function prefs() {
+  return read(PREFS, {});
+}
+
+export function savePrefs(value) {
+  write(PREFS, value);
+}
+
+export function muted() {
+  return read(MUTE, false);
+}
+
+export function setMuted(value) {
+  write(MUTE, Boolean(value));
+}

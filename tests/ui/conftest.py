@@ -1,0 +1,349 @@
+"""Fixtures for the browser tests: a real ``teenpatti serve`` process and Debian's Chromium driven
+by Playwright (sync API), with phone-sized contexts.
+
+- ``server``: one server for the module on a free port, with computer players and the pause after
+  each hand cut short (``--bot-delay 0.05 --result-pause 0.3``); it can be stopped and started
+  again on the same port and data folder (a restart rebuilds every table from its log).
+- ``browser``: Chromium at ``/usr/bin/chromium``, headless. The tests are skipped when it is not
+  installed (``scripts/test`` installs it). Never ``playwright install``: it downloads.
+- ``phone()``: a new 360 x 640 touch context and its page; every page error or console error
+  fails the test.
+
+Every wait is bounded; a failure shows the server's log.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "docs" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-gpu",
+]
+PHONE = {"width": 360, "height": 640}
+WAIT = 15_000
+"""The longest any single wait for the page may take, in milliseconds."""
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+def free_port() -> int:
+    """A TCP port free on loopback now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def teenpatti() -> list[str]:
+    """How to run ``teenpatti``: the virtualenv's console script, else the module."""
+    script = Path(sys.executable).parent / "teenpatti"
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "from teenpatti.cli import main; main()"]
+
+
+class Server:
+    """A ``teenpatti serve`` subprocess on loopback."""
+
+    def __init__(self, data: Path, port: int, result_pause: float = 0.3) -> None:
+        self.data = data
+        self.port = port
+        self.result_pause = result_pause
+        self.url = f"http://127.0.0.1:{port}"
+        self.log = data / "serve.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [
+            *teenpatti(),
+            "serve",
+            "--port",
+            str(self.port),
+            "--data",
+            str(self.data),
+            "--bot-delay",
+            "0.05",
+            "--result-pause",
+            str(self.result_pause),
+            "--lobby-rate",
+            "1000,1000",
+        ]
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(
+                command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"teenpatti serve exited:\n{self.output()}")
+            with (
+                contextlib.suppress(OSError),
+                urllib.request.urlopen(self.url + "/", timeout=1) as reply,
+            ):
+                if reply.status == 200:
+                    return
+            time.sleep(0.05)
+        raise RuntimeError(f"teenpatti serve did not start in 20 s:\n{self.output()}")
+
+    def stop(self) -> None:
+        process = self.process
+        self.process = None
+        if process is None or process.poll() is not None:
+            return
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+    def output(self) -> str:
+        try:
+            return self.log.read_text(errors="replace")[-4000:]
+        except OSError:
+            return ""
+
+
+@pytest.fixture(scope="module")
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    """A table server for this module's tests. A module may set ``RESULT_PAUSE`` (seconds) to
+    keep each hand's result on screen longer than the default 0.3 s."""
+    pause = float(getattr(request.module, "RESULT_PAUSE", 0.3))
+    srv = Server(tmp_path_factory.mktemp("ui-data"), free_port(), result_pause=pause)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, for this module (its event loop ends with the module, so it
+    never overlaps the asyncio tests of other folders)."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (scripts/test installs it)")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+class Phone:
+    """A browser context the size of a phone, and its one page."""
+
+    def __init__(self, context: Any, page: Any, base: str) -> None:
+        self.context = context
+        self.page = page
+        self.base = base
+        self.errors: list[str] = []
+        page.set_default_timeout(WAIT)
+        page.on("pageerror", lambda err: self.errors.append(f"page error: {err}"))
+        page.on(
+            "console",
+            lambda msg: (
+                self.errors.append(f"console {msg.type}: {msg.text}")
+                if msg.type == "error" and not _expected_console_error(msg.text)
+                else None
+            ),
+        )
+
+    def open(self, path: str = "/") -> Any:
+        self.page.goto(self.base + path)
+        self.page.wait_for_selector("html[data-ready='1']")
+        return self.page
+
+
+def _expected_console_error(text: str) -> bool:
+    # A socket refused while the server restarts, and the lobby's 4xx replies in the form tests,
+    # are part of what the tests do.
+    return "WebSocket connection" in text or "the server responded with a status of 4" in text
+
+
+@pytest.fixture
+def phone(browser: Any, server: Server) -> Iterator[Callable[..., Phone]]:
+    """Make phones: ``phone()`` is 360 x 640 portrait, ``phone(width=640, height=360)`` landscape,
+    ``phone(mobile=False, width=1280, height=800)`` a desktop."""
+    made: list[Phone] = []
+
+    def make(width: int = 360, height: int = 640, mobile: bool = True) -> Phone:
+        context = browser.new_context(
+            viewport={"width": width, "height": height},
+            is_mobile=mobile,
+            has_touch=mobile,
+            device_scale_factor=2 if mobile else 1,
+            locale="en-GB",
+        )
+        made.append(Phone(context, context.new_page(), server.url))
+        return made[-1]
+
+    yield make
+    errors = [e for p in made for e in p.errors]
+    for p in made:
+        with contextlib.suppress(Exception):
+            p.context.close()
+    assert not errors, "\n".join(errors) + "\n--- server log ---\n" + server.output()
+
+
+def save_shot(page: Any, name: str, full_page: bool = False) -> None:
+    """Save a screenshot of the page as ``docs/screenshots/NAME.png`` (for the README)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    if full_page:
+        page.evaluate("() => window.scrollTo(0, 0)")
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page, animations="disabled")
+
+
+@pytest.fixture
+def shot() -> Callable[..., None]:
+    """``shot(page, "table")`` saves ``docs/screenshots/table.png``."""
+    return save_shot
+
+
+LAYOUT_JS = """
+() => {
+  const width = document.documentElement.clientWidth;
+  const wide = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth);
+  const selector = 'button, [role=button], a.btn, a.icon-btn, a.menu-item, a.tab, summary, '
+    + 'input:not([type=radio]), select, .segment';
+  const small = [];
+  for (const el of document.querySelectorAll(selector)) {
+    const box = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    if (box.width === 0 || box.height === 0 || style.visibility === 'hidden') continue;
+    const html = el.outerHTML.slice(0, 90);
+    if (box.height < 44 - 0.5) small.push(`${Math.round(box.height)}px: ${html}`);
+  }
+  const unlabelled = [];
+  for (const el of document.querySelectorAll('button, a[href], input, select')) {
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    const name = (el.getAttribute('aria-label') || el.textContent || '').trim()
+      || (el.labels && el.labels.length ? el.labels[0].textContent.trim() : '')
+      || (el.id && document.querySelector(`label[for="${el.id}"]`) ? 'label' : '');
+    if (!name && el.type !== 'radio') unlabelled.push(el.outerHTML.slice(0, 90));
+  }
+  return {width, wide, small, unlabelled};
+}
+"""
+
+
+def layout_problems(page: Any) -> None:
+    """No sideways scrolling, every control at least 44 px high and labelled."""
+    report = page.evaluate(LAYOUT_JS)
+    assert report["wide"] <= report["width"], f"the page scrolls sideways: {report}"
+    assert not report["small"], "controls under 44 px high:\n" + "\n".join(report["small"])
+    assert not report["unlabelled"], "controls without a label:\n" + "\n".join(report["unlabelled"])
+
+
+@pytest.fixture
+def check_layout() -> Callable[[Any], None]:
+    """``check_layout(page)``: no sideways scrolling; every control 44 px high and labelled."""
+    return layout_problems
+
+
+# ---------------------------------------------------------------------- playing through the page
+STATE_JS = """() => {
+  const t = document.querySelector('[data-testid=table]');
+  return t ? Object.assign({}, t.dataset) : null;
+}"""
+READY_JS = """(last) => {
+  const t = document.querySelector('[data-testid=table]');
+  if (!t) return false;
+  const d = t.dataset;
+  if (d.status === 'finished') return true;
+  return Number(d.version) > last && d.personTurn === '1' && d.handFinished === '0';
+}"""
+MY_TURN_JS = """(version) => {
+  const t = document.querySelector('[data-testid=table]');
+  return Boolean(t) && Number(t.dataset.version) >= version && t.dataset.myturn === '1'
+    && t.dataset.pending === '0';
+}"""
+MOVED_JS = """(version) => {
+  const t = document.querySelector('[data-testid=table]');
+  return Boolean(t) && Number(t.dataset.version) > version;
+}"""
+CHOICES_JS = """() => [...document.querySelectorAll(
+  '[data-testid=table] button[data-do]:not([disabled])')].map((b) => b.dataset.testid)"""
+
+Policy = Callable[[Phone, dict[str, str], list[str]], str]
+
+
+def table_state(page: Any) -> dict[str, str]:
+    """The table's data attributes as this page shows them (status, version, actor, ...)."""
+    state = page.evaluate(STATE_JS)
+    assert state is not None, "no table on this page"
+    return dict(state)
+
+
+def drive(
+    phones: list[Phone],
+    policy: Policy,
+    until: Callable[[dict[str, str]], bool],
+    limit: float = 120.0,
+) -> dict[str, str]:
+    """Play through the pages: whenever a person's turn comes, the page of that seat taps the
+    button ``policy(phone, state, choices)`` names (a ``data-testid``), until ``until(state)``
+    holds for the first phone's view of the table. The computer plays the other seats."""
+    watcher = phones[0].page
+    by_seat = {table_state(p.page)["you"]: p for p in phones}
+    last = -1
+    deadline = time.monotonic() + limit
+    while True:
+        assert time.monotonic() < deadline, (
+            f"no end in {limit} s; last state {table_state(watcher)}"
+        )
+        watcher.wait_for_function(READY_JS, arg=last, timeout=WAIT)
+        state = table_state(watcher)
+        if until(state):
+            return state
+        assert state["status"] != "finished", f"the game ended first: {state}"
+        actor = by_seat[state["actor"]]
+        actor.page.wait_for_function(MY_TURN_JS, arg=int(state["version"]), timeout=WAIT)
+        mine = table_state(actor.page)
+        choices = actor.page.evaluate(CHOICES_JS)
+        pick = policy(actor, mine, choices)
+        assert pick in choices, f"{pick} is not offered: {choices}"
+        version = int(mine["version"])
+        actor.page.get_by_test_id(pick).first.tap()
+        try:
+            actor.page.wait_for_function(MOVED_JS, arg=version, timeout=WAIT)
+        except Exception as error:  # the move was refused: say why
+            toast = actor.page.get_by_test_id("toast").text_content()
+            raise AssertionError(f"{pick} did not move the table on: {toast!r}") from error
+        last = version
+
+
+@pytest.fixture
+def play() -> Callable[..., dict[str, str]]:
+    """``play(phones, policy, until)``: see :func:`drive`."""
+    return drive
+
+
+@pytest.fixture
+def state() -> Callable[[Any], dict[str, str]]:
+    """``state(page)``: the table's data attributes as that page shows them."""
+    return table_state
