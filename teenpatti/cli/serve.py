@@ -66,6 +66,7 @@ def serve(
         timing=timing,
         lobby_rate=_pair(lobby_rate, "--lobby-rate"),
         message_rate=_pair(message_rate, "--message-rate"),
+        freeze_every=60.0,
     )
     # Thousands of sockets make the collector's pauses the p99: collect less often.
     gc.set_threshold(50_000, 20, 100)
@@ -78,6 +79,8 @@ def serve(
         ws="websockets-sansio",
         ws_max_size=64 * 1024,  # the app refuses anything over 4 KiB itself, with an error
         ws_per_message_deflate=False,
+        ws_ping_interval=20.0,  # a client that stops reading is dropped once pings go unanswered
+        ws_ping_timeout=20.0,
         log_level="warning",
         lifespan="on",
     )

@@ -19,13 +19,14 @@ the one process holding its lease (see :mod:`teenpatti.bus`).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from ..bots import DecidesActions, load_bot
 from ..bus.base import Bus
@@ -38,6 +39,7 @@ from .table import Settings, Table, TableError, clean_name, token_hash
 __all__ = ["Clock", "Connection", "LiveTable", "TableService", "Timing"]
 
 log = logging.getLogger("teenpatti.tables")
+_encode = msgspec.json.Encoder().encode
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,21 +414,35 @@ class TableService:
 
     def render(self, live: LiveTable, seat: int | None) -> str:
         """The ``state`` message for ``seat``, as JSON text."""
-        state = live.table.state(seat)
-        state["deadline"] = live.deadline
-        state["now"] = self.clock()
-        for row, online in zip(state["seats"], self.connected(live), strict=False):
-            row["connected"] = online or row["bot"]
-        return json.dumps(state, separators=(",", ":"), ensure_ascii=False)
+        return self._render(live, seat, self._public(live))
+
+    def _public(self, live: LiveTable) -> dict[str, Any]:
+        """The public state with what this process adds: the clock and who is online."""
+        public = dict(live.table.public_state())
+        public["deadline"] = live.deadline
+        public["now"] = self.clock()
+        online = {c.seat for c in live.connections}
+        public["seats"] = [
+            {**row, "connected": row["bot"] or row["seat"] in online} for row in public["seats"]
+        ]
+        return public
+
+    def _render(self, live: LiveTable, seat: int | None, public: dict[str, Any]) -> str:
+        return _encode(live.table.state_for(seat, public)).decode()
 
     def _broadcast(self, live: LiveTable, but: Connection | None = None) -> None:
+        """Send every socket its own state (each seat's rendered once)."""
+        if not live.connections:
+            return
+        public = self._public(live)
         rendered: dict[int | None, str] = {}
         for conn in list(live.connections):
             if conn is but:
                 continue
-            if conn.seat not in rendered:
-                rendered[conn.seat] = self.render(live, conn.seat)
-            conn.push(rendered[conn.seat])
+            message = rendered.get(conn.seat)
+            if message is None:
+                message = rendered[conn.seat] = self._render(live, conn.seat, public)
+            conn.push(message)
 
     # ------------------------------------------------------------------ the clock
     def _cancel(self, live: LiveTable) -> None:

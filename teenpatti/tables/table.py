@@ -23,7 +23,7 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..engine import Action, EngineError, Game, IllegalAction, Rules, cards_str, view
+from ..engine import Action, EngineError, Game, IllegalAction, Rules, can_see_cards, cards_str, view
 from ..engine.deck import commitment, new_seed
 from ..engine.evaluate import Evaluator
 from ..engine.rules import OPTION_NAMES
@@ -167,6 +167,7 @@ class Table:
         self.games_played = 0
         self.hand_seeds: list[str] = []
         self.next_seed: str | None = None
+        self._public: tuple[int, dict[str, Any]] | None = None
 
     # ------------------------------------------------------------------ state
     @property
@@ -293,15 +294,26 @@ class Table:
     def state(self, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` (``None``: a spectator) may know of the table, as JSON.
 
-        Cards come only from the engine's :func:`~teenpatti.engine.view.view`.
+        Cards come only through the engine's view gate (:func:`~teenpatti.engine.view.view`
+        and :func:`~teenpatti.engine.view.can_see_cards`).
         """
+        return self.state_for(seat, self.public_state())
+
+    def public_state(self) -> dict[str, Any]:
+        """What everyone may know (a spectator's state), built once per version.
+
+        The result is shared: callers must not change it (copy what they change).
+        """
+        cached = self._public
+        if cached is not None and cached[0] == self.version:
+            return cached[1]
         out: dict[str, Any] = {
             "type": "state",
             "version": self.version,
             "code": self.code,
             "status": self.status,
             "settings": self.settings.to_json(),
-            "you": seat,
+            "you": None,
             "seats": [
                 {
                     "seat": i,
@@ -318,47 +330,67 @@ class Table:
         if self.next_seed is not None:
             out["next_commitment"] = commitment(bytes.fromhex(self.next_seed))
         game = self.game
+        if game is not None and game.hand is not None:
+            hand = game.hand
+            seen = view(hand, None)
+            for row, sv in zip(out["seats"], seen.seats, strict=True):
+                row.update(
+                    chips=sv.chips,
+                    put_in=sv.put_in,
+                    dealt=sv.dealt,
+                    packed=sv.packed,
+                    seen=sv.seen,
+                    all_in=sv.all_in,
+                )
+                row.update(self._cards(sv.cards, seen.wild))
+            number = game.hand_number
+            seed = self.hand_seeds[number - 1] if number - 1 < len(self.hand_seeds) else None
+            out["hand"] = {
+                "number": number,
+                "of": self.rules.hands,
+                "dealer": seen.dealer,
+                "to_act": seen.to_act,
+                "actor": hand.actor,
+                "stake": seen.stake,
+                "boot": seen.boot,
+                "pot": seen.pot,
+                "side_show": list(seen.side_show) if seen.side_show else None,
+                "wild": None if seen.wild is None else cards_str([seen.wild]),
+                "finished": seen.finished,
+                "ended_by": seen.ended_by,
+                "pots": [p.to_json() for p in seen.pots],
+                "actions": [
+                    {**a.to_json(), "paid": paid}
+                    for a, paid in zip(seen.actions, seen.paid, strict=True)
+                ],
+                "commitment": commitment(bytes.fromhex(seed)) if seed else None,
+                "seed": seed if hand.finished else None,
+            }
+            if game.finished:
+                out["standings"] = [
+                    {"place": s.place, "seat": s.seat, "name": s.name, "chips": s.chips}
+                    for s in game.standings()
+                ]
+        self._public = (self.version, out)
+        return out
+
+    def state_for(self, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
+        """``seat``'s state: the public state with the cards only it may see, and its moves."""
+        if seat is None:
+            return public
+        out = dict(public)
+        out["you"] = seat
+        game = self.game
         if game is None or game.hand is None:
             return out
         hand = game.hand
-        seen = view(hand, seat)
-        evaluator = Evaluator.get(self.rules.ranking)
-        for row, sv in zip(out["seats"], seen.seats, strict=True):
-            row.update(
-                chips=sv.chips,
-                put_in=sv.put_in,
-                dealt=sv.dealt,
-                packed=sv.packed,
-                seen=sv.seen,
-                all_in=sv.all_in,
-                cards=None if sv.cards is None else cards_str(sv.cards).split(),
-                category=None
-                if sv.cards is None
-                else evaluator.category(sv.cards, seen.wild).value,
-            )
-        number = game.hand_number
-        seed = self.hand_seeds[number - 1] if number - 1 < len(self.hand_seeds) else None
-        out["hand"] = {
-            "number": number,
-            "of": self.rules.hands,
-            "dealer": seen.dealer,
-            "to_act": seen.to_act,
-            "actor": hand.actor,
-            "stake": seen.stake,
-            "boot": seen.boot,
-            "pot": seen.pot,
-            "side_show": list(seen.side_show) if seen.side_show else None,
-            "wild": None if seen.wild is None else cards_str([seen.wild]),
-            "finished": seen.finished,
-            "ended_by": seen.ended_by,
-            "pots": [p.to_json() for p in seen.pots],
-            "actions": [
-                {**a.to_json(), "paid": paid}
-                for a, paid in zip(seen.actions, seen.paid, strict=True)
-            ],
-            "commitment": commitment(bytes.fromhex(seed)) if seed else None,
-            "seed": seed if hand.finished else None,
-        }
+        rows: list[dict[str, Any]] = list(public["seats"])
+        out["seats"] = rows
+        for other, row in enumerate(rows):
+            if row["cards"] is None and can_see_cards(hand, seat, other):
+                cards = hand.cards[other]
+                assert cards is not None
+                rows[other] = {**row, **self._cards(cards, hand.wild)}
         out["legal"] = [
             {
                 "do": a.kind.value,
@@ -367,11 +399,15 @@ class Table:
                 "label": a.label,
                 "targets": list(a.targets),
             }
-            for a in seen.legal_actions
+            for a in hand.legal_actions(seat)
         ]
-        if game.finished:
-            out["standings"] = [
-                {"place": s.place, "seat": s.seat, "name": s.name, "chips": s.chips}
-                for s in game.standings()
-            ]
         return out
+
+    def _cards(self, cards: tuple[int, ...] | None, wild: int | None) -> dict[str, Any]:
+        if cards is None:
+            return {"cards": None, "category": None}
+        evaluator = Evaluator.get(self.rules.ranking)
+        return {
+            "cards": cards_str(cards).split(),
+            "category": evaluator.category(cards, wild).value,
+        }

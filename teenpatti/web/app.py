@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import io
 import json
 import time
@@ -90,11 +91,14 @@ def create_app(
     timing: Timing | None = None,
     lobby_rate: tuple[float, float] = (1.0, 30.0),
     message_rate: tuple[float, float] = (10.0, 30.0),
+    freeze_every: float | None = None,
 ) -> Starlette:
     """The app over ``store`` (or an async function that opens it when the app starts) and
     ``bus`` (an async function that opens it; in-process when ``None``). ``lobby_rate`` limits
     creates, joins and code look-ups per client address; ``message_rate`` limits each socket's
-    messages (a second, burst)."""
+    messages (a second, burst). ``freeze_every`` (seconds) moves the objects alive then out of the
+    garbage collector's sight (``gc.freeze``): with thousands of tables, a full collection of
+    long-lived tables would otherwise pause every table for hundreds of milliseconds."""
     opened: list[EventStore] = []
     service = TableService(store if not callable(store) else _NotOpen(), timing)
     lobby = RateLimiter(*lobby_rate)
@@ -107,9 +111,12 @@ def create_app(
         if bus is not None:
             service.use_bus(await bus())
         await service.start()
+        freezer = asyncio.create_task(_freeze_every(freeze_every)) if freeze_every else None
         try:
             yield
         finally:
+            if freezer is not None:
+                freezer.cancel()
             await service.stop()
             await opened[0].close()
 
@@ -332,3 +339,12 @@ class _NoCache:
             await send(message)
 
         await self.app(scope, receive, send_no_cache)
+
+
+async def _freeze_every(seconds: float) -> None:
+    """Freeze what is alive now, then again every ``seconds``: the tables' long-lived objects
+    stop being scanned by the collector (a cycle among them would only be freed at exit)."""
+    while True:
+        gc.collect()
+        gc.freeze()
+        await asyncio.sleep(seconds)
