@@ -14,6 +14,8 @@ viewer's own three cards, the card turned up under ``wild_rank`` and any ``dead`
 * **Three or more: seeded sampling** (numpy): many deals of the remaining cards, always from the
   same seed, so the same question gets the same answer; the standard error is reported.
 
+Answers for two or more opponents are cached, so a tip shown again costs nothing.
+
 The **percentile** is exact: the share of all hands that could be dealt (given the card turned up)
 that are weaker, counting equal hands (other than the hand itself) as half.
 
@@ -264,6 +266,7 @@ def percentile(
     return 100.0 * (below + equal / 2) / (total - 1)
 
 
+@lru_cache(maxsize=4096)
 def _two(
     hand: tuple[int, int, int], removed: tuple[int, ...], ranking: Ranking, wild: int | None
 ) -> tuple[float, float]:
@@ -307,6 +310,7 @@ def _two(
     return win / deals, (pairs(True) - win) / deals
 
 
+@lru_cache(maxsize=4096)
 def _sampled(
     hand: tuple[int, int, int],
     removed: tuple[int, ...],

@@ -57,7 +57,7 @@ class ArenaError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class BotResult:
-    """One bot's score: boots won (lost, if negative) per hand, and the 95% interval's half-width."""
+    """One bot's score: boots won (lost, if negative) per hand and the 95% interval's half-width."""
 
     bot: str
     boots_per_hand: float

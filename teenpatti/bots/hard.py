@@ -15,13 +15,16 @@ __all__ = ["HARD", "HardBot"]
 HARD = Level(
     name="hard",
     reads=True,
-    horizon=2.5,
+    horizon=2.0,
     blind_ev=True,
-    blind_turns=3,
-    blind_bonus=0.5,
+    blind_turns=5,
+    blind_bonus=0.25,
     side_shows=True,
     bluff=0.03,
     caution=0.0,
+    stake_step=0.05,
+    loose_floor=0.6,
+    raise_centre=0.78,
 )
 
 

@@ -22,6 +22,7 @@ MEDIUM = Level(
     side_shows=True,
     bluff=0.0,
     caution=0.0,
+    stake_step=0.07,
 )
 
 

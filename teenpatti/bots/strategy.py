@@ -9,11 +9,15 @@ cards, ``a23``, ``suits_break_ties``) the same problem.
 
 **Ranges.** Each opponent still in is a weight over 32 bins of ``u`` (uniform = a random hand).
 A blind player's moves say nothing about its cards. With ``Level.reads`` the moves an opponent made
-after seeing narrow its range by likelihoods (a seen chaal: a hand more likely in the upper half;
-a seen raise, a side show asked or accepted: higher still; winning an accepted side show: better
-than the range of the player it knocked out). The chance that a hand of ``u`` is best is the
-product over the opponents of ``P(their u < u)`` (checked against exact counts for random hands:
-the product is within 0.1 percentage point of the exact figure for two opponents).
+after seeing narrow its range by a likelihood, a logistic step in ``u`` with a floor for bluffs:
+one per player, the strongest its moves call for (a seen chaal, placed higher the higher the
+stake; a seen raise; a side show asked or accepted), since a player's moves are not independent
+evidence. Winning an accepted side show multiplies in the chance of beating the range of the
+player knocked out. A player who raised blind is a gambler: its floor is raised, so its moves say
+less. Without ``reads`` (medium) a seen player who stays is just taken to hold a hand above a
+line that rises with the stake. The chance that a hand of ``u`` is best is the product over the
+opponents of ``P(their u < u)`` (for random hands the product is within 0.1 percentage point of
+the exact count with two opponents).
 
 **Values.** A move is worth its expected chips from now on (packing is 0). A chaal pays ``c`` now
 and, on a horizon of ``R`` rounds (cut short by the pot limit), ``R * c`` in all, while the others
@@ -28,10 +32,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..engine.actions import Action, ActionKind, LegalAction
-from ..engine.evaluate import Ranking
 from ..engine.view import HandView
 from ..odds import heads_up_equity
 from .base import Bot
@@ -70,12 +73,22 @@ class Level:
     """Chance of betting on a hand it would pack, when that can make seen players pack."""
     caution: float
     """Subtracted from every continuing value, in chaals (a margin against the model's errors)."""
-    chaal_centre: float = 0.35
-    raise_centre: float = 0.62
-    ask_centre: float = 0.55
-    accept_centre: float = 0.55
-    width: float = 0.09
-    floor: float = 0.12
+    chaal_centre: float = 0.5
+    """Where the likelihood of a seen chaal steps up (on the ``u`` scale)."""
+    raise_centre: float = 0.72
+    """Where the likelihood of a seen raise (or a chaal above the least) steps up."""
+    ask_centre: float = 0.6
+    """Where the likelihood of asking for a side show steps up."""
+    accept_centre: float = 0.65
+    """Where the likelihood of accepting a side show steps up."""
+    stake_step: float = 0.03
+    """How much higher the line of a seen chaal is for every doubling of the stake."""
+    width: float = 0.045
+    """How sharp the likelihood steps are."""
+    floor: float = 0.06
+    """The least likelihood of any move (room for bluffs and mistakes)."""
+    loose_floor: float = 0.06
+    """The floor for a player who raised blind (a gambler whose moves say less)."""
     seen_stay: float = 0.75
     """Chance a seen opponent pays its next chaal."""
 
@@ -127,6 +140,8 @@ class Reading:
     pot_limit: int | None
     opponents: list[Opponent]
     legal: dict[ActionKind, LegalAction]
+    seen_stay: float = 0.75
+    """Chance a seen opponent pays its next chaal (a blind one: 0.95)."""
 
     def best_chance(self, u: float, without: int | None = None) -> float:
         """The chance that a hand of ``u`` beats every opponent (but ``without``)."""
@@ -139,9 +154,10 @@ class Reading:
     def others_put(self, without: int | None = None) -> float:
         """What the opponents are expected to put in per round."""
         total = 0.0
+        stake = self.stake
         for o in self.opponents:
             if o.seat != without:
-                total += self.stake * (2 if o.seen else 1) * (0.75 if o.seen else 0.95)
+                total += stake * 2 * self.seen_stay if o.seen else stake * 0.95
         return total
 
 
@@ -179,6 +195,7 @@ def read(view: HandView, level: Level) -> Reading:
         pot_limit=rules.pot_limit,
         opponents=opponents,
         legal={a.kind: a for a in view.legal_actions},
+        seen_stay=level.seen_stay,
     )
 
 
@@ -194,24 +211,30 @@ def _like(centre: float, width: float, floor: float) -> tuple[float, ...]:
 
 
 def _read_actions(view: HandView, level: Level, weights: dict[int, list[float]]) -> None:
-    """Narrow ``weights`` (opponents still in) by the moves made after seeing."""
+    """Narrow ``weights`` (opponents still in) by the moves made after seeing.
+
+    A player's moves are not independent evidence (most players stay while the hand is above a
+    line of their own), so each player's range takes one likelihood, the strongest its moves
+    call for: a seen chaal, stronger the higher the stake; a raise; a side show asked or
+    accepted. Winning an accepted side show then multiplies in the chance of beating the range
+    of the player knocked out.
+    """
     cap = view.rules.stake_cap
-    stake = view.boot
+    boot = view.boot
+    stake = boot
     seen: set[int] = set()
     packers = {a.seat for a in view.actions if a.kind is ActionKind.PACK}
-    track: dict[int, list[float]] = {s.seat: list(_UNIFORM) for s in view.seats if s.dealt}
-    w, fl = level.width, level.floor
-    if level.reads:
-        chaal = _like(level.chaal_centre, w, fl)
-        raised = _like(level.raise_centre, w, fl)
-        asked = _like(level.ask_centre, w, fl)
-        accepted = _like(level.accept_centre, w, fl)
-    else:  # coarse: a seen player who stays is in the upper part of the hands, no more
-        chaal = _like(0.4, 0.01, 0.0)
-        raised = chaal
-        asked = chaal
-        accepted = chaal
-    marked: set[int] = set()
+    centre: dict[int, float] = {}
+    beaten: dict[int, list[list[float]]] = {}
+    loose: set[int] = set()
+    """Players who raised blind: gamblers, whose later moves say less about their cards."""
+    reads = level.reads
+    step = level.stake_step
+
+    def note(seat: int, c: float) -> None:
+        if c > centre.get(seat, -1.0):
+            centre[seat] = c
+
     pending: tuple[int, int] | None = None
     for a in view.actions:
         kind, seat = a.kind, a.seat
@@ -219,45 +242,79 @@ def _read_actions(view: HandView, level: Level, weights: dict[int, list[float]])
             seen.add(seat)
             continue
         is_seen = seat in seen
-        like: tuple[float, ...] | None = None
+        doublings = max(0, (stake // boot).bit_length() - 1)
         if kind is ActionKind.CHAAL:
             least = stake * 2 if is_seen else stake
             amount = a.amount if a.amount is not None else least
-            like = (raised if amount > least else chaal) if is_seen else None
+            if is_seen:
+                base = level.raise_centre if amount > least else level.chaal_centre
+                note(seat, (base if reads else _COARSE) + step * doublings)
+            elif amount > least:
+                loose.add(seat)
             new = amount // 2 if is_seen else amount
             if cap is not None:
                 new = min(new, cap)
             stake = max(stake, new)
         elif kind is ActionKind.RAISE:
-            like = raised if is_seen else None
+            if is_seen:
+                note(seat, (level.raise_centre if reads else _COARSE) + step * doublings)
+            else:
+                loose.add(seat)
             stake = stake * 2 if cap is None else min(stake * 2, cap)
         elif kind is ActionKind.ALLIN:
-            like = chaal if is_seen else None
+            if is_seen:
+                note(seat, (level.chaal_centre if reads else _COARSE) + step * doublings)
         elif kind is ActionKind.SIDESHOW:
-            like = asked
+            note(seat, level.ask_centre if reads else _COARSE)
             if a.target is not None:
                 pending = (seat, a.target)
         elif kind is ActionKind.ACCEPT:
-            like = accepted
-            if pending is not None:
-                asker, asked_seat = pending
-                loser = asker if view.seats[asker].packed and asker not in packers else asked_seat
-                winner = asked_seat if loser == asker else asker
-                if level.reads and winner in track:
-                    beaten = _make_opponent(loser, True, track[loser])
-                    _apply(track[winner], [beaten.below(x) for x in GRID])
+            note(seat, level.accept_centre if reads else _COARSE)
+            if pending is not None and reads:
+                asker, asked = pending
+                loser = asker if view.seats[asker].packed and asker not in packers else asked
+                winner = asked if loser == asker else asker
+                lost = _range(level, centre.get(loser), beaten.get(loser, []), loser in loose)
+                cut = _make_opponent(loser, True, lost)
+                beaten.setdefault(winner, []).append([cut.below(x) for x in GRID])
             pending = None
         elif kind is ActionKind.DECLINE:
             pending = None
-        if like is not None:
-            if not level.reads:
-                if seat in marked:
-                    continue
-                marked.add(seat)
-            if seat in track:
-                _apply(track[seat], like)
     for seat in weights:
-        weights[seat] = track[seat]
+        weights[seat] = _range(level, centre.get(seat), beaten.get(seat, []), seat in loose)
+
+
+_COARSE = 0.4
+"""Where the coarse reading (``Level.reads`` false) puts the lower edge of a seen stayer's range."""
+
+
+def _range(
+    level: Level, centre: float | None, beaten: list[list[float]], loose: bool = False
+) -> list[float]:
+    if centre is None:
+        out = list(_UNIFORM)
+    elif level.reads:
+        floor = level.loose_floor if loose else level.floor
+        out = list(_like(min(centre, 0.97), level.width, floor))
+    else:
+        out = list(_like(centre, 0.01, 0.0))
+    for factor in beaten:
+        _apply(out, factor)
+    return out
+
+
+def _as_seen(r: Reading, pot: int, chips: int) -> Reading:
+    """The position of a blind bot once it has seen: the same table, seen prices (a chaal and a
+    raise cost double; a show only against a seen player, at double; no side show counted)."""
+    legal: dict[ActionKind, LegalAction] = {ActionKind.PACK: LegalAction(ActionKind.PACK)}
+    for kind in (ActionKind.CHAAL, ActionKind.RAISE):
+        option = r.legal.get(kind)
+        if option is not None and option.cost * 2 <= chips:
+            legal[kind] = LegalAction(kind, option.cost * 2, option.max_cost * 2)
+    show = r.legal.get(ActionKind.SHOW)
+    if show is not None and all(o.seen for o in r.opponents) and show.cost * 2 <= chips:
+        legal[ActionKind.SHOW] = LegalAction(ActionKind.SHOW, show.cost * 2, show.cost * 2)
+    return replace(r, seen=True, pot=pot, chips=chips, legal=legal)
 
 
 # ---------------------------------------------------------------------------------- values
@@ -374,9 +431,13 @@ class StrategyBot(Bot):
         assert r.u is not None
         values = self._seen_options(r, r.u)
         kind = max(values, key=values.__getitem__)
-        if kind is ActionKind.PACK and self.level.bluff > 0 and self._may_bluff(r):
-            if self.rng.random() < self.level.bluff:
-                kind = ActionKind.RAISE if ActionKind.RAISE in r.legal else ActionKind.CHAAL
+        if (
+            kind is ActionKind.PACK
+            and self.level.bluff > 0
+            and self._may_bluff(r)
+            and self.rng.random() < self.level.bluff
+        ):
+            kind = ActionKind.RAISE if ActionKind.RAISE in r.legal else ActionKind.CHAAL
         return self._act(view, r, kind)
 
     def _may_bluff(self, r: Reading) -> bool:
@@ -403,10 +464,7 @@ class StrategyBot(Bot):
         if you.blind_turns >= level.blind_turns and ActionKind.SEE in legal:
             return legal[ActionKind.SEE].action(seat)
         # Seeing now: the best seen move for each hand we may hold, averaged over the hands.
-        see_value = 0.0
-        for u in GRID:
-            see_value += max(self._seen_options(r, u).values())
-        see_value /= BINS
+        see_value = self._look_value(_as_seen(r, r.pot, r.chips))
         # Staying blind: the chance that a random hand is best.
         e = sum(r.best_chance(u) for u in GRID) / BINS
         others = r.others_put()
@@ -419,25 +477,10 @@ class StrategyBot(Bot):
             v = chaal_value(e, r.pot, c, others, level.horizon, r.pot_limit) + bonus
             # or pay blind now and see next round, with the others' chaals in the pot
             later = r.pot + c + others
-            look = 0.0
             if r.pot_limit is None or later < r.pot_limit:
-                nxt = Reading(
-                    seat,
-                    True,
-                    None,
-                    int(later),
-                    r.stake,
-                    r.boot,
-                    r.chips - c,
-                    r.pot_limit,
-                    r.opponents,
-                    dict(r.legal),
-                )
+                nxt = _as_seen(r, int(later), r.chips - c)
                 nxt.legal.pop(ActionKind.SHOW, None)
-                for u in GRID:
-                    look += max(self._seen_options(nxt, u).values())
-                look = look / BINS - c + bonus
-            v = max(v, look)
+                v = max(v, self._look_value(nxt) - c + bonus)
             if v > best:
                 best_kind, best = ActionKind.CHAAL, v
         raise_ = legal.get(ActionKind.RAISE)
@@ -459,6 +502,13 @@ class StrategyBot(Bot):
         if best_kind is ActionKind.SEE and ActionKind.SEE not in legal:
             best_kind = ActionKind.PACK
         return self._act(view, r, best_kind)
+
+    def _look_value(self, seen: Reading) -> float:
+        """The value of seeing: the best seen move for each hand we may find, averaged."""
+        total = 0.0
+        for u in GRID:
+            total += max(self._seen_options(seen, u).values())
+        return total / BINS
 
     def _blind_turns(self, view: HandView) -> int:
         """How many blind turns this bot takes before it looks."""
@@ -518,8 +568,3 @@ class StrategyBot(Bot):
         elif option.kind is ActionKind.SIDESHOW:
             target = self._side_show_target(r, r.u if r.u is not None else 0.5, option)
         return option.action(seat, amount, target)
-
-
-def equity_of(cards: Sequence[int], ranking: Ranking, wild: int | None) -> float:
-    """A hand on the ``u`` scale (for tests and tools)."""
-    return heads_up_equity(cards, ranking, wild)

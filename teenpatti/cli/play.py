@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 import typer
 from rich.console import Console
@@ -18,11 +17,11 @@ from ..engine import (
     Game,
     Hand,
     LegalAction,
-    Rules,
     cards_str,
     view,
 )
 from . import app
+from .common import rules_from
 
 COMPUTER_NAMES = ("Asha", "Bikash", "Chandra", "Deepa", "Ekraj", "Firoza", "Gita", "Hari", "Indra")
 """Names the computer players take, in seat order."""
@@ -33,21 +32,6 @@ def _default_bot() -> str:
         if name in BOTS:
             return name
     return "random"
-
-
-def _parse_options(items: list[str]) -> dict[str, Any]:
-    import json
-
-    out: dict[str, Any] = {}
-    for item in items:
-        key, sep, raw = item.partition("=")
-        if not sep:
-            raise typer.BadParameter(f"{item!r}: write an option as NAME=VALUE")
-        try:
-            out[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            out[key] = raw
-    return out
 
 
 class TerminalTable:
@@ -228,11 +212,7 @@ def play(
     """Play a game against computer players in the terminal."""
     console = Console(highlight=False)
     try:
-        opts: dict[str, Any] = {"preset": rules_preset, **_parse_options(option)}
-        for key, value in (("hands", hands), ("boot", boot)):
-            if value is not None:
-                opts[key] = value
-        rules = Rules.from_options(opts)
+        rules = rules_from(rules_preset, option, hands=hands, boot=boot)
         game_seed = bytes.fromhex(seed) if seed else secrets.token_bytes(32)
         names = [name, *COMPUTER_NAMES[: players - 1]]
         game = Game(rules, names, game_seed)

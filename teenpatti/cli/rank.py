@@ -10,43 +10,17 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Any, NoReturn
+from typing import Annotated
 
 import typer
 
 from teenpatti.engine.cards import CardError, cards_str, parse_card, parse_cards
-from teenpatti.engine.errors import RulesError
 from teenpatti.engine.evaluate import Evaluator
-from teenpatti.engine.rules import Rules
 
 from . import app
+from .common import fail, rules_from
 
-__all__ = ["parse_option", "places", "rank"]
-
-
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
-
-
-def parse_option(text: str) -> tuple[str, Any]:
-    """Split ``NAME=VALUE``; the value is read as JSON when it can be (``true``, ``8``, ``null``).
-
-    >>> parse_option("suits_break_ties=true")
-    ('suits_break_ties', True)
-    >>> parse_option("a23=lowest")
-    ('a23', 'lowest')
-    """
-    name, sep, raw = text.partition("=")
-    name = name.strip()
-    if not sep or not name:
-        raise ValueError(f"--option takes NAME=VALUE, not {text!r}")
-    raw = raw.strip()
-    try:
-        value: Any = json.loads(raw)
-    except ValueError:
-        value = raw
-    return name, value
+__all__ = ["places", "rank"]
 
 
 def places(strengths: list[int]) -> list[tuple[int, int]]:
@@ -95,39 +69,29 @@ def rank(
     ] = False,
 ) -> None:
     """Rank hands best first; equal hands share a place."""
-    options: dict[str, Any] = {"preset": rules}
-    for text in option or []:
-        try:
-            name, value = parse_option(text)
-        except ValueError as error:
-            _fail(str(error))
-        options[name] = value
-    try:
-        table_rules = Rules.from_options(options)
-    except RulesError as error:
-        _fail(error.reason)
+    table_rules = rules_from(rules, option)
     evaluator = Evaluator.get(table_rules.ranking)
 
     wild_card: int | None = None
     if wild is not None:
         if table_rules.ranking.variant != "wild_rank":
-            _fail("--wild is the card turned up under the wild_rank variant only")
+            fail("--wild is the card turned up under the wild_rank variant only")
         try:
             wild_card = parse_card(wild)
         except CardError as error:
-            _fail(str(error))
+            fail(str(error))
         if wild_card >= 52:
-            _fail("the card turned up cannot be a joker")
+            fail("the card turned up cannot be a joker")
 
     if hands:
         texts = [(f"hand {n}", text) for n, text in enumerate(hands, start=1)]
     else:
         if sys.stdin.isatty():
-            _fail('no hands: give them as arguments ("As Ks Qs") or one per line on standard input')
+            fail('no hands: give them as arguments ("As Ks Qs") or one per line on standard input')
         lines = sys.stdin.read().splitlines()
         texts = [(f"line {n}", text) for n, text in enumerate(lines, start=1) if text.strip()]
     if not texts:
-        _fail("no hands to rank")
+        fail("no hands to rank")
 
     parsed: list[tuple[int, ...]] = []
     strengths: list[int] = []
@@ -137,7 +101,7 @@ def rank(
             strengths.append(evaluator.strength(cards, wild_card))
         except CardError as error:
             hint = ' (quote each hand: "As Ks Qs")' if hands and len(text.split()) == 1 else ""
-            _fail(f"{where} ({text.strip()!r}): {error}{hint}")
+            fail(f"{where} ({text.strip()!r}): {error}{hint}")
         parsed.append(cards)
 
     ranked = [(place, parsed[i]) for place, i in places(strengths)]
