@@ -86,13 +86,18 @@ def test_a_show_names_the_hands(phone, shot, check_layout, state) -> None:
     page.get_by_test_id("hands-10").check()
     page.get_by_test_id("create-submit").tap()
     page.get_by_test_id("start").tap()
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 90
     while True:
-        assert time.monotonic() < deadline, "no show in 60 s"
+        assert time.monotonic() < deadline, "no show in 90 s"
         page.locator(
             "[data-myturn='1'][data-pending='0'], [data-testid=standings]"
         ).first.wait_for()
-        assert page.get_by_test_id("standings").count() == 0
+        if page.get_by_test_id("standings").count():
+            # The computer ended every hand before a show came: play another game.
+            version = int(state(page)["version"])
+            page.get_by_test_id("again").tap()
+            page.wait_for_function(MOVED, arg=version)
+            continue
         version = int(state(page)["version"])
         for pick in ("act-see", "act-show", "act-chaal", "act-allin", "act-pack"):
             if page.get_by_test_id(pick).count():
