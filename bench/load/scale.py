@@ -38,8 +38,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -69,6 +70,8 @@ def swarm_main(argv: list[str]) -> None:
     ports = [int(p) for p in known.ports.split(",")]
     sockets = itertools.cycle(ports)
     requests = itertools.cycle(ports)
+    opened: Counter[int] = Counter()
+    asked: Counter[int] = Counter()
     open_client = swarm.open_client
     post = swarm.post
     server_side_state = swarm.server_side_state
@@ -77,12 +80,16 @@ def swarm_main(argv: list[str]) -> None:
         crowd: Any, code: str, seat: int, token: str, table: Any, rcvbuf: int | None = None
     ) -> Any:
         # ``open_client`` reads only ``crowd.args``: give it a copy with the next port.
-        there = argparse.Namespace(**{**vars(crowd.args), "port": next(sockets)})
-        return await open_client(argparse.Namespace(args=there), code, seat, token, table, rcvbuf)
+        port = next(sockets)
+        opened[port] += 1
+        there = argparse.Namespace(**{**vars(crowd.args), "port": port})
+        crowd_there = cast(Any, argparse.Namespace(args=there))
+        return await open_client(crowd_there, code, seat, token, table, rcvbuf)
 
     async def post_spread(http: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        host = http.base_url.host
-        return await post(http, f"http://{host}:{next(requests)}{path}", body)
+        port = next(requests)
+        asked[port] += 1
+        return await post(http, f"http://{http.base_url.host}:{port}{path}", body)
 
     def state_on_any(server_port: int, client_port: int) -> str | None:
         for port in ports:  # the stalled socket may be on any of the servers
@@ -91,10 +98,11 @@ def swarm_main(argv: list[str]) -> None:
                 return found
         return None
 
-    swarm.open_client = open_client_spread
+    swarm.open_client = open_client_spread  # type: ignore[assignment]
     swarm.post = post_spread
     swarm.server_side_state = state_on_any
     swarm.main(["--port", str(ports[0]), *rest])
+    swarm.log(f"spread over ports {ports}: sockets {dict(opened)}, lobby requests {dict(asked)}")
 
 
 # ---------------------------------------------------------------------- sampling processes
@@ -177,7 +185,11 @@ def measure(
                 *SERVE_OPTIONS,
                 *extra_options,
             ]
-            command = [sys.executable, "-c", load_run.SERVE, str(HERE), "-", *serve]
+            profile = "-"
+            if args.profile is not None:  # cProfile: its figures are then not comparable
+                args.profile.mkdir(parents=True, exist_ok=True)
+                profile = str((args.profile / f"{name}-{i}.prof").resolve())
+            command = [sys.executable, "-c", load_run.SERVE, str(HERE), profile, *serve]
             with logs[i].open("wb") as out:
                 servers.append(
                     subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
@@ -201,6 +213,8 @@ def measure(
             str(args.seconds),
             "--warmup",
             str(args.warmup),
+            "--rate",
+            str(args.rate),
             "--target",
             name,
         ]
@@ -368,10 +382,14 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--tables", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--rate", type=float, default=1.0, help="actions a second per table")
     parser.add_argument("--processes", type=int, default=2, help="servers on PostgreSQL + Redis")
     parser.add_argument("--only", choices=("both", "sqlite", "cluster"), default="both")
     parser.add_argument("--pg-fsync", action="store_true", help="PostgreSQL with fsync=on")
     parser.add_argument("--out", type=Path, default=None, help="write the figures here (JSON)")
+    parser.add_argument(
+        "--profile", type=Path, default=None, help="run the servers under cProfile, into DIR"
+    )
     parser.add_argument("--host", default="127.0.0.1")
     args = parser.parse_args(argv)
     if args.host not in ("127.0.0.1", "::1", "localhost"):

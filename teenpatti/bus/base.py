@@ -17,10 +17,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
-__all__ = ["Bus", "Listener", "open_bus"]
+__all__ = ["MISSED", "Bus", "Listener", "open_bus"]
 
 Listener = Callable[[str, int], Awaitable[None]]
-"""Called with ``(code, version)`` when another process has appended to a table's log."""
+"""Called with ``(code, version)`` when another process has appended to a table's log, and with
+``(MISSED, 0)`` when announcements may have been lost (the bus's connection broke and is back)."""
+
+MISSED = "*"
+"""The code a listener is given when announcements may have been lost: catch every table up."""
 
 
 class Bus(Protocol):

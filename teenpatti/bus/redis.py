@@ -12,8 +12,10 @@ import socket
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
 
-from .base import Listener
+from .base import MISSED, Listener
 
 __all__ = ["CHANNEL", "RedisBus"]
 
@@ -58,7 +60,10 @@ class RedisBus:
     @classmethod
     async def open(cls, url: str) -> RedisBus:
         """Connect to ``url`` and check the server answers."""
-        client = aioredis.from_url(url, decode_responses=True)
+        # A restarted Redis leaves every pooled connection stale: retry a command once or twice
+        # on a new connection rather than lose an announcement or a lease renewal to it.
+        retry = Retry(ExponentialBackoff(cap=0.2, base=0.05), 2)
+        client = aioredis.from_url(url, decode_responses=True, retry=retry)
         await client.ping()
         return cls(client)
 
@@ -69,20 +74,51 @@ class RedisBus:
         self._task = asyncio.create_task(self._listen(pubsub, listener))
 
     async def _listen(self, pubsub: Any, listener: Listener) -> None:
+        delay = 0.1
+        subscribed = False
         try:
-            async for message in pubsub.listen():
-                if message.get("type") != "message":
-                    continue
+            while True:
                 try:
-                    data = json.loads(message["data"])
-                    if data.get("from") == self.owner:
-                        continue
-                    await listener(str(data["code"]), int(data["version"]))
-                except Exception:  # one bad message must not stop the listener
-                    log.exception("bus message %r not handled", message.get("data"))
+                    if pubsub is None:  # the connection broke: subscribe again
+                        pubsub = self.client.pubsub()
+                        await pubsub.subscribe(CHANNEL)
+                    async for message in pubsub.listen():
+                        delay = 0.1
+                        kind = message.get("type")
+                        if kind == "subscribe":
+                            if subscribed:  # again, on a new connection: announcements made
+                                log.warning("bus: listening again")  # meanwhile are lost,
+                                await self._missed(listener)  # so catch every table up
+                            subscribed = True
+                            continue
+                        if kind != "message":
+                            continue
+                        try:
+                            data = json.loads(message["data"])
+                            if data.get("from") == self.owner:
+                                continue
+                            await listener(str(data["code"]), int(data["version"]))
+                        except Exception:  # one bad message must not stop the listener
+                            log.exception("bus message %r not handled", message.get("data"))
+                    return  # unsubscribed
+                except (aioredis.RedisError, OSError) as error:
+                    # Redis restarted, or the network went away: listen again once it is back.
+                    log.warning("bus: lost the channel (%s); again in %.1f s", error, delay)
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
+                    pubsub = None
+                await asyncio.sleep(delay)
+                delay = min(2.0, delay * 2)
         finally:
-            with contextlib.suppress(Exception):
-                await pubsub.aclose()
+            if pubsub is not None:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+
+    async def _missed(self, listener: Listener) -> None:
+        try:
+            await listener(MISSED, 0)
+        except Exception:
+            log.exception("catching up after the bus came back")
 
     async def publish(self, code: str, version: int) -> None:
         """Announce a table's new version to every other process."""

@@ -29,7 +29,7 @@ from typing import Any
 import msgspec
 
 from ..bots import DecidesActions, load_bot
-from ..bus.base import Bus
+from ..bus.base import MISSED, Bus
 from ..bus.memory import MemoryBus
 from ..engine import EngineError, IllegalAction, view
 from ..store.base import CodeTaken, EventStore, VersionConflict
@@ -191,7 +191,7 @@ class TableService:
         table.apply(first)
         live = LiveTable(table, owned=not self.clustered)
         self.tables[code] = live
-        await self.bus.publish(code, table.version)
+        await self._announce(code, table.version)
         if data.get("computer"):
             await self.command(code, 0, {"type": "start"})
         return code, token, 0
@@ -297,10 +297,13 @@ class TableService:
                 for event in events:
                     table.apply(event)
                 if self.clustered and not live.owned and table.status == "playing":
-                    live.owned = await self.bus.lease(table.code, self.timing.lease_ttl)
+                    try:
+                        live.owned = await self.bus.lease(table.code, self.timing.lease_ttl)
+                    except Exception as error:  # the bus is down: the lease keeper tries again
+                        log.warning("lease of table %s: %s", table.code, error)
                 self._schedule(live)
                 self._broadcast(live)
-            await self.bus.publish(table.code, version)
+            await self._announce(table.code, version)
             return
         raise TableError("state/conflict", "the table is busy: try again")
 
@@ -328,8 +331,22 @@ class TableService:
             if info.bot and info.token_hash is not None:
                 self._spawn(self._commit(live, _give_back(seat)))
 
+    async def _announce(self, code: str, version: int) -> None:
+        """Tell the other processes; the events are stored already, so a bus that is down only
+        delays them (they catch up at the next announcement, or when their bus is back)."""
+        try:
+            await self.bus.publish(code, version)
+        except Exception as error:
+            log.warning("table %s: version %d not announced: %s", code, version, error)
+
     async def _announced(self, code: str, version: int) -> None:
-        """Another process appended to ``code``'s log up to ``version``."""
+        """Another process appended to ``code``'s log up to ``version`` (``MISSED``: the bus
+        may have lost announcements, so every table catches up from the store)."""
+        if code == MISSED:
+            for each in list(self.tables.values()):
+                async with each.lock:
+                    await self._catch_up(each)
+            return
         live = self.tables.get(code)
         if live is None:
             record = await self.store.find(code)
@@ -355,8 +372,8 @@ class TableService:
                         held = False
                     else:
                         continue
-                except Exception:  # the bus is down: keep what we have, try again soon
-                    log.exception("lease of table %s", live.table.code)
+                except Exception as error:  # the bus is down: keep what we have, try again
+                    log.warning("lease of table %s: %s", live.table.code, error)
                     continue
                 if held != live.owned:
                     live.owned = held

@@ -302,6 +302,7 @@ async def _handle(
     if kind == "ping":
         return json.dumps({"type": "pong", "version": live.table.version})
     if kind == "sync":
+        await service.find(live.table.code)  # with other processes: catch up from the store
         conn.push(service.render(live, conn.seat))
         return None
     if kind not in ("act", "start", "again"):

@@ -142,7 +142,10 @@ def browser() -> Iterator[Any]:
     """Debian's Chromium, headless, for this module (its event loop ends with the module, so it
     never overlaps the asyncio tests of other folders)."""
     if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (scripts/test installs it)")
+        why = "Debian's chromium is not installed (scripts/test installs it)"
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True

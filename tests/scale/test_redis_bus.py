@@ -1,0 +1,202 @@
+"""The Redis bus on a real Redis: announcements go from one process's bus to the others (never
+back to the sender), a bad message does not stop the listener, and a table's lease has one holder
+at a time, is renewed by its holder only, expires when not renewed, and can be given up; and the
+listener outlives a Redis restart."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any
+
+import redis.asyncio as aioredis
+from scale_services import RedisServer
+
+from teenpatti.bus import open_bus
+from teenpatti.bus.base import MISSED
+from teenpatti.bus.memory import MemoryBus
+from teenpatti.bus.redis import CHANNEL, RedisBus
+
+
+def run(coro: Any, timeout: float = 30.0) -> Any:
+    return asyncio.run(asyncio.wait_for(coro, timeout))
+
+
+def new_code() -> str:
+    return "T" + secrets.token_hex(3).upper()
+
+
+async def subscribers(url: str) -> int:
+    client = aioredis.from_url(url)
+    try:
+        counts = await client.pubsub_numsub(CHANNEL)
+    finally:
+        await client.aclose()
+    return int(dict(counts).get(CHANNEL.encode(), 0))
+
+
+async def wait_for(check: Any, timeout: float = 5.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not await check():
+        assert loop.time() < deadline, "not in time"
+        await asyncio.sleep(0.02)
+
+
+class Inbox:
+    """A listener that keeps what it is told."""
+
+    def __init__(self) -> None:
+        self.got: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
+
+    async def __call__(self, code: str, version: int) -> None:
+        self.got.put_nowait((code, version))
+
+    async def next(self, timeout: float = 5.0) -> tuple[str, int]:
+        return await asyncio.wait_for(self.got.get(), timeout)
+
+
+def test_open_bus_by_url(redis_url: str) -> None:
+    async def body() -> None:
+        assert isinstance(await open_bus(None), MemoryBus)
+        assert isinstance(await open_bus("memory://"), MemoryBus)
+        bus = await open_bus(redis_url)
+        assert isinstance(bus, RedisBus)
+        await bus.close()
+
+    run(body())
+
+
+def test_announcements_reach_the_other_processes_not_the_sender(redis_url: str) -> None:
+    async def body() -> None:
+        one, two, three = [await RedisBus.open(redis_url) for _ in range(3)]
+        assert len({one.owner, two.owner, three.owner}) == 3
+        inboxes = [Inbox(), Inbox(), Inbox()]
+        before = await subscribers(redis_url)
+        for bus, inbox in zip((one, two, three), inboxes, strict=True):
+            await bus.start(inbox)
+
+        async def subscribed() -> bool:
+            return await subscribers(redis_url) == before + 3
+
+        await wait_for(subscribed)
+        code = new_code()
+        for version in range(1, 6):
+            await one.publish(code, version)
+        for inbox in inboxes[1:]:  # in order, every one
+            assert [await inbox.next() for _ in range(5)] == [(code, v) for v in range(1, 6)]
+        await two.publish(code, 6)
+        assert await inboxes[0].next() == (code, 6)
+        assert await inboxes[2].next() == (code, 6)
+        await asyncio.sleep(0.2)
+        assert inboxes[0].got.empty() and inboxes[1].got.empty()  # nothing back to the sender
+
+        # A malformed message (or one a listener chokes on) does not stop the listener.
+        raw = aioredis.from_url(redis_url)
+        try:
+            await raw.publish(CHANNEL, "not json")
+            await raw.publish(CHANNEL, '{"code": "X"}')
+        finally:
+            await raw.aclose()
+        await one.publish(code, 7)
+        assert await inboxes[1].next() == (code, 7)
+        for bus in (one, two, three):
+            await bus.close()
+
+        async def unsubscribed() -> bool:
+            return await subscribers(redis_url) == before
+
+        await wait_for(unsubscribed)
+
+    run(body())
+
+
+def test_a_lease_has_one_holder_is_renewed_expires_and_is_released(redis_url: str) -> None:
+    async def body() -> None:
+        one, two = await RedisBus.open(redis_url), await RedisBus.open(redis_url)
+        raw = aioredis.from_url(redis_url, decode_responses=True)
+        key = "teenpatti:lease:"
+        code = new_code()
+        try:
+            assert await one.lease(code, 1.0) is True
+            assert await raw.get(key + code) == one.owner
+            assert await two.lease(code, 1.0) is False  # one holder at a time
+            # The holder renews: the lease outlives its first TTL while it is renewed.
+            for _ in range(4):
+                await asyncio.sleep(0.4)
+                assert await one.lease(code, 1.0) is True
+                assert await two.lease(code, 1.0) is False
+            assert 500 < await raw.pttl(key + code) <= 1000
+            # The other cannot give it up for the holder.
+            await two.release(code)
+            assert await raw.get(key + code) == one.owner
+            # Not renewed, it expires after its TTL; then the other takes it.
+            await asyncio.sleep(1.3)
+            assert await raw.get(key + code) is None
+            assert await two.lease(code, 1.0) is True
+            assert await one.lease(code, 1.0) is False
+            # Given up, it is free at once.
+            await two.release(code)
+            assert await raw.get(key + code) is None
+            assert await one.lease(code, 1.0) is True
+            # Of many racing for a free lease, exactly one gets it.
+            racers = [await RedisBus.open(redis_url) for _ in range(6)]
+            other = new_code()
+            results = await asyncio.gather(*(bus.lease(other, 3.0) for bus in racers))
+            assert sum(results) == 1
+            winner = racers[results.index(True)]
+            assert await raw.get(key + other) == winner.owner
+            # Closing a bus gives up the leases it holds (another process may take them now).
+            await winner.close()
+            assert await raw.get(key + other) is None
+            for bus in racers:
+                if bus is not winner:
+                    await bus.close()
+            await one.close()
+            assert await raw.get(key + code) is None
+            assert await two.lease(code, 1.0) is True
+        finally:
+            await two.close()
+            await raw.aclose()
+
+    run(body())
+
+
+def test_the_listener_survives_a_redis_restart(services_available: None) -> None:
+    """Redis restarted (or the network gone for a moment): the listener connects again by itself,
+    tells its process that announcements may have been lost (``MISSED``: catch every table up
+    from the store), and announcements flow again; leases can be taken again."""
+    server = RedisServer().start()  # a Redis of this test's own, to restart it
+    try:
+        run(_restart(server), 60)
+    finally:
+        server.stop()
+
+
+async def _restart(server: RedisServer) -> None:
+    url = server.url()
+    one, two = await RedisBus.open(url), await RedisBus.open(url)
+    inbox = Inbox()
+    await one.start(Inbox())
+    await two.start(inbox)
+
+    async def subscribed() -> bool:
+        return await subscribers(url) == 2
+
+    await wait_for(subscribed)
+    code = new_code()
+    await one.publish(code, 1)
+    assert await inbox.next() == (code, 1)
+    assert await one.lease(code, 3.0) is True
+
+    await asyncio.to_thread(server.restart, 1.0)
+    # The listener is back within a few seconds, and says what it may have missed.
+    assert await inbox.next(timeout=15) == (MISSED, 0)
+    await wait_for(subscribed, timeout=10)
+    await one.publish(code, 2)
+    assert await inbox.next() == (code, 2)
+    # The restarted Redis holds no lease: the first to ask takes it.
+    assert await two.lease(code, 3.0) is True
+    assert await one.lease(code, 3.0) is False
+    await one.close()
+    await two.close()
