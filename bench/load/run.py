@@ -142,6 +142,22 @@ def uptime() -> str:
         return "load average: " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def spawn_lines(cmd: list[str]) -> tuple[subprocess.Popen[str], queue.Queue[str | None]]:
+    """Start ``cmd`` in the project's folder; its standard output arrives line by line in the
+    queue (``None`` once it has closed), read by a thread so that the caller can time out."""
+    process = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def pump() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    return process, lines
+
+
 def wait_listening(host: str, port: int, server: subprocess.Popen[bytes], timeout: float) -> None:
     """Wait until the server accepts connections (or fail if it died or took too long)."""
     deadline = time.monotonic() + timeout
@@ -197,16 +213,7 @@ def measure(
             "--target",
             name,
         ]
-        swarm = subprocess.Popen(swarm_cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT)
-        lines: queue.Queue[str | None] = queue.Queue()
-
-        def pump() -> None:
-            assert swarm is not None and swarm.stdout is not None
-            for line in swarm.stdout:
-                lines.put(line)
-            lines.put(None)
-
-        threading.Thread(target=pump, daemon=True).start()
+        swarm, lines = spawn_lines(swarm_cmd)
         budget = args.tables / 10 + 60 + args.warmup + args.seconds + 90
         deadline = time.monotonic() + budget
         result: dict[str, Any] | None = None

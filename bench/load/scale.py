@@ -36,7 +36,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -218,16 +217,7 @@ def measure(
             "--target",
             name,
         ]
-        swarm = subprocess.Popen(swarm_cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT)
-        lines: queue.Queue[str | None] = queue.Queue()
-
-        def pump() -> None:
-            assert swarm is not None and swarm.stdout is not None
-            for line in swarm.stdout:
-                lines.put(line)
-            lines.put(None)
-
-        threading.Thread(target=pump, daemon=True).start()
+        swarm, lines = load_run.spawn_lines(swarm_cmd)
         budget = args.tables / 5 + 120 + args.warmup + args.seconds + 90
         deadline = time.monotonic() + budget
         result: dict[str, Any] | None = None
