@@ -17,7 +17,7 @@ import typer
 
 from ..bots.arena import ArenaError, run_arena
 from . import app
-from .common import fail, rules_from
+from .common import OptionArg, RulesArg, fail, rules_from
 
 __all__ = ["arena"]
 
@@ -57,17 +57,8 @@ def arena(
     seats: Annotated[int, typer.Option("--seats", help="Players at the table.")] = 2,
     deals: Annotated[int, typer.Option("--deals", help="Duplicate deals to play.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the decks and the bots.")] = 1,
-    rules: Annotated[
-        str, typer.Option("--rules", help="Preset: nepal, classic, club, duo or limited.")
-    ] = "nepal",
-    option: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--option",
-            help="House-rule option NAME=VALUE (repeatable), e.g. bets=range, variant=muflis.",
-            show_default=False,
-        ),
-    ] = None,
+    rules: RulesArg = "nepal",
+    option: OptionArg = None,
     workers: Annotated[
         int,
         typer.Option("--workers", help="Processes to share the deals (the result is the same)."),

@@ -3,14 +3,34 @@
 from __future__ import annotations
 
 import json
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
+from ..engine.cards import CardError, parse_card
 from ..engine.errors import RulesError
 from ..engine.rules import Rules
 
-__all__ = ["fail", "parse_option", "rules_from"]
+__all__ = ["OptionArg", "RulesArg", "WildArg", "fail", "parse_option", "rules_from", "wild_from"]
+
+RulesArg = Annotated[
+    str, typer.Option("--rules", help="Preset: nepal, classic, club, duo or limited.")
+]
+"""The ``--rules PRESET`` option, as every command takes it."""
+OptionArg = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        help="House-rule option NAME=VALUE (repeatable), e.g. a23=lowest, variant=muflis.",
+        show_default=False,
+    ),
+]
+"""The repeatable ``--option NAME=VALUE``."""
+WildArg = Annotated[
+    str | None,
+    typer.Option("--wild", help="The card turned up under the wild_rank variant, like 7d."),
+]
+"""The ``--wild CARD`` option of the commands that rank hands."""
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -54,3 +74,18 @@ def rules_from(preset: str, items: list[str] | None, **more: Any) -> Rules:
         return Rules.from_options(options)
     except RulesError as error:
         fail(error.reason)
+
+
+def wild_from(text: str | None, rules: Rules) -> int | None:
+    """The card turned up, from ``--wild`` (only under ``wild_rank``; never a joker)."""
+    if text is None:
+        return None
+    if rules.variant != "wild_rank":
+        fail("--wild is the card turned up under the wild_rank variant only")
+    try:
+        card = parse_card(text)
+    except CardError as error:
+        fail(str(error))
+    if card >= 52:
+        fail("the card turned up cannot be a joker")
+    return card

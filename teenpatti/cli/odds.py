@@ -12,11 +12,11 @@ from typing import Annotated, Any
 
 import typer
 
-from ..engine.cards import CardError, cards_str, parse_card, parse_cards
+from ..engine.cards import CardError, cards_str, parse_cards
 from ..engine.evaluate import Evaluator
 from ..odds import DEFAULT_SAMPLES, hand_odds
 from . import app
-from .common import fail, rules_from
+from .common import OptionArg, RulesArg, WildArg, fail, rules_from, wild_from
 
 __all__ = ["odds"]
 
@@ -31,21 +31,9 @@ def odds(
     opponents: Annotated[
         int, typer.Option("--opponents", "-n", help="How many random hands to beat.")
     ] = 1,
-    rules: Annotated[
-        str, typer.Option("--rules", help="Preset: nepal, classic, club, duo or limited.")
-    ] = "nepal",
-    option: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--option",
-            help="House-rule option NAME=VALUE (repeatable), e.g. variant=muflis.",
-            show_default=False,
-        ),
-    ] = None,
-    wild: Annotated[
-        str | None,
-        typer.Option("--wild", help="The card turned up under the wild_rank variant, like 7d."),
-    ] = None,
+    rules: RulesArg = "nepal",
+    option: OptionArg = None,
+    wild: WildArg = None,
     dead: Annotated[
         str | None,
         typer.Option("--dead", help='Cards you know are out of the pack, like "Qh 2c".'),
@@ -67,18 +55,9 @@ def odds(
         fail(f"a hand is three cards, not {len(cards)}")
     if ranking.variant != "jokers" and any(c >= 52 for c in cards):
         fail("jokers are in the pack only under variant=jokers")
-    wild_card: int | None = None
-    if wild is not None:
-        if ranking.variant != "wild_rank":
-            fail("--wild is the card turned up under the wild_rank variant only")
-        try:
-            wild_card = parse_card(wild)
-        except CardError as error:
-            fail(str(error))
-        if wild_card >= 52:
-            fail("the card turned up cannot be a joker")
-        if wild_card in cards:
-            fail("the card turned up cannot be in the hand")
+    wild_card = wild_from(wild, table)
+    if wild_card is not None and wild_card in cards:
+        fail("the card turned up cannot be in the hand")
     dead_cards: tuple[int, ...] = ()
     if dead:
         try:

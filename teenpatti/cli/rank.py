@@ -14,11 +14,11 @@ from typing import Annotated
 
 import typer
 
-from teenpatti.engine.cards import CardError, cards_str, parse_card, parse_cards
+from teenpatti.engine.cards import CardError, cards_str, parse_cards
 from teenpatti.engine.evaluate import Evaluator
 
 from . import app
-from .common import fail, rules_from
+from .common import OptionArg, RulesArg, WildArg, fail, rules_from, wild_from
 
 __all__ = ["places", "rank"]
 
@@ -49,21 +49,9 @@ def rank(
             show_default=False,
         ),
     ] = None,
-    rules: Annotated[
-        str, typer.Option("--rules", help="Preset: nepal, classic, club, duo or limited.")
-    ] = "nepal",
-    option: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--option",
-            help="House-rule option NAME=VALUE (repeatable), e.g. a23=lowest, variant=muflis.",
-            show_default=False,
-        ),
-    ] = None,
-    wild: Annotated[
-        str | None,
-        typer.Option("--wild", help="The card turned up under the wild_rank variant, like 7d."),
-    ] = None,
+    rules: RulesArg = "nepal",
+    option: OptionArg = None,
+    wild: WildArg = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print a JSON array of {cards, category, place}.")
     ] = False,
@@ -72,16 +60,7 @@ def rank(
     table_rules = rules_from(rules, option)
     evaluator = Evaluator.get(table_rules.ranking)
 
-    wild_card: int | None = None
-    if wild is not None:
-        if table_rules.ranking.variant != "wild_rank":
-            fail("--wild is the card turned up under the wild_rank variant only")
-        try:
-            wild_card = parse_card(wild)
-        except CardError as error:
-            fail(str(error))
-        if wild_card >= 52:
-            fail("the card turned up cannot be a joker")
+    wild_card = wild_from(wild, table_rules)
 
     if hands:
         texts = [(f"hand {n}", text) for n, text in enumerate(hands, start=1)]
