@@ -119,6 +119,8 @@ def load_hand(data: Any) -> tuple[Hand, list[Any]]:
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
             raise HistoryError("history/format", f"seat {i} needs a whole number of chips")
         text = seat.get("cards") or ""
+        if isinstance(text, list) and all(isinstance(card, str) for card in text):
+            text = " ".join(text)  # ["As", "Kd", "9c"], as other programs may write it
         if not isinstance(text, str):
             raise HistoryError("history/format", f"seat {i}: cards must be text like 'As Kd 9c'")
         try:

@@ -234,3 +234,26 @@ def test_game_set_up_errors(
     seed = kwargs.pop("seed", SEED)
     with pytest.raises(error):
         Game(Rules.from_options(options), names, seed, **kwargs)
+
+
+def test_a_history_may_list_cards_one_by_one() -> None:
+    from teenpatti.engine import replay
+
+    as_text = {
+        "format": "teenpatti-hand/1",
+        "rules": {"preset": "nepal"},
+        "dealer": 1,
+        "seats": [
+            {"name": "A", "chips": 1000, "cards": "Ah 2d 3c"},
+            {"name": "B", "chips": 1000, "cards": "Kh Qh Jd"},
+        ],
+        "actions": [{"seat": 0, "do": "chaal"}, {"seat": 1, "do": "pack"}],
+    }
+    as_lists = {**as_text, "seats": [{**s, "cards": s["cards"].split()} for s in as_text["seats"]]}
+    assert replay(as_lists) == replay(as_text)
+    assert replay(as_lists)["chips"] == [1010, 990]
+    broken = {
+        **as_text,
+        "seats": [{**as_text["seats"][0], "cards": ["Ah", 2, "3c"]}, as_text["seats"][1]],
+    }
+    assert replay(broken)["error"]["code"] == "history/format"
