@@ -10,8 +10,8 @@ per-seat views: what is left is the cost of the socket layer and of sending the 
 
 It runs on the same uvicorn settings as ``teenpatti serve`` (uvloop, httptools,
 ``ws="websockets-sansio"``, per-message deflate off, 64 KiB frames, the same GC thresholds) and
-sends the same way: one bounded queue (64) and one writer task per connection; a connection whose
-queue overflows is dropped and closed with 4008.
+sends the same way, with our server's own ``Connection`` and writer: one bounded queue (64) and one
+writer task per connection; a connection whose queue overflows is dropped and closed with 4008.
 
     .venv/bin/python bench/load/bare_app.py --port 8001 --message-bytes 2000
 """
@@ -35,41 +35,16 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from teenpatti.tables.service import Connection  # the same queue and writer as our server
+from teenpatti.web.app import send_queued
+
 MAX_MESSAGE = 4096
-QUEUE_LIMIT = 64
 LEGAL = [
     {"do": "chaal", "cost": 20, "max": 20, "label": "Chaal 20", "targets": []},
     {"do": "raise", "cost": 40, "max": 40, "label": "Raise 40", "targets": []},
     {"do": "pack", "cost": 0, "max": 0, "label": "Pack", "targets": []},
     {"do": "show", "cost": 20, "max": 20, "label": "Show 20", "targets": []},
 ]
-
-
-class Connection:
-    """One socket: its seat and a bounded queue drained by one writer task."""
-
-    def __init__(self, seat: int | None) -> None:
-        self.seat = seat
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE_LIMIT)
-        self.dropped = False
-
-    def push(self, message: str) -> None:
-        """Queue a message, or drop the connection if it is not keeping up."""
-        if self.dropped:
-            return
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:
-            self.dropped = True
-            self.close()
-
-    def close(self) -> None:
-        """Ask the writer to stop."""
-        try:
-            self.queue.put_nowait(None)
-        except asyncio.QueueFull:
-            self.queue.get_nowait()
-            self.queue.put_nowait(None)
 
 
 class Table:
@@ -147,7 +122,7 @@ def create_app(message_bytes: int) -> Starlette:
                 await websocket.close(4000)
             return
         conn = Connection(table.tokens.get(hello.get("token") or ""))
-        writer = asyncio.create_task(_write(websocket, conn))
+        writer = asyncio.create_task(send_queued(websocket, conn))
         table.connections.add(conn)
         conn.push(table.render(message_bytes))
         try:
@@ -187,19 +162,6 @@ def create_app(message_bytes: int) -> Starlette:
             WebSocketRoute("/ws/{code}", socket),
         ]
     )
-
-
-async def _write(websocket: WebSocket, conn: Connection) -> None:
-    """The connection's one writer, as in ``teenpatti.web.app``."""
-    try:
-        while True:
-            message = await conn.queue.get()
-            if message is None:
-                break
-            await websocket.send_text(message)
-    finally:
-        with contextlib.suppress(Exception):
-            await websocket.close(4008 if conn.dropped else 1000)
 
 
 def log_gc_pauses(threshold_ms: float = 5.0) -> None:

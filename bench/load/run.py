@@ -37,6 +37,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -158,6 +159,35 @@ def spawn_lines(cmd: list[str]) -> tuple[subprocess.Popen[str], queue.Queue[str 
     return process, lines
 
 
+def swarm_events(
+    lines: queue.Queue[str | None], deadline: float
+) -> Iterator[dict[str, Any] | None]:
+    """The swarm's JSON lines as events until it closes its output or ``deadline`` passes;
+    ``None`` whenever a quarter of a second goes by with nothing (a moment to sample)."""
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=min(0.25, max(0.01, deadline - time.monotonic())))
+        except queue.Empty:
+            yield None
+            continue
+        if line is None:
+            return
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        yield event
+
+
+def reap(process: subprocess.Popen[str]) -> None:
+    """Wait for a process to end by itself, or end it."""
+    try:
+        process.wait(30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(5)
+
+
 def wait_listening(host: str, port: int, server: subprocess.Popen[bytes], timeout: float) -> None:
     """Wait until the server accepts connections (or fail if it died or took too long)."""
     deadline = time.monotonic() + timeout
@@ -219,20 +249,12 @@ def measure(
         result: dict[str, Any] | None = None
         window: dict[str, float] = {}
         per_second: list[tuple[float, float, float]] = []  # (at, on cpu, waiting for a cpu)
-        while time.monotonic() < deadline:
+        for event in swarm_events(lines, deadline):
             if "at" in window and "server_cpu_s" not in samples:
                 now = time.monotonic()
                 if not per_second or now - per_second[-1][0] >= 1.0:
                     per_second.append((now, *schedstat(server.pid)))
-            try:
-                line = lines.get(timeout=min(0.25, max(0.01, deadline - time.monotonic())))
-            except queue.Empty:
-                continue
-            if line is None:
-                break
-            try:
-                event = json.loads(line)
-            except ValueError:
+            if event is None:
                 continue
             kind = event.get("event")
             if kind == "window-start":  # sample first: the window has begun
@@ -266,11 +288,7 @@ def measure(
                 log(f"{name}: {event['tables']} tables, {event['sockets']} sockets live")
             elif kind == "result":
                 result = event
-        try:
-            swarm.wait(30)
-        except subprocess.TimeoutExpired:
-            swarm.kill()
-            swarm.wait(5)
+        reap(swarm)
         if result is None or "server_cpu_s" not in samples:
             raise RuntimeError(
                 f"{name}: the swarm ended without a result (exit {swarm.returncode})"

@@ -31,7 +31,6 @@ import argparse
 import itertools
 import json
 import os
-import queue
 import shutil
 import subprocess
 import sys
@@ -222,16 +221,8 @@ def measure(
         deadline = time.monotonic() + budget
         result: dict[str, Any] | None = None
         samples: dict[str, Any] = {}
-        while time.monotonic() < deadline:
-            try:
-                line = lines.get(timeout=min(0.25, max(0.01, deadline - time.monotonic())))
-            except queue.Empty:
-                continue
-            if line is None:
-                break
-            try:
-                event = json.loads(line)
-            except ValueError:
+        for event in load_run.swarm_events(lines, deadline):
+            if event is None:
                 continue
             kind = event.get("event")
             if kind == "window-start":
@@ -253,11 +244,7 @@ def measure(
                 log(f"{name}: {event['tables']} tables, {event['sockets']} sockets live")
             elif kind == "result":
                 result = event
-        try:
-            swarm.wait(30)
-        except subprocess.TimeoutExpired:
-            swarm.kill()
-            swarm.wait(5)
+        load_run.reap(swarm)
         if result is None or "sampled_s" not in samples:
             raise RuntimeError(f"{name}: the swarm ended without a result ({swarm.returncode})")
         dead = [i for i, s in enumerate(servers) if s.poll() is not None]

@@ -34,7 +34,7 @@ from ..engine import EngineError
 from ..store.base import EventStore
 from ..tables.service import Connection, TableService, Timing
 
-__all__ = ["RateLimiter", "create_app"]
+__all__ = ["RateLimiter", "create_app", "send_queued"]
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
@@ -214,7 +214,7 @@ def create_app(
                 )
             return
         conn = Connection(seat)
-        writer = asyncio.create_task(_write(websocket, conn))
+        writer = asyncio.create_task(send_queued(websocket, conn))
         await service.connect(live, conn)
         try:
             while True:
@@ -267,7 +267,7 @@ def create_app(
     return app
 
 
-async def _write(websocket: WebSocket, conn: Connection) -> None:
+async def send_queued(websocket: WebSocket, conn: Connection) -> None:
     """The connection's one writer: drains its queue in order, closes when told."""
     try:
         while True:
