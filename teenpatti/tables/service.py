@@ -438,9 +438,9 @@ class TableService:
         public = dict(live.table.public_state())
         public["deadline"] = live.deadline
         public["now"] = self.clock()
-        online = {c.seat for c in live.connections}
+        online = self.connected(live)
         public["seats"] = [
-            {**row, "connected": row["bot"] or row["seat"] in online} for row in public["seats"]
+            {**row, "connected": row["bot"] or online[row["seat"]]} for row in public["seats"]
         ]
         return public
 
