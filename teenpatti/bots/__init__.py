@@ -4,10 +4,13 @@ from .base import BOTS, Bot, DecidesActions, RandomBot, load_bot, register
 from .easy import EasyBot
 from .hard import HardBot
 from .medium import MediumBot
+from .styles import STYLES
 
 register("easy", EasyBot)
 register("medium", MediumBot)
 register("hard", HardBot)
+for _name, _style in STYLES.items():
+    register(_name, _style)
 
 __all__ = [
     "BOTS",

@@ -19,12 +19,13 @@ import pytest
 
 from teenpatti.bots import BOTS, load_bot
 from teenpatti.bots.base import DecidesActions
+from teenpatti.bots.styles import STYLES
 from teenpatti.engine import Action, ActionKind, Hand, HandView, Rules, can_see_cards, view
 
-BOT_NAMES = ("random", "easy", "medium", "hard")
+BOT_NAMES = ("random", "easy", "medium", "hard", *STYLES)
 BOTS_DIR = Path(__file__).resolve().parents[2] / "teenpatti" / "bots"
 ODDS = BOTS_DIR.parent / "odds.py"
-BOT_MODULES = ("base.py", "easy.py", "medium.py", "hard.py", "strategy.py")
+BOT_MODULES = ("base.py", "easy.py", "medium.py", "hard.py", "strategy.py", "styles.py")
 
 ALLOWED_ENGINE = {
     "teenpatti.engine.actions",
@@ -282,8 +283,11 @@ def test_built_in_bots_are_registered() -> None:
     for name in BOT_NAMES:
         assert name in BOTS
         assert load_bot(name, 1).name == name
-        module = "base" if name == "random" else name
-        assert load_bot(f"teenpatti.bots.{module}:{name.title()}Bot", 1).name == name
+        if name in STYLES:
+            path = f"teenpatti.bots.styles:{STYLES[name].__name__}"
+        else:
+            path = f"teenpatti.bots.{'base' if name == 'random' else name}:{name.title()}Bot"
+        assert load_bot(path, 1).name == name
 
 
 def test_a_seat_asked_to_answer_a_side_show_gets_accept_or_decline() -> None:
