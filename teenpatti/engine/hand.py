@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from enum import StrEnum
 from functools import partial
 
-from .actions import Action, ActionKind, LegalAction
+from .actions import Action, ActionKind, LegalAction, Outcome
 from .cards import CardError, cards_str, is_joker
 from .deck import deal, shuffled_deck
 from .errors import IllegalAction
@@ -140,8 +140,10 @@ class Hand:
         self.pots: list[Pot] = []
         self.won: list[int] = [0] * n
         self.log: list[Action] = []
-        self.paid: list[int] = []
-        """What each action in :attr:`log` put in the pot."""
+        """Every move so far, as played (a side show names the seat it asked)."""
+        self.outcomes: list[Outcome] = []
+        """What each move in :attr:`log` did: chips paid, the stake after it, a side show's
+        loser."""
         for seat in self.order:
             if self.dealt[seat]:
                 self._pay(seat, min(rules.boot, self.chips[seat]))
@@ -426,9 +428,7 @@ class Hand:
                 "chaal/amount", f"your chaal must be from {cost} to {top}, not {amount}"
             )
         if amount > chips:
-            raise IllegalAction(
-                "chaal/cannot_afford", f"you have only {chips} chips, not {amount}"
-            )
+            raise IllegalAction("chaal/cannot_afford", f"you have only {chips} chips, not {amount}")
         return amount
 
     def verify_raise(self, seat: int) -> int:
@@ -536,7 +536,7 @@ class Hand:
         if kind is ActionKind.SIDESHOW and action.target is None:
             action = Action(seat, kind, None, self.previous_in(seat))
         self.log.append(action)
-        self.paid.append(cost)
+        loser: int | None = None
         if kind is ActionKind.SEE:
             self.seen[seat] = True
         elif kind is ActionKind.PACK:
@@ -558,7 +558,8 @@ class Hand:
                 assert action.target is not None
                 self.side_show = (seat, action.target)
         else:
-            self._answer_side_show(kind is ActionKind.ACCEPT)
+            loser = self._answer_side_show(kind is ActionKind.ACCEPT)
+        self.outcomes.append(Outcome(cost, self.stake, loser))
         return action
 
     def _bet(self, seat: int, kind: ActionKind, cost: int) -> None:
@@ -575,16 +576,19 @@ class Hand:
         if not self._stopped():
             self._next_turn(seat)
 
-    def _answer_side_show(self, accepted: bool) -> None:
+    def _answer_side_show(self, accepted: bool) -> int | None:
+        """Settle the side show waiting for its answer; return the seat it knocked out."""
         assert self.side_show is not None
         asker, asked = self.side_show
         self.side_show = None
+        loser: int | None = None
         if accepted:
             self.side_shows.append((asker, asked))
             loser = asked if self.strength[asker] > self.strength[asked] else asker
             self.live[loser] = False
             self.in_count -= 1
         self._next_turn(asker)
+        return loser
 
     def _pay(self, seat: int, amount: int) -> None:
         self.chips[seat] -= amount
