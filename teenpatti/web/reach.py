@@ -58,7 +58,8 @@ _BRACKETED = re.compile(r"^\[([0-9A-Fa-f:.]+)\](?::\d{1,5})?$")
 
 def machine_addresses() -> list[str]:
     """The machine's addresses another device on its networks could use: private IPv4 first
-    (interfaces in name order), then other IPv4, then IPv6; no loopback, no link-local, no interface that is down or a container's bridge.
+    (interfaces in name order), then other IPv4, then IPv6; no loopback, no link-local, no
+    interface that is down or a container's bridge.
 
     Reads the interface table only: no packet is sent."""
     import psutil
