@@ -38,6 +38,7 @@ from ..tables.service import Connection, TableService, Timing
 from . import logs
 from .headers import SecurityHeaders
 from .reach import Reach
+from .shell import shell_routes
 
 __all__ = ["RateLimiter", "create_app", "send_queued"]
 
@@ -328,6 +329,7 @@ def create_app(
         WebSocketRoute("/ws/{code}", socket),
     ]
     if STATIC.is_dir():
+        routes += shell_routes(STATIC)
         routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
     middleware = [Middleware(SecurityHeaders), Middleware(_NoCache)]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
