@@ -32,7 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bus.base import Bus
 from ..engine import EngineError
-from ..metrics import CONTENT_TYPE
+from ..metrics import CONTENT_TYPE, NOT_READY
 from ..store.base import EventStore
 from ..tables.service import Connection, TableService, Timing
 from . import logs
@@ -306,7 +306,7 @@ def create_app(
         checks["tables"] = "loaded" if ready else "loading"
         up = all(v in ("ok", "loaded") for v in checks.values())
         if not up:
-            metrics.error("ready/failed")
+            metrics.error(NOT_READY)
         body = {"status": "ready" if up else "not ready", **checks}
         return JSONResponse(
             body | {"live_tables": len(service.tables)}, status_code=200 if up else 503
