@@ -48,13 +48,17 @@ OPTION_CHOICES: list[tuple[str, list[Any]]] = [
     ("blind_turns_max", [None, 1, 2, 3]),
     ("see_anytime", [False, True]),
     ("show_after_bet", [False, True]),
-    ("show_seen_vs_blind", ["forbidden", "quadruple"]),
+    ("show_seen_vs_blind", ["forbidden", "allowed", "quadruple"]),
     ("show_cost", ["chaal", "double"]),
     ("show_tie", ["asker_loses", "split"]),
     ("sideshow", ["previous", "any_seen", "off"]),
     ("sideshow_all_seen", [False, True]),
     ("suits_break_ties", [False, True]),
-    ("variant", ["standard", "muflis", "ak47", "jokers", "wild_rank"]),
+    ("variant", ["standard", "muflis", "ak47", "jokers", "wild_rank", "fixed_rank"]),
+    ("muflis", [False, True]),
+    ("fixed_rank", ["2", "7", "A"]),
+    ("range_max_stakes", [2, 3, 4]),
+    ("all_in", ["showdown", "two_left"]),
 ]
 
 
@@ -69,8 +73,15 @@ def rules_strategy(draw: st.DrawFn) -> Rules:
     for key, values in OPTION_CHOICES:
         if draw(st.integers(0, 2)) == 0:
             options[key] = draw(st.sampled_from(values))
-    if options.get("sideshow", PRESETS[name].sideshow) == "off":
+    base = PRESETS[name]
+    if options.get("sideshow", base.sideshow) == "off":
         options["sideshow_all_seen"] = False
+    if options.get("bets", base.bets) != "range":
+        options.pop("range_max_stakes", None)
+    if options.get("variant", base.variant) != "fixed_rank":
+        options.pop("fixed_rank", None)
+    if options.get("all_in", base.all_in) == "two_left":  # no pot limit without a showdown
+        options["pot_limit_boots"] = None
     return Rules.from_options(options)
 
 
