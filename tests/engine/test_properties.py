@@ -231,6 +231,37 @@ def test_chips_are_conserved_in_a_hand(spec: Spec) -> None:
     play(spec, check)
 
 
+# --------------------------------------------------------------------- (1b) who may be asked
+BETS = (K.CHAAL, K.RAISE, K.ALLIN, K.SIDESHOW)
+
+
+@settings(HAND_SETTINGS, max_examples=150)
+@given(specs())
+def test_side_shows_ask_only_a_player_whose_bet_came_before(spec: Spec) -> None:
+    """Every side show offered names players still in and seen who have bet this hand (by the
+    log: a chaal, raise, all in or side show of their own); under ``previous``, exactly the
+    previous player still in. And without a showdown among three or more (``two_left``), no
+    hand ever shows more than two hands."""
+
+    def check(hand: Hand, _: Action | None) -> None:
+        if hand.finished:
+            if hand.rules.all_in == "two_left":
+                assert sum(hand.shown) <= 2
+            return
+        bettors = {a.seat for a in hand.log if a.kind in BETS}
+        for seat in range(hand.seats):
+            for option in hand.legal_actions(seat):
+                if option.kind is not K.SIDESHOW:
+                    continue
+                assert option.targets
+                for target in option.targets:
+                    assert target in bettors and hand.live[target] and hand.seen[target]
+                if hand.rules.sideshow == "previous":
+                    assert option.targets == (hand.previous_in(seat),)
+
+    play(spec, check)
+
+
 # --------------------------------------------------------------------- (2) no view leaks a card
 @dataclass
 class Seen:
