@@ -11,8 +11,9 @@ the strength of the cards ``a``, ``b``, ``c`` in any order (54 counts the jokers
 :func:`table_index` computes the index). It is built lazily, once per ranking and per wild rank.
 
 Wild cards (``ak47``: every A, K, 4 and 7; ``jokers``: the two jokers; ``wild_rank``: every card of
-the rank of the card turned up; ``fixed_rank``: every card of one rank named before the game) take whatever rank and suit gives the best hand, copies of held
-cards included; the hand then ranks as that hand. The best hand with one wild card and natural
+the rank of the card turned up; ``fixed_rank``: every card of one rank named before the game) take
+whatever rank and suit gives the best hand, copies of held cards included; the hand then ranks as
+that hand. The best hand with one wild card and natural
 cards ``x``, ``y`` is the best of the 52 entries ``table[x, y, z]`` of the natural table (a
 contiguous slice), with two wild cards it is the best of those over ``y``, and so on: building a
 wild table costs a few hundred thousand list reads.

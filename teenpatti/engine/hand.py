@@ -271,9 +271,7 @@ class Hand:
             prev = self.previous_in(seat)
             return (prev,) if self.seen[prev] and self.has_bet[prev] else ()
         return tuple(
-            s
-            for s in self.order
-            if s != seat and self.live[s] and self.seen[s] and self.has_bet[s]
+            s for s in self.order if s != seat and self.live[s] and self.seen[s] and self.has_bet[s]
         )
 
     def _all_seen(self) -> bool:

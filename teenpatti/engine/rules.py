@@ -226,7 +226,8 @@ class Rules:
             )
         if self.fixed_rank not in _RANK_NAMES:
             raise RulesError(
-                "fixed_rank", f"fixed_rank must be a rank, 2 to 10, J, Q, K or A, not {self.fixed_rank!r}"
+                "fixed_rank",
+                f"fixed_rank must be a rank, 2 to 10, J, Q, K or A, not {self.fixed_rank!r}",
             )
         if self.fixed_rank != "2" and self.variant is not Variant.FIXED_RANK:
             raise RulesError(
@@ -307,9 +308,7 @@ _BOOLS = (
 _INTS = ("boot", "hands", "starting_chips", "range_max_stakes")
 _OPTIONAL_INTS = ("stake_cap_boots", "pot_limit_boots", "blind_turns_max")
 
-OPTION_NAMES: frozenset[str] = frozenset(
-    (*_ENUMS, *_BOOLS, *_INTS, *_OPTIONAL_INTS, "fixed_rank")
-)
+OPTION_NAMES: frozenset[str] = frozenset((*_ENUMS, *_BOOLS, *_INTS, *_OPTIONAL_INTS, "fixed_rank"))
 """The house-rule options by their names in ``shared/rules.md``."""
 
 
@@ -325,7 +324,9 @@ def _coerce(key: str, value: Any) -> Any:
         text = str(value).upper() if isinstance(value, (str, int)) else None
         text = "10" if text == "T" else text
         if isinstance(value, bool) or text not in _RANK_NAMES:
-            raise RulesError(key, f"fixed_rank must be a rank, 2 to 10, J, Q, K or A, not {value!r}")
+            raise RulesError(
+                key, f"fixed_rank must be a rank, 2 to 10, J, Q, K or A, not {value!r}"
+            )
         return text
     if key in _BOOLS:
         if not isinstance(value, bool):

@@ -263,9 +263,7 @@ def test_anytime_duo_table_waits_through_restarts_and_resumes(
             state = await them.hello(guest["token"])
             if state["hand"]["actor"] != 1 or not state["legal"]:
                 state = await them.state(lambda s: s["hand"]["actor"] == 1 and bool(s["legal"]))
-            await them.send(
-                {"type": "act", "action": {"do": "chaal"}, "version": state["version"]}
-            )
+            await them.send({"type": "act", "action": {"do": "chaal"}, "version": state["version"]})
             after = await them.state(lambda s: s["hand"]["actor"] == 0)
             assert after["deadline"] is None
             await them.close()
