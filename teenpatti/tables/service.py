@@ -33,7 +33,7 @@ from ..bus.base import MISSED, Bus
 from ..bus.memory import MemoryBus
 from ..engine import EngineError, IllegalAction, view
 from ..store.base import CodeTaken, EventStore, VersionConflict
-from .codes import looks_like_code, new_code, new_token
+from .codes import looks_like_code, new_code, new_seed, new_token
 from .table import Settings, Table, TableError, clean_name, token_hash
 
 __all__ = ["Clock", "Connection", "LiveTable", "TableService", "Timing"]
@@ -260,9 +260,9 @@ class TableService:
         live = await self._find(code)
         kind = message.get("type")
         if kind == "start":
-            await self._commit(live, lambda t: [t.start_event(seat)])
+            await self._commit(live, lambda t: [t.start_event(seat, new_seed())])
         elif kind == "again":
-            await self._commit(live, lambda t: [t.again_event(seat)])
+            await self._commit(live, lambda t: [t.again_event(seat, new_seed())])
         elif kind == "act":
             expected = message.get("version")
 
@@ -503,7 +503,7 @@ class TableService:
         if hand is None or hand.finished:
             pause = timing.first_deal if hand is None else timing.result_pause
             if live.owned:
-                self._later(live, pause, lambda: [table.hand_event()])
+                self._later(live, pause, lambda: [table.hand_event(new_seed())])
             return
         seat = hand.actor
         assert seat is not None
