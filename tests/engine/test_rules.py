@@ -369,11 +369,15 @@ ROUND_TRIPS: list[dict[str, Any]] = [
     {"preset": "nepal", "direction": "clockwise", "bets": "range", "stake_cap_boots": None},
     {"preset": "nepal", "sideshow": "any_seen", "sideshow_all_seen": True, "see_anytime": True},
     {"preset": "classic", "sideshow": "off", "sideshow_all_seen": False, "show_tie": "split"},
-    {"preset": "classic", "stake_cap_boots": 4, "pot_limit_boots": 30, "boot": 3},
+    {"preset": "classic", "stake_cap_boots": 4, "pot_limit_boots": 30, "all_in": "showdown"},
+    {"preset": "classic", "range_max_stakes": 4, "boot": 3, "variant": "fixed_rank"},
+    {"preset": "club", "variant": "fixed_rank", "fixed_rank": "Q", "muflis": True},
     {"preset": "club", "variant": "wild_rank", "a23": "lowest", "suits_break_ties": True},
     {"preset": "duo", "show_after_bet": False, "show_cost": "double", "starting_chips": 40},
-    {"preset": "limited", "blind_turns_max": None, "two_three_five": True, "variant": "muflis"},
+    {"preset": "limited", "blind_turns_max": None, "two_three_five": True, "muflis": True},
     {"preset": "limited", "show_seen_vs_blind": "quadruple", "variant": "jokers", "hands": 3},
+    {"preset": "duo", "show_seen_vs_blind": "forbidden"},
+    {"preset": "limited2", "show_seen_vs_blind": "quadruple", "starting_chips": 1000},
     {"preset": "nepal", "variant": "ak47", "pot_limit_boots": None, "blind_turns_max": 2},
 ]
 
