@@ -128,9 +128,11 @@ class ExpertBot(HardBot):
         if total <= 0:
             return None
         pick = self.rng.random() * total
+        chosen = choices[-1][1]
         for w, kind in choices:
             pick -= w
             if pick < 0:
+                chosen = kind
                 break
-        option = legal[kind]
+        option = legal[chosen]
         return option.action(seat, option.cost if option.max_cost > option.cost else None)

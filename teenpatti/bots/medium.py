@@ -23,6 +23,8 @@ MEDIUM = Level(
     bluff=0.0,
     caution=0.0,
     stake_step=0.07,
+    blind_stay=1.0,
+    to_limit=True,
 )
 
 

@@ -5,8 +5,8 @@ each player's chips put in (``c0``, ``c1``), the stake, who has seen, whose turn
 bet has been made (for ``show_after_bet``) and each player's blind turns (only under
 ``blind_turns_max``). Player 0 is the first to act after the dealer. Nothing is rounded: every
 chaal, raise, show and all in of the engine's ``double`` bets is there at its exact price, the
-stake cap, the pot limit (a showdown when the pot reaches it) and all in with the excess of the
-bigger stack handed back, as the engine's side pots do heads-up.
+stake cap, the pot limit (a showdown when the pot reaches it) and all in, settled as the engine's
+side pots settle it heads-up (a caller short of the other's total risks only what it matched).
 
 **Hands.** A hand is known to its holder only once seen, and then only by its bucket: the
 buckets cut the scale ``u`` (a hand's exact share against one random hand, see
@@ -190,7 +190,7 @@ def _expand(
     max_blind = rules.blind_turns_max
 
     def showdown(move: int, put: tuple[int, int], asker: int | None, all_in: bool) -> None:
-        if all_in:  # the excess of the bigger stake goes back: each risks the smaller
+        if all_in and put[p] < put[o]:  # the caller's excess is a pot only it may win
             m = float(min(put))
             gain, loss, split = m, m, 0.0
         else:
@@ -231,8 +231,9 @@ def _expand(
         bet(ALLIN, left, s.stake)
     if s.bet_made or not rules.show_after_bet:
         other_seen = s.seen[o]
-        if not seen or other_seen or rules.show_seen_vs_blind is ShowSeenVsBlind.QUADRUPLE:
-            show = s.stake * 4 if seen and not other_seen else cost
+        if not seen or other_seen or rules.show_seen_vs_blind is not ShowSeenVsBlind.FORBIDDEN:
+            quadruple = rules.show_seen_vs_blind is ShowSeenVsBlind.QUADRUPLE
+            show = s.stake * 4 if quadruple and seen and not other_seen else cost
             if rules.show_cost is ShowCost.DOUBLE:
                 show *= 2
             if left >= show:

@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from ...engine.rules import Rules, preset
 from .cfr import exploitability, solve
-from .game import EDGES, Abstraction, State, build_abstraction, buckets
+from .game import EDGES, Abstraction, State, buckets, build_abstraction
 
 __all__ = ["FOLDER", "Table", "build", "load", "main", "state_rows"]
 
