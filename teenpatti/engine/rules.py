@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from .errors import RulesError
-from .evaluate import Ranking
+from .evaluate import A23, Ranking, Variant
 
 __all__ = [
     "OPTION_NAMES",
@@ -71,24 +71,6 @@ class SideShow(StrEnum):
     PREVIOUS = "previous"
     ANY_SEEN = "any_seen"
     OFF = "off"
-
-
-class A23(StrEnum):
-    """Where the run A-2-3 ranks: second (below A-K-Q), highest, or lowest (below 4-3-2)."""
-
-    SECOND = "second"
-    HIGHEST = "highest"
-    LOWEST = "lowest"
-
-
-class Variant(StrEnum):
-    """Variants that change which hands win or which cards are wild."""
-
-    STANDARD = "standard"
-    MUFLIS = "muflis"
-    AK47 = "ak47"
-    JOKERS = "jokers"
-    WILD_RANK = "wild_rank"
 
 
 _NEPAL_BOOTS = (5, 10, 20, 50)
@@ -205,10 +187,10 @@ class Rules:
     def ranking(self) -> Ranking:
         """The options that decide which hand beats which."""
         return Ranking(
-            a23=self.a23.value,
+            a23=self.a23,
             suits_break_ties=self.suits_break_ties,
             two_three_five=self.two_three_five,
-            variant=self.variant.value,
+            variant=self.variant,
         )
 
     def options(self) -> dict[str, Any]:
