@@ -34,7 +34,7 @@ __all__ = ["Seat", "Settings", "Table", "TableError", "token_hash"]
 BOT_NAMES = ("Asha", "Bikash", "Chandra", "Deepa", "Ekraj", "Firoza", "Gita", "Hari", "Indra")
 """Names the computer players take."""
 
-BOT_LEVELS = ("random", "easy", "medium", "hard")
+BOT_LEVELS = ("random", "easy", "medium", "hard", "expert")
 """The computer players' strengths a host may choose."""
 
 NAME_MAX = 24

@@ -7,7 +7,7 @@ import * as store from "./store.js";
 
 const HANDS = [10, 20, 30];
 const BOOTS = [5, 10, 20, 50];
-const BOTS = ["random", "easy", "medium", "hard"];
+const BOTS = ["random", "easy", "medium", "hard", "expert"];
 const SEATS = [2, 3, 4, 5, 6];
 const TIMERS = [15, 30, 60, null];
 const HOUSE = [
