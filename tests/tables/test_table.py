@@ -149,7 +149,7 @@ def test_settings_defaults_and_shortcuts() -> None:
     assert other.rules["preset"] == "limited" and other.rules["hands"] == 3
     for turn in (5, 600, None):
         assert Settings.from_json({"turn_seconds": turn}).turn_seconds == turn
-    for level in ("random", "easy", "medium", "hard"):
+    for level in ("random", "easy", "medium", "hard", "expert"):
         assert Settings.from_json({"bots": level}).bots == level
     assert Settings.from_json({"preset": "duo", "seats": 2}).seats == 2
     assert Settings.from_json({"preset": "club", "seats": 6}).seats == 6
