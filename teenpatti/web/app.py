@@ -31,6 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bus.base import Bus
 from ..engine import EngineError
+from ..engine.rules import catalogue
 from ..store.base import EventStore
 from ..tables.service import Connection, TableService, Timing
 
@@ -102,6 +103,7 @@ def create_app(
     opened: list[EventStore] = []
     service = TableService(store if not callable(store) else _NotOpen(), timing)
     lobby = RateLimiter(*lobby_rate)
+    rules = catalogue()  # the same for every request: built once
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -242,6 +244,9 @@ def create_app(
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
 
+    async def rules_catalogue(request: Request) -> Response:
+        return JSONResponse(rules)
+
     async def index(request: Request) -> Response:
         page = STATIC / "index.html"
         if page.is_file():
@@ -253,6 +258,7 @@ def create_app(
     routes: list[Any] = [
         Route("/", index),
         Route("/t/{code}", index),
+        Route("/api/rules", rules_catalogue),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{code}", table_info),
         Route("/api/tables/{code}/join", join_table, methods=["POST"]),
