@@ -172,9 +172,11 @@ def create_app(
         except EngineError as error:
             return _error(error.code, error.reason, 404)
         state = live.table.state(None)
+        hand = state["hand"]
+        turn = None if hand is None or hand["finished"] else hand["actor"]
         return JSONResponse(
             {k: state[k] for k in ("code", "status", "settings", "seats", "version")}
-            | {"share": share(request, live.table.code)}
+            | {"share": share(request, live.table.code), "turn": turn}
         )
 
     async def join_table(request: Request) -> Response:
