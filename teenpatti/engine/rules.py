@@ -428,16 +428,21 @@ def catalogue() -> dict[str, Any]:
     {'kind': 'choice', 'values': ['previous', 'any_seen', 'off']}
     >>> cat["options"]["blind_turns_max"]
     {'kind': 'int', 'min': 1, 'null': True}
+    >>> cat["options"]["fixed_rank"]["values"][-4:], cat["options"]["range_max_stakes"]["min"]
+    (['J', 'Q', 'K', 'A'], 2)
     """
     options: dict[str, dict[str, Any]] = {}
     for field in fields(Rules):
         key = field.name
         if key in _ENUMS:
             options[key] = {"kind": "choice", "values": [e.value for e in _ENUMS[key]]}
+        elif key == "fixed_rank":
+            options[key] = {"kind": "choice", "values": list(_RANK_NAMES)}
         elif key in _BOOLS:
             options[key] = {"kind": "bool", "values": [False, True]}
         elif key in OPTION_NAMES:
-            options[key] = {"kind": "int", "min": 1, "null": key in _OPTIONAL_INTS}
+            least = 2 if key == "range_max_stakes" else 1  # as check() holds them
+            options[key] = {"kind": "int", "min": least, "null": key in _OPTIONAL_INTS}
     only = {"nepal": {"boot": list(_NEPAL_BOOTS), "hands": list(_NEPAL_HANDS)}}
     presets = {
         name: {

@@ -38,6 +38,12 @@ function houseValues(key) {
   return [own, ...values.filter((value) => value !== own)];
 }
 
+/** A value of an option in words; a value the page has no words for yet shows as it is. */
+function optionText(key, value) {
+  const text = t(`opt.${key}.${value}`);
+  return text === `opt.${key}.${value}` ? String(value) : text;
+}
+
 function defaults() {
   const p = store.prefs();
   const preset = presetOptions(presetName());
@@ -222,7 +228,7 @@ export function createPage(app) {
   const house = HOUSE.map((key) => {
     const values = houseValues(key);
     return select(`rule.${key}`, t(`opt.${key}`), values, key in rules ? rules[key] : values[0], (value) =>
-      key === "blind_turns_max" && value !== null ? t("opt.blind_turns_max.n", { n: value }) : t(`opt.${key}.${value}`),
+      key === "blind_turns_max" && value !== null ? t("opt.blind_turns_max.n", { n: value }) : optionText(key, value),
     );
   });
   const onsubmit = async (event) => {
