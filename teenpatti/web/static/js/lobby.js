@@ -4,6 +4,7 @@
 import { catalogue, changedOptions } from "./catalogue.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { copyText, shareTable } from "./share.js";
 
 const SHOWN_APART = new Set(["boot", "hands"]); // the settings line says these
 
@@ -11,7 +12,8 @@ export function waitingRoom(view, st) {
   const me = st.you;
   const host = st.seats.find((seat) => seat.host);
   const isHost = me !== null && st.seats[me] && st.seats[me].host;
-  const link = `${location.origin}/t/${st.code}`;
+  const share = view.share.get();
+  const link = share ? share.url : "";
   const rows = [];
   for (let i = 0; i < st.settings.seats; i++) {
     const seat = st.seats[i];
@@ -29,7 +31,6 @@ export function waitingRoom(view, st) {
       ),
     );
   }
-  const canShare = typeof navigator.share === "function";
   return h(
     "div",
     { class: "lobby", "data-testid": "lobby" },
@@ -69,28 +70,38 @@ export function waitingRoom(view, st) {
           readonly: true,
           value: link,
           "data-testid": "share-link",
+          "data-local": share && share.local_only ? "1" : "0",
           onclick: (e) => e.target.select(),
         }),
       ),
+      share && share.local_only
+        ? h("p", { class: "warn small", role: "note", "data-testid": "share-local" }, t("share.local"))
+        : null,
       h(
         "div",
         { class: "row" },
         h(
           "button",
-          { type: "button", class: "btn", "data-testid": "copy-link", onclick: () => copy(view, link) },
+          {
+            type: "button",
+            class: "btn",
+            "data-testid": "copy-link",
+            disabled: !link,
+            onclick: () => copyText(view, link, t("share.copied")),
+          },
           t("share.copy"),
         ),
-        canShare
-          ? h(
-              "button",
-              {
-                type: "button",
-                class: "btn",
-                onclick: () => navigator.share({ title: t("app.name"), url: link }).catch(() => {}),
-              },
-              t("share.share"),
-            )
-          : null,
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn",
+            "data-testid": "share",
+            disabled: !link,
+            onclick: () => shareTable(view, st.code, link),
+          },
+          t("share.share"),
+        ),
       ),
     ),
     h(
@@ -148,15 +159,3 @@ function customRules(settings) {
       : null,
   ];
 }
-
-async function copy(view, link) {
-  try {
-    await navigator.clipboard.writeText(link);
-    view.app.toast(t("share.copied"));
-  } catch {
-    const input = view.root.querySelector("#share-link");
-    if (input) input.select();
-    view.app.toast(t("err.copy", { link }));
-  }
-}
-

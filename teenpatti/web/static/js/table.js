@@ -15,6 +15,7 @@ import { TableSocket } from "./net.js";
 import { placeOf } from "./versions.js";
 import { play } from "./play.js";
 import { QrImage } from "./qr.js";
+import { ShareLink } from "./share.js";
 import * as store from "./store.js";
 
 export class TableView {
@@ -31,6 +32,7 @@ export class TableView {
     this.fresh = true; // the next state is taken whole (the first, or the first after a reconnect)
     this.syncing = false; // a sync was asked for after a gap in versions
     this.qr = new QrImage(code, () => this.render());
+    this.share = new ShareLink(code, () => this.render());
     this.socket = new TableSocket(code, token, {
       state: (msg) => this.onState(msg),
       error: (msg) => this.onError(msg),
