@@ -3,7 +3,7 @@
 This module is pure (no clock, no I/O, no asyncio): :class:`Table` applies events and checks
 commands; :mod:`teenpatti.tables.service` stores the events, runs the clocks and sends the views.
 
-Events (plain JSON objects, ``type`` first):
+Events are the typed structs of :mod:`teenpatti.tables.events` (stored as JSON, ``type`` first):
 
 - ``created``: ``settings`` and the host (``name``, ``token_hash``) in seat 0;
 - ``joined``: a person takes ``seat`` with ``name`` and ``token_hash``;
@@ -27,6 +27,7 @@ from ..engine import Action, EngineError, Game, IllegalAction, Rules, can_see_ca
 from ..engine.deck import commitment, new_seed
 from ..engine.evaluate import Evaluator
 from ..engine.rules import OPTION_NAMES
+from .events import Act, Again, Control, Created, Event, Hand, Joined, Started
 
 __all__ = ["Seat", "Settings", "Table", "TableError", "token_hash"]
 
@@ -191,36 +192,35 @@ class Table:
         return None
 
     # ------------------------------------------------------------------ events
-    def apply(self, event: dict[str, Any]) -> None:
+    def apply(self, event: Event) -> None:
         """Apply one event from the log (trusted: it was checked before it was stored)."""
-        kind = event["type"]
-        if kind == "created":
-            self.settings = Settings(**event["settings"])
-            self.rules = Rules.from_options(self.settings.rules)
-            host = event["host"]
-            self.seats = [Seat(host["name"], host["token_hash"], False, True)]
-        elif kind == "joined":
-            assert event["seat"] == len(self.seats)
-            self.seats.append(Seat(event["name"], event["token_hash"], False))
-        elif kind == "started":
-            for name in event["names"][len(self.seats) :]:
-                self.seats.append(Seat(name, None, True))
-            self._new_game(event["dealer"], event["seed"])
-        elif kind == "again":
-            self._new_game(event["dealer"], event["seed"])
-        elif kind == "hand":
-            assert self.game is not None and self.next_seed is not None
-            self.hand_seeds.append(self.next_seed)
-            self.game.start_hand(bytes.fromhex(self.next_seed))
-            self.next_seed = event["next_seed"]
-        elif kind == "act":
-            assert self.game is not None
-            self.game.apply(Action.from_json(event["action"]))
-        elif kind == "control":
-            seat = self.seats[event["seat"]]
-            self.seats[event["seat"]] = replace(seat, bot=bool(event["bot"]))
-        else:
-            raise ValueError(f"unknown event {kind!r}")
+        match event:
+            case Created(settings=settings, host=host):
+                self.settings = Settings(**settings)
+                self.rules = Rules.from_options(self.settings.rules)
+                self.seats = [Seat(host.name, host.token_hash, False, True)]
+            case Joined():
+                assert event.seat == len(self.seats)
+                self.seats.append(Seat(event.name, event.token_hash, False))
+            case Started():
+                for name in event.names[len(self.seats) :]:
+                    self.seats.append(Seat(name, None, True))
+                self._new_game(event.dealer, event.seed)
+            case Again():
+                self._new_game(event.dealer, event.seed)
+            case Hand():
+                assert self.game is not None and self.next_seed is not None
+                self.hand_seeds.append(self.next_seed)
+                self.game.start_hand(bytes.fromhex(self.next_seed))
+                self.next_seed = event.next_seed
+            case Act():
+                assert self.game is not None
+                self.game.apply(Action.from_json(event.action))
+            case Control():
+                seat = self.seats[event.seat]
+                self.seats[event.seat] = replace(seat, bot=event.bot)
+            case _:  # pragma: no cover - the union is closed
+                raise ValueError(f"unknown event {event!r}")
         self.version += 1
 
     def _new_game(self, dealer: int, seed: str) -> None:
@@ -231,7 +231,7 @@ class Table:
         self.next_seed = seed
 
     # ------------------------------------------------------------------ commands -> events
-    def join_event(self, name: Any, token: str) -> dict[str, Any]:
+    def join_event(self, name: Any, token: str) -> Joined:
         """The event that seats a new person, or :class:`TableError`."""
         name = clean_name(name)
         if self.game is not None:
@@ -240,14 +240,9 @@ class Table:
             raise TableError("table/full", "every seat at this table is taken")
         if any(name_key(s.name) == name_key(name) for s in self.seats):
             raise TableError("name/taken", f"someone at this table is called {name} already")
-        return {
-            "type": "joined",
-            "seat": len(self.seats),
-            "name": name,
-            "token_hash": token_hash(token),
-        }
+        return Joined(seat=len(self.seats), name=name, token_hash=token_hash(token))
 
-    def start_event(self, seat: int | None) -> dict[str, Any]:
+    def start_event(self, seat: int | None) -> Started:
         """The event that starts the game (the host only), filling empty seats with the computer."""
         if seat is None or not self.seats[seat].host:
             raise TableError("table/not_host", "only the host can start the game")
@@ -260,24 +255,24 @@ class Table:
                 break
             if name_key(candidate) not in taken:
                 names.append(candidate)
-        return {"type": "started", "names": names, "dealer": 0, "seed": new_seed().hex()}
+        return Started(names=names, dealer=0, seed=new_seed().hex())
 
-    def again_event(self, seat: int | None) -> dict[str, Any]:
+    def again_event(self, seat: int | None) -> Again:
         """The event that starts a new game at the same table once the last one is over."""
         if seat is None:
             raise TableError("table/not_seated", "only a player at the table can play again")
         if self.game is None or not self.game.finished:
             raise TableError("table/in_play", "the game is not over yet")
         dealer = self.games_played % len(self.seats)
-        return {"type": "again", "dealer": dealer, "seed": new_seed().hex()}
+        return Again(dealer=dealer, seed=new_seed().hex())
 
-    def hand_event(self) -> dict[str, Any]:
+    def hand_event(self) -> Hand:
         """The event that deals the next hand and commits the seed of the one after."""
         if self.game is None or self.game.finished or self.hand_in_play:
             raise TableError("table/no_deal", "there is no hand to deal now")
-        return {"type": "hand", "next_seed": new_seed().hex()}
+        return Hand(next_seed=new_seed().hex())
 
-    def act_event(self, seat: int | None, raw: Any, by: str = "person") -> dict[str, Any]:
+    def act_event(self, seat: int | None, raw: Any, by: str = "person") -> Act:
         """The event for a seat's action, checked by the engine (:class:`IllegalAction` if not)."""
         if seat is None:
             raise TableError("table/not_seated", "spectators cannot act")
@@ -288,7 +283,7 @@ class Table:
         action = Action.from_json(raw)
         assert self.game is not None and self.game.hand is not None
         self.game.hand.verify(action)
-        return {"type": "act", "seat": seat, "action": action.to_json(), "by": by}
+        return Act(seat=seat, action=action.to_json(), by=by)
 
     # ------------------------------------------------------------------ what a client sees
     def state(self, seat: int | None) -> dict[str, Any]:

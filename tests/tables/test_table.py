@@ -21,6 +21,7 @@ from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables import codes as codes_module
 from teenpatti.tables import service as service_module
 from teenpatti.tables.codes import ALPHABET, CODE_LENGTH, looks_like_code, new_code, new_token
+from teenpatti.tables.events import Act, Event, decode
 from teenpatti.tables.service import TableService, Timing
 from teenpatti.tables.table import (
     BOT_NAMES,
@@ -218,12 +219,14 @@ def test_clean_name_refuses(raw: Any, code: str) -> None:
 
 
 # ---------------------------------------------------------------------- a table from events
-def created(settings: dict[str, Any], name: str = "Host", token: str = "t0") -> dict[str, Any]:
-    return {
-        "type": "created",
-        "settings": Settings.from_json(settings).to_json(),
-        "host": {"name": name, "token_hash": token_hash(token)},
-    }
+def created(settings: dict[str, Any], name: str = "Host", token: str = "t0") -> Event:
+    return decode(
+        {
+            "type": "created",
+            "settings": Settings.from_json(settings).to_json(),
+            "host": {"name": name, "token_hash": token_hash(token)},
+        }
+    )
 
 
 class Log:
@@ -231,10 +234,10 @@ class Log:
 
     def __init__(self, settings: dict[str, Any]) -> None:
         self.table = Table("id1", "K7WQ3M")
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         self.commit(created(settings))
 
-    def commit(self, *events: dict[str, Any]) -> None:
+    def commit(self, *events: Event) -> None:
         for event in events:
             self.table.apply(event)
             self.events.append(event)
@@ -264,7 +267,7 @@ def test_events_build_the_table() -> None:
         table.again_event(0)
     assert refused.value.code == "table/in_play"
     start = table.start_event(0)
-    assert start["names"] == ["Host", "Asha", "Bikash", "Chandra"]  # "Asha" is taken
+    assert start.names == ["Host", "Asha", "Bikash", "Chandra"]  # "Asha" is taken
     log.commit(start)
     assert table.status == "playing" and table.version == 3
     assert [(s.bot, s.token_hash is None) for s in table.seats] == [(False, False)] * 2 + [
@@ -319,12 +322,7 @@ def test_act_event_uses_the_seat_it_is_given() -> None:
         assert bad.value.code == code
     assert (table.state(other), table.version) == before  # refusals change nothing
     event = table.act_event(actor, {"do": "pack", "seat": other})
-    assert event == {
-        "type": "act",
-        "seat": actor,
-        "action": {"seat": actor, "do": "pack"},
-        "by": "person",
-    }
+    assert event == Act(seat=actor, action={"seat": actor, "do": "pack"}, by="person")
     log.commit(event)
     assert table.status == "finished"
     assert [s["seat"] for s in table.state(None)["standings"]] == [other, actor]

@@ -1,0 +1,95 @@
+"""Presence: who has a socket open at a table, the reconnect grace after a person's last socket
+closes, and handing a seat to the computer and back.
+
+When a seated person's last socket closes at a table with a turn timer, the grace starts; if they
+are not back when it runs out, the computer plays their seat until they return. A person who
+reconnects takes their seat back at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from .clock import Clock, Tasks
+from .events import Control, Event
+from .fanout import Fanout
+from .live import Connection, LiveTable, Timing
+from .table import Table
+from .writer import Make
+
+__all__ = ["Presence", "give_back"]
+
+
+class Presence:
+    """Sockets coming and going, and the seats the computer plays meanwhile."""
+
+    def __init__(
+        self,
+        clock: Clock,
+        timing: Timing,
+        tasks: Tasks,
+        fanout: Fanout,
+        commit: Callable[[LiveTable, Make], Coroutine[Any, Any, None]],
+    ) -> None:
+        self.clock = clock
+        self.timing = timing
+        self.tasks = tasks
+        self.fanout = fanout
+        self._commit = commit
+
+    async def connect(self, live: LiveTable, conn: Connection) -> None:
+        """Add a socket; its person takes the seat back from the computer if it had it."""
+        live.connections.add(conn)
+        seat = conn.seat
+        if seat is not None:
+            grace = live.graces.pop(seat, None)
+            if grace is not None:
+                grace.cancel()
+            if live.table.seats[seat].bot and live.table.seats[seat].token_hash is not None:
+                await self._commit(live, give_back(seat))
+                return
+        conn.push(self.fanout.render(live, seat))
+        if seat is not None and sum(c.seat == seat for c in live.connections) == 1:
+            self.fanout.broadcast(live, but=conn)  # the others see this seat come online
+
+    def disconnect(self, live: LiveTable, conn: Connection) -> None:
+        """Remove a socket; if its seat has no socket left, start the reconnect grace."""
+        live.connections.discard(conn)
+        seat = conn.seat
+        if seat is None or any(c.seat == seat for c in live.connections):
+            return
+        self.fanout.broadcast(live)  # the others see this seat go offline
+        if live.table.settings.turn_seconds is None:
+            return  # a table with no timer waits for its players as long as they like
+        # The coroutine is made when the grace runs out: made now, a grace cancelled by the
+        # person's return would leave it never awaited (a RuntimeWarning per reconnect).
+        live.graces[seat] = self.clock.call_later(
+            self.timing.reconnect_grace,
+            lambda: self.tasks.spawn(self._take_over(live, seat), f"table {live.table.code} grace"),
+        )
+
+    async def _take_over(self, live: LiveTable, seat: int) -> None:
+        live.graces.pop(seat, None)
+        if any(c.seat == seat for c in live.connections):
+            return
+        await self._commit(
+            live, lambda t: [] if t.seats[seat].bot else [Control(seat=seat, bot=True)]
+        )
+
+    def reclaim_seats(self, live: LiveTable) -> None:
+        """A seat another process handed to the computer goes back to its person if they are
+        connected here."""
+        for seat in {c.seat for c in live.connections if c.seat is not None}:
+            info = live.table.seats[seat]
+            if info.bot and info.token_hash is not None:
+                self.tasks.spawn(self._commit(live, give_back(seat)), f"table {live.table.code}")
+
+
+def give_back(seat: int) -> Callable[[Table], list[Event]]:
+    """The command that hands ``seat`` back from the computer to its person."""
+
+    def make(table: Table) -> list[Event]:
+        return [Control(seat=seat, bot=False)] if table.seats[seat].bot else []
+
+    return make
