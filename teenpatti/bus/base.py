@@ -45,6 +45,10 @@ class Bus(Protocol):
         """Take or renew the lease on ``code``'s clocks for ``ttl`` seconds; ``True`` if held."""
         ...
 
+    async def leases(self, codes: list[str], ttl: float) -> set[str]:
+        """:meth:`lease` for many tables at once (one round trip); the codes held afterwards."""
+        ...
+
     async def release(self, code: str) -> None:
         """Give up the lease on ``code`` if this process holds it."""
         ...

@@ -22,6 +22,10 @@ class MemoryBus:
         """Always held."""
         return True
 
+    async def leases(self, codes: list[str], ttl: float) -> set[str]:
+        """All held."""
+        return set(codes)
+
     async def release(self, code: str) -> None:
         """Nothing to release."""
 

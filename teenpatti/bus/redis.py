@@ -36,6 +36,25 @@ if holder == false then
 end
 return 0
 """
+# The same for many keys in one call (the lease keeper's round): 1 or 0 per key, in order.
+_TAKE_OR_RENEW_MANY = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  local holder = redis.call('GET', key)
+  if holder == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+    out[i] = 1
+  elseif holder == false then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+    out[i] = 1
+  else
+    out[i] = 0
+  end
+end
+return out
+"""
+_BATCH = 1000
+"""Leases renewed per call."""
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
@@ -45,6 +64,13 @@ return 0
 
 log = logging.getLogger("teenpatti.bus")
 
+CONNECT_TIMEOUT = 2.0
+"""Seconds to connect to Redis."""
+COMMAND_TIMEOUT = 2.0
+"""Seconds a command may wait for its answer (a paused or silently dead Redis)."""
+HEALTH_CHECK = 10.0
+"""A connection idle this long is checked (PING) before it is used again."""
+
 
 class RedisBus:
     """Announcements over one Redis pub/sub channel; leases as keys that expire."""
@@ -53,17 +79,29 @@ class RedisBus:
         self.client = client
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._take = client.register_script(_TAKE_OR_RENEW)
+        self._take_many = client.register_script(_TAKE_OR_RENEW_MANY)
         self._release = client.register_script(_RELEASE)
         self._task: asyncio.Task[None] | None = None
         self._held: set[str] = set()
 
     @classmethod
     async def open(cls, url: str) -> RedisBus:
-        """Connect to ``url`` and check the server answers."""
-        # A restarted Redis leaves every pooled connection stale: retry a command once or twice
-        # on a new connection rather than lose an announcement or a lease renewal to it.
-        retry = Retry(ExponentialBackoff(cap=0.2, base=0.05), 2)
-        client = aioredis.from_url(url, decode_responses=True, retry=retry)
+        """Connect to ``url`` and check the server answers.
+
+        Every command has a deadline (:data:`COMMAND_TIMEOUT`, :data:`CONNECT_TIMEOUT`): a
+        paused Redis gives errors, which the table service rides out, never a call that hangs.
+        The channel's listener waits without a deadline (a quiet channel is not an error)."""
+        # A restarted Redis leaves every pooled connection stale: retry a command once on a new
+        # connection rather than lose an announcement or a lease renewal to it.
+        retry = Retry(ExponentialBackoff(cap=0.2, base=0.05), 1)
+        client = aioredis.from_url(
+            url,
+            decode_responses=True,
+            retry=retry,
+            socket_timeout=COMMAND_TIMEOUT,
+            socket_connect_timeout=CONNECT_TIMEOUT,
+            health_check_interval=HEALTH_CHECK,
+        )
         await client.ping()
         return cls(client)
 
@@ -132,6 +170,19 @@ class RedisBus:
             self._held.add(code)
         else:
             self._held.discard(code)
+        return held
+
+    async def leases(self, codes: list[str], ttl: float) -> set[str]:
+        """Take or renew many leases, a thousand per round trip; the codes held afterwards."""
+        held: set[str] = set()
+        for i in range(0, len(codes), _BATCH):
+            chunk = codes[i : i + _BATCH]
+            flags = await self._take_many(
+                keys=[_LEASE + code for code in chunk], args=[self.owner, int(ttl * 1000)]
+            )
+            held.update(code for code, flag in zip(chunk, flags, strict=True) if flag)
+        self._held.difference_update(codes)
+        self._held.update(held)
         return held
 
     async def release(self, code: str) -> None:

@@ -4,7 +4,8 @@ delay, and the turn timer (on expiry the player packs, or declines a side show).
 A table needs at most one clock at a time, and which one follows from its state alone
 (:meth:`Clocks.schedule`), so it is set again after every version. Every process shows the turn's
 deadline; only the process running the table's clocks (``live.owned``) sets them. A clock that
-fires after the table moved on does nothing.
+fires after the table moved on does nothing. A clock whose move cannot be stored (the store is
+down) logs it once and tries again with back-off; the reconciler sets any clock that is missing.
 """
 
 from __future__ import annotations
@@ -16,15 +17,29 @@ from typing import Any
 
 from ..bots import load_bot
 from ..engine import EngineError, IllegalAction, view
-from ..store.base import VersionConflict
 from .clock import Clock, Tasks
 from .events import Act, Event
 from .live import LiveTable, Timing
+from .table import Unavailable
 from .writer import Make
 
-__all__ = ["Clocks"]
+__all__ = ["RETRY_FIRST", "RETRY_MAX", "Clocks", "wants_clocks"]
 
 log = logging.getLogger("teenpatti.tables")
+
+RETRY_FIRST = 0.25
+"""Seconds before a clock whose move could not be stored tries again (doubling each time)."""
+RETRY_MAX = 2.0
+"""The longest wait between two tries: a table moves within this of its store coming back."""
+
+
+def wants_clocks(live: LiveTable) -> bool:
+    """Whether a table's clocks should run: someone watches it here, or a person sits at it
+    (their turn timer and reconnect grace matter). A table the computer plays alone, with
+    nobody watching, stops until someone opens it again."""
+    return bool(live.connections) or any(
+        s.token_hash is not None and not s.bot for s in live.table.seats
+    )
 
 
 class Clocks:
@@ -35,7 +50,7 @@ class Clocks:
         clock: Clock,
         timing: Timing,
         tasks: Tasks,
-        commit: Callable[[LiveTable, Make], Coroutine[Any, Any, None]],
+        commit: Callable[[LiveTable, Make], Coroutine[Any, Any, int]],
     ) -> None:
         self.clock = clock
         self.timing = timing
@@ -43,12 +58,28 @@ class Clocks:
         self._commit = commit
 
     def schedule(self, live: LiveTable) -> None:
-        """Set the one clock a table needs next, from its state."""
+        """Set the one clock a table needs next, from its state (after every version)."""
         self.cancel(live)
+        self._arm(live)
+
+    def ensure(self, live: LiveTable) -> None:
+        """Set the table's clock if it needs one and none is set (the reconciler's check: a
+        clock lost to an error, or a table whose clocks this process has just taken over)."""
+        if live.timer is None:
+            self._arm(live)
+
+    def cancel(self, live: LiveTable) -> None:
+        """Call off the table's clock."""
+        if live.timer is not None:
+            live.timer.cancel()
+        live.timer = None
+        live.deadline = None
+
+    def _arm(self, live: LiveTable) -> None:
         table = live.table
         game = table.game
         timing = self.timing
-        if game is None or game.finished:
+        if game is None or game.finished or not wants_clocks(live):
             return
         hand = game.hand
         if hand is None or hand.finished:
@@ -64,32 +95,54 @@ class Clocks:
             if live.owned:
                 self._later(live, delay, lambda: [self._bot_event(live, seat)])
         elif table.settings.turn_seconds is not None:
-            seconds = table.settings.turn_seconds
-            live.deadline = self.clock.time() + seconds
+            # The deadline counts from the event that began the turn, as stored: a process that
+            # takes the clocks over keeps the deadline the clients were shown.
+            now = self.clock.time()
+            since = live.since if 0 < live.since <= now else now
+            live.deadline = since + table.settings.turn_seconds
             if live.owned:
-                self._later(live, seconds, lambda: [self._timeout_event(live, seat)])
-
-    def cancel(self, live: LiveTable) -> None:
-        """Call off the table's clock."""
-        if live.timer is not None:
-            live.timer.cancel()
-        live.timer = None
-        live.deadline = None
+                self._later(live, live.deadline - now, lambda: [self._timeout_event(live, seat)])
 
     def _later(self, live: LiveTable, delay: float, job: Callable[[], list[Event]]) -> None:
         version = live.table.version
         code = live.table.code
-        live.timer = self.clock.call_later(
-            delay, lambda: self.tasks.spawn(self._run(live, version, job), f"table {code} clock")
-        )
+
+        def fire() -> None:
+            live.timer = None
+            self.tasks.spawn(self._run(live, version, job), f"table {code} clock")
+
+        live.timer = self.clock.call_later(delay, fire)
 
     async def _run(self, live: LiveTable, version: int, job: Callable[[], list[Event]]) -> None:
-        if live.table.version != version:
+        """Run a clock's job; on any error, log it (once until it succeeds) and try again with
+        back-off while the table has not moved on."""
+        table = live.table
+        if table.version != version:
             return  # the table moved on; this clock is stale
         try:
             await self._commit(live, lambda t: job() if t.version == version else [])
-        except (EngineError, VersionConflict) as error:  # pragma: no cover - logged, not fatal
-            log.warning("table %s: automatic move refused: %s", live.table.code, error)
+        except EngineError as error:
+            if not isinstance(error, Unavailable):  # pragma: no cover - a bug, not a fault
+                log.error("table %s: automatic move refused: %s", table.code, error)
+                return
+            self._retry(live, version, job, error)
+        except Exception as error:
+            self._retry(live, version, job, error)
+        else:
+            if live.failures:
+                log.warning("table %s: clock running again", table.code)
+                live.failures = 0
+
+    def _retry(
+        self, live: LiveTable, version: int, job: Callable[[], list[Event]], error: Exception
+    ) -> None:
+        live.failures += 1
+        if live.failures == 1:
+            log.warning("table %s: clock failed (%s): retrying", live.table.code, error)
+        if live.table.version != version or live.timer is not None:
+            return  # the table moved on meanwhile, and its next clock is set
+        delay = min(RETRY_MAX, RETRY_FIRST * 2 ** (live.failures - 1))
+        self._later(live, delay, job)
 
     def _bot_event(self, live: LiveTable, seat: int) -> Act:
         table = live.table

@@ -4,9 +4,13 @@ store, and the leases that decide which process runs a table's clocks.
 Any process accepts any client; each appends with the version it has (a stale copy loses the
 compare-and-set and catches up). After an append a process announces the new version on the bus;
 the others catch up from the store and send their own sockets their views. Only
-``(code, version)`` crosses the bus, so hidden cards never do. A table's clocks run in the one
-process holding its lease; the lease keeper renews it, and takes over the clocks of tables whose
-process has gone.
+``(code, version)`` crosses the bus, so hidden cards never do. An announcement the bus refused is
+sent again by the reconciler. A process that has not the table in memory ignores it.
+
+A table's clocks run in the one process holding its lease. The lease keeper renews the leases of
+every table this process runs in one round trip (:meth:`Bus.leases`), and takes over the clocks of
+tables whose process has gone, keeping the turn's deadline (it counts from the stored event).
+No bus call is made under a table's lock, so a slow bus never holds up a table's moves.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from ..bus.base import MISSED, Bus
-from .clock import Clock
+from .clock import Clock, Tasks
 from .live import LiveTable, Timing
 from .registry import Registry
 
@@ -35,8 +39,10 @@ class Cluster:
         registry: Registry,
         clock: Clock,
         timing: Timing,
+        tasks: Tasks,
         catch_up: Callable[[LiveTable], Awaitable[bool]],
         schedule: Callable[[LiveTable], None],
+        wants_clocks: Callable[[LiveTable], bool],
     ) -> None:
         self.bus = bus
         self.clustered = clustered
@@ -44,16 +50,35 @@ class Cluster:
         self.registry = registry
         self.clock = clock
         self.timing = timing
+        self.tasks = tasks
         self._catch_up = catch_up
         self._schedule = schedule
+        self._wants_clocks = wants_clocks
+        self.unsent: dict[str, int] = {}
+        """Announcements the bus refused, by table: sent again by :meth:`resend`."""
+        self._bus_down = False
 
+    # ------------------------------------------------------------------ announcements
     async def announce(self, code: str, version: int) -> None:
         """Tell the other processes; the events are stored already, so a bus that is down only
-        delays them (they catch up at the next announcement, or when their bus is back)."""
+        delays them (the reconciler sends it again; others also catch up on their own)."""
+        if not self.clustered:
+            return
         try:
             await self.bus.publish(code, version)
         except Exception as error:
-            log.warning("table %s: version %d not announced: %s", code, version, error)
+            if self.unsent.get(code, 0) < version:
+                self.unsent[code] = version
+            log.warning("table %s: version %d not announced yet: %s", code, version, error)
+        else:
+            if self.unsent.get(code, version + 1) <= version:
+                del self.unsent[code]
+
+    async def resend(self) -> None:
+        """Send the announcements the bus refused."""
+        for code, version in list(self.unsent.items()):
+            live = self.registry.tables.get(code)
+            await self.announce(code, max(version, live.table.version if live else 0))
 
     async def heard(self, code: str, version: int) -> None:
         """Another process appended to ``code``'s log up to ``version`` (``MISSED``: the bus
@@ -61,50 +86,72 @@ class Cluster:
         tables = self.registry.tables
         if code == MISSED:
             for each in list(tables.values()):
-                async with each.lock:
-                    await self._catch_up(each)
+                await self._catch_up_safely(each)
             return
         live = tables.get(code)
-        if live is None:
-            record = await self.registry.store.find(code)
-            if record is not None:
-                await self.registry.load(record.table_id, record.code)
-            return
-        if version > live.table.version:
+        if live is not None and version > live.table.version:
+            await self._catch_up_safely(live)
+
+    async def _catch_up_safely(self, live: LiveTable) -> None:
+        try:
             async with live.lock:
                 await self._catch_up(live)
+        except Exception as error:  # the store is down: the reconciler catches up later
+            live.stale = True
+            log.warning("table %s: catching up failed: %s", live.table.code, error)
 
-    async def won(self, live: LiveTable) -> None:
+    # ------------------------------------------------------------------ leases
+    def won(self, live: LiveTable) -> None:
         """After this process wrote to a playing table, it takes the table's clocks if free
-        (called under the table's lock)."""
+        (in the background: a slow bus must not hold the table's lock)."""
         if self.clustered and not live.owned and live.table.status == "playing":
-            try:
-                live.owned = await self.bus.lease(live.table.code, self.timing.lease_ttl)
-            except Exception as error:  # the bus is down: the lease keeper tries again
-                log.warning("lease of table %s: %s", live.table.code, error)
+            self.tasks.spawn(self._take(live), f"table {live.table.code} lease")
+
+    async def _take(self, live: LiveTable) -> None:
+        try:
+            held = await self.bus.lease(live.table.code, self.timing.lease_ttl)
+        except Exception as error:  # the bus is down: the lease keeper tries again
+            log.warning("lease of table %s: %s", live.table.code, error)
+            return
+        if held and not live.owned:
+            live.owned = True
+            self._schedule(live)
 
     async def keep_leases(self) -> None:
-        """Hold the leases of the tables whose clocks this process runs; take over the clocks
-        of tables whose process has gone."""
-        timing = self.timing
+        """Renew the leases every ``lease_every`` seconds, for as long as the process runs."""
         while True:
-            for live in list(self.registry.tables.values()):
-                playing = live.table.status == "playing"
+            try:
+                await self.renew()
+            except Exception:  # pragma: no cover - a bug; the next round tries again
+                log.exception("lease round failed")
+            await self.clock.sleep(self.timing.lease_every)
+
+    async def renew(self) -> None:
+        """One round: hold the leases of the playing tables that want clocks (one round trip),
+        release the others, and start or stop running clocks where that changed."""
+        tables = list(self.registry.tables.values())
+        wanted = [t for t in tables if t.table.status == "playing" and self._wants_clocks(t)]
+        try:
+            held = await self.bus.leases([t.table.code for t in wanted], self.timing.lease_ttl)
+        except Exception as error:  # the bus is down: keep what we have, try again
+            if not self._bus_down:
+                log.warning("leases not renewed: %s", error)
+            self._bus_down = True
+            return
+        if self._bus_down:
+            log.warning("leases renewed again")
+            self._bus_down = False
+        wanted_set = set(map(id, wanted))
+        for live in tables:
+            keep = id(live) in wanted_set and live.table.code in held
+            if keep == live.owned:
+                continue
+            if not keep and id(live) not in wanted_set:
                 try:
-                    if playing:
-                        held = await self.bus.lease(live.table.code, timing.lease_ttl)
-                    elif live.owned:
-                        await self.bus.release(live.table.code)
-                        held = False
-                    else:
-                        continue
-                except Exception as error:  # the bus is down: keep what we have, try again
-                    log.warning("lease of table %s: %s", live.table.code, error)
-                    continue
-                if held != live.owned:
-                    live.owned = held
-                    if held:
-                        async with live.lock:
-                            await self._catch_up(live)
-                    self._schedule(live)
-            await self.clock.sleep(timing.lease_every)
+                    await self.bus.release(live.table.code)
+                except Exception as error:
+                    log.warning("lease of table %s not released: %s", live.table.code, error)
+            live.owned = keep
+            if keep:  # taking over: what the last holder stored comes first
+                await self._catch_up_safely(live)
+            self._schedule(live)

@@ -41,7 +41,7 @@ class BadEvent(ValueError):
     """A stored event that is not one of the known kinds, or has fields of the wrong type."""
 
 
-class _Event(msgspec.Struct, tag_field="type", frozen=True):
+class _Event(msgspec.Struct, tag_field="type", frozen=True, omit_defaults=True):
     pass
 
 
@@ -74,6 +74,8 @@ class Started(_Event, tag="started", frozen=True):
     names: list[str]
     dealer: int
     seed: str
+    id: str | None = None
+    """The client's id for the command that made it (a retried command applies once)."""
 
 
 class Again(_Event, tag="again", frozen=True):
@@ -81,6 +83,7 @@ class Again(_Event, tag="again", frozen=True):
 
     dealer: int
     seed: str
+    id: str | None = None
 
 
 class Hand(_Event, tag="hand", frozen=True):
@@ -94,7 +97,8 @@ class Act(_Event, tag="act", frozen=True):
 
     seat: int
     action: dict[str, Any]
-    by: str = "person"
+    by: str
+    id: str | None = None
 
 
 class Control(_Event, tag="control", frozen=True):

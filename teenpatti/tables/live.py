@@ -27,6 +27,10 @@ class Timing:
     reconnect_grace: float = 45.0
     lease_ttl: float = 3.0
     lease_every: float = 1.0
+    reconcile_every: float = 2.0
+    """Seconds between two rounds of the reconciler (catch up, re-arm, let idle tables go)."""
+    idle_after: float = 120.0
+    """Seconds a table stays in memory with no socket, clock or grace."""
 
 
 class Connection:
@@ -73,3 +77,11 @@ class LiveTable:
     bots: dict[int, DecidesActions] = field(default_factory=dict)
     owned: bool = True
     """Whether this process runs the table's clocks (it holds the table's lease)."""
+    since: float = 0.0
+    """When the table's last event was stored (the turn's deadline counts from it)."""
+    stale: bool = False
+    """An append's outcome is unknown (the store failed mid-way): reload before going on."""
+    failures: int = 0
+    """Store errors in a row for this table's clock (logged once, retried with back-off)."""
+    touched: float = 0.0
+    """When the table was last seen in use (it leaves memory after a while unused)."""

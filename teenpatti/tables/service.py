@@ -25,18 +25,39 @@ from ..bus.base import Bus
 from ..bus.memory import MemoryBus
 from ..store.base import CodeTaken, EventStore
 from .clock import Clock, SystemClock, Tasks
-from .clocks import Clocks
+from .clocks import Clocks, wants_clocks
 from .cluster import Cluster
 from .codes import new_code, new_token
 from .events import Created, Event, Host, encode
 from .fanout import Fanout
 from .live import Connection, LiveTable, Timing
 from .presence import Presence
+from .reconciler import Reconciler
 from .registry import Registry
-from .table import Settings, Table, TableError, clean_name, token_hash
+from .table import Settings, Table, TableError, Unavailable, clean_name, token_hash
 from .writer import Writer
 
-__all__ = ["Clock", "Connection", "LiveTable", "TableService", "Timing"]
+__all__ = ["Clock", "Connection", "LiveTable", "TableService", "Timing", "command_id"]
+
+ID_MAX = 64
+"""The longest command id a client may give."""
+
+
+def command_id(message: dict[str, Any]) -> str | None:
+    """A command's client-made ``id`` (``None`` if it has none), or ``message/id`` if it is not
+    short printable text.
+
+    >>> command_id({"type": "act", "id": "k3-17"}), command_id({"type": "act"})
+    ('k3-17', None)
+    """
+    cid = message.get("id")
+    if cid is None:
+        return None
+    if not isinstance(cid, str) or not 0 < len(cid) <= ID_MAX or not cid.isprintable():
+        raise TableError("message/id", f"a command id is text of 1 to {ID_MAX} characters")
+    if not cid.isascii():
+        raise TableError("message/id", "a command id is plain ASCII text")
+    return cid
 
 
 class TableService:
@@ -58,6 +79,7 @@ class TableService:
         self.registry = Registry(store, self._changed, owned=not clustered)
         self.writer = Writer(
             store,
+            self.clock,
             changed=self._changed,
             won=self._won,
             stored=self._stored,
@@ -65,7 +87,12 @@ class TableService:
         )
         self.clocks = Clocks(self.clock, self.timing, self.tasks, self.writer.commit)
         self.presence = Presence(
-            self.clock, self.timing, self.tasks, self.fanout, self.writer.commit
+            self.clock,
+            self.timing,
+            self.tasks,
+            self.fanout,
+            self.writer.commit,
+            watched=self.clocks.ensure,
         )
         self.cluster = Cluster(
             bus,
@@ -73,21 +100,34 @@ class TableService:
             registry=self.registry,
             clock=self.clock,
             timing=self.timing,
+            tasks=self.tasks,
             catch_up=self.writer.catch_up,
             schedule=self.clocks.schedule,
+            wants_clocks=wants_clocks,
         )
-        self._keeper: asyncio.Task[None] | None = None
+        self.reconciler = Reconciler(
+            registry=self.registry,
+            writer=self.writer,
+            clocks=self.clocks,
+            presence=self.presence,
+            cluster=self.cluster,
+            clock=self.clock,
+            every=self.timing.reconcile_every,
+            idle=self.timing.idle_after,
+        )
+        self._loops: list[asyncio.Task[None]] = []
 
     # ------------------------------------------------------------------ wiring
     def _changed(self, live: LiveTable) -> None:
         self.clocks.schedule(live)
         self.fanout.broadcast(live)
 
-    async def _won(self, live: LiveTable) -> None:
-        await self.cluster.won(live)
+    def _won(self, live: LiveTable) -> None:
+        self.cluster.won(live)
 
-    async def _stored(self, live: LiveTable, version: int) -> None:
-        await self.cluster.announce(live.table.code, version)
+    def _stored(self, live: LiveTable, version: int) -> None:
+        code = live.table.code
+        self.tasks.spawn(self.cluster.announce(code, version), f"table {code} announcement")
 
     def _caught_up(self, live: LiveTable) -> None:
         self.presence.reclaim_seats(live)
@@ -124,16 +164,19 @@ class TableService:
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
-        """Rebuild every table from its log and start its clocks."""
-        await self.registry.load_all()
+        """Start listening to the other processes, the lease keeper and the reconciler.
+
+        No table is loaded here: each comes into memory when first asked for."""
         await self.bus.start(self.cluster.heard)
+        loop = asyncio.get_running_loop()
+        self._loops.append(loop.create_task(self.reconciler.run()))
         if self.clustered:
-            self._keeper = asyncio.get_running_loop().create_task(self.cluster.keep_leases())
+            self._loops.append(loop.create_task(self.cluster.keep_leases()))
 
     async def stop(self) -> None:
         """Cancel every clock, close every connection, release the leases."""
-        if self._keeper is not None:
-            self._keeper.cancel()
+        for task in self._loops:
+            task.cancel()
         for live in self.tables.values():
             self.clocks.cancel(live)
             for handle in live.graces.values():
@@ -162,13 +205,14 @@ class TableService:
                 await self.store.create_table(table_id, code, encode(first))
             except CodeTaken:
                 continue
+            except Exception as error:
+                raise Unavailable() from error
             break
         else:  # pragma: no cover - 20 collisions in a billion codes
             raise TableError("table/busy", "could not find a free table code; try again")
         table = Table(table_id, code)
         table.apply(first)
-        self.registry.add(table)
-        await self.cluster.announce(code, table.version)
+        self.registry.add(table, self.clock.time())
         if data.get("computer"):
             await self.command(code, 0, {"type": "start"})
         return code, token, 0
@@ -184,10 +228,10 @@ class TableService:
         may have joined through another process a moment ago, and their token must be known
         here before the announcement arrives (read your own writes, whichever process you hit).
         """
-        live = await self.registry.find(code, shared=self.clustered)
-        if self.clustered:
+        live = await self.registry.find(code)
+        if self.clustered or live.stale:
             async with live.lock:
-                await self.writer.catch_up(live)
+                await self.writer.reload(live)
         return live
 
     async def join(self, code: str, name: Any) -> tuple[str, int]:
@@ -213,34 +257,39 @@ class TableService:
         return seat
 
     # ------------------------------------------------------------------ commands
-    async def command(self, code: str, seat: int | None, message: dict[str, Any]) -> None:
+    async def command(self, code: str, seat: int | None, message: dict[str, Any]) -> bool:
         """Run a client's command (``start``, ``act``, ``again``) as ``seat`` (``None``: a
-        spectator), whose token the caller has checked with :meth:`seat_for`.
+        spectator), whose token the caller has checked with :meth:`seat_for`. Returns ``False``
+        if the command's ``id`` was applied already (a retry: nothing is done again).
 
         Commands need no catching up first: a stale copy fails its compare-and-set."""
-        live = await self.registry.find(code, shared=self.clustered)
+        live = await self.registry.find(code)
         kind = message.get("type")
-        if kind == "start":
-            await self.writer.commit(live, lambda t: [t.start_event(seat)])
-        elif kind == "again":
-            await self.writer.commit(live, lambda t: [t.again_event(seat)])
-        elif kind == "act":
-            expected = message.get("version")
+        cid = command_id(message)
+        expected = message.get("version")
 
-            def make(t: Table) -> list[Event]:
-                if expected is not None and expected != t.version:
-                    raise TableError(
-                        "state/stale", "the table has moved on since you chose: look again"
-                    )
-                return [t.act_event(seat, message.get("action"))]
+        def make(t: Table) -> list[Event]:
+            if cid is not None and cid in t.command_ids:
+                return []  # applied already: the client did not hear back, and sent it again
+            if kind == "start":
+                return [t.start_event(seat, cid)]
+            if kind == "again":
+                return [t.again_event(seat, cid)]
+            if expected is not None and expected != t.version:
+                raise TableError(
+                    "state/stale", "the table has moved on since you chose: look again"
+                )
+            return [t.act_event(seat, message.get("action"), cid=cid)]
 
-            await self.writer.commit(live, make)
-        else:
+        if kind not in ("start", "again", "act"):
             raise TableError("message/unknown", f"{kind!r} is not a command")
+        return await self.writer.commit(live, make) > 0
 
     # ------------------------------------------------------------------ sockets
     async def connect(self, live: LiveTable, conn: Connection) -> None:
         """Add a socket (see :meth:`Presence.connect`)."""
+        # A table found before the client said hello may have left memory meanwhile.
+        self.registry.tables.setdefault(live.table.code, live)
         await self.presence.connect(live, conn)
 
     def disconnect(self, live: LiveTable, conn: Connection) -> None:

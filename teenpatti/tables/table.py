@@ -29,7 +29,7 @@ from ..engine.evaluate import Evaluator
 from ..engine.rules import OPTION_NAMES
 from .events import Act, Again, Control, Created, Event, Hand, Joined, Started
 
-__all__ = ["Seat", "Settings", "Table", "TableError", "token_hash"]
+__all__ = ["Seat", "Settings", "Table", "TableError", "Unavailable", "token_hash"]
 
 BOT_NAMES = ("Asha", "Bikash", "Chandra", "Deepa", "Ekraj", "Firoza", "Gita", "Hari", "Indra")
 """Names the computer players take."""
@@ -40,9 +40,25 @@ BOT_LEVELS = ("random", "easy", "medium", "hard")
 NAME_MAX = 24
 """The longest player name, in characters."""
 
+COMMAND_IDS_KEPT = 256
+"""How many of its latest command ids a table remembers (a retry comes within seconds)."""
+
 
 class TableError(EngineError):
     """A command the table refuses (a full table, a bad name, not the host...)."""
+
+    retryable = False
+    """Whether the same command may succeed if sent again, unchanged (with the same id)."""
+
+
+class Unavailable(TableError):
+    """The event store cannot be reached now (``store/unavailable``): the command may or may not
+    have been stored; sent again with the same id, it applies at most once."""
+
+    retryable = True
+
+    def __init__(self) -> None:
+        super().__init__("store/unavailable", "the table cannot be reached now: trying again")
 
 
 def token_hash(token: str) -> str:
@@ -169,6 +185,9 @@ class Table:
         self.hand_seeds: list[str] = []
         self.next_seed: str | None = None
         self._public: tuple[int, dict[str, Any]] | None = None
+        self.command_ids: dict[str, int] = {}
+        """The ids clients gave their latest commands, with the version each made (a retried
+        command is recognised here and not applied twice)."""
 
     # ------------------------------------------------------------------ state
     @property
@@ -222,6 +241,10 @@ class Table:
             case _:  # pragma: no cover - the union is closed
                 raise ValueError(f"unknown event {event!r}")
         self.version += 1
+        if isinstance(event, Started | Again | Act) and event.id is not None:
+            self.command_ids[event.id] = self.version
+            if len(self.command_ids) > COMMAND_IDS_KEPT:
+                del self.command_ids[next(iter(self.command_ids))]
 
     def _new_game(self, dealer: int, seed: str) -> None:
         # Hands take their seeds from the log, so the game's own seed is never used.
@@ -242,7 +265,7 @@ class Table:
             raise TableError("name/taken", f"someone at this table is called {name} already")
         return Joined(seat=len(self.seats), name=name, token_hash=token_hash(token))
 
-    def start_event(self, seat: int | None) -> Started:
+    def start_event(self, seat: int | None, cid: str | None = None) -> Started:
         """The event that starts the game (the host only), filling empty seats with the computer."""
         if seat is None or not self.seats[seat].host:
             raise TableError("table/not_host", "only the host can start the game")
@@ -255,16 +278,16 @@ class Table:
                 break
             if name_key(candidate) not in taken:
                 names.append(candidate)
-        return Started(names=names, dealer=0, seed=new_seed().hex())
+        return Started(names=names, dealer=0, seed=new_seed().hex(), id=cid)
 
-    def again_event(self, seat: int | None) -> Again:
+    def again_event(self, seat: int | None, cid: str | None = None) -> Again:
         """The event that starts a new game at the same table once the last one is over."""
         if seat is None:
             raise TableError("table/not_seated", "only a player at the table can play again")
         if self.game is None or not self.game.finished:
             raise TableError("table/in_play", "the game is not over yet")
         dealer = self.games_played % len(self.seats)
-        return Again(dealer=dealer, seed=new_seed().hex())
+        return Again(dealer=dealer, seed=new_seed().hex(), id=cid)
 
     def hand_event(self) -> Hand:
         """The event that deals the next hand and commits the seed of the one after."""
@@ -272,7 +295,9 @@ class Table:
             raise TableError("table/no_deal", "there is no hand to deal now")
         return Hand(next_seed=new_seed().hex())
 
-    def act_event(self, seat: int | None, raw: Any, by: str = "person") -> Act:
+    def act_event(
+        self, seat: int | None, raw: Any, by: str = "person", cid: str | None = None
+    ) -> Act:
         """The event for a seat's action, checked by the engine (:class:`IllegalAction` if not)."""
         if seat is None:
             raise TableError("table/not_seated", "spectators cannot act")
@@ -283,7 +308,7 @@ class Table:
         action = Action.from_json(raw)
         assert self.game is not None and self.game.hand is not None
         self.game.hand.verify(action)
-        return Act(seat=seat, action=action.to_json(), by=by)
+        return Act(seat=seat, action=action.to_json(), by=by, id=cid)
 
     # ------------------------------------------------------------------ what a client sees
     def state(self, seat: int | None) -> dict[str, Any]:

@@ -5,18 +5,28 @@ the latest state (the table checks it with the engine), the store appends them w
 version (compare-and-set), and only then are they applied. If another writer appended first, the
 table catches up from the store and the command is checked again: it applies if it is still legal,
 and is refused with the engine's reason if not.
+
+Any other error during an append leaves its outcome unknown (the events may be stored, with the
+acknowledgement lost): the table is marked stale and reloaded from the store before anything else
+is done with it, and the command is refused with :class:`~teenpatti.tables.table.Unavailable`
+(``store/unavailable``, retryable). A client retrying with the same command id finds it applied
+(the id is in the log), so a command applies at most once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import logging
+from collections.abc import Callable
 
 from ..store.base import EventStore, VersionConflict
+from .clock import Clock
 from .events import Event, decode, encode
 from .live import LiveTable
-from .table import Table, TableError
+from .table import Table, TableError, Unavailable
 
 __all__ = ["Make", "Writer"]
+
+log = logging.getLogger("teenpatti.tables")
 
 Make = Callable[[Table], list[Event]]
 """Turns a command into events against the table's current state (or raises the refusal)."""
@@ -31,45 +41,68 @@ class Writer:
     def __init__(
         self,
         store: EventStore,
+        clock: Clock,
         *,
         changed: Callable[[LiveTable], None],
-        won: Callable[[LiveTable], Awaitable[None]],
-        stored: Callable[[LiveTable, int], Awaitable[None]],
+        won: Callable[[LiveTable], None],
+        stored: Callable[[LiveTable, int], None],
         caught_up: Callable[[LiveTable], None],
     ) -> None:
         self.store = store
+        self.clock = clock
         self._changed = changed
         """Called after each version applied (clocks and sockets follow the state)."""
         self._won = won
-        """Awaited under the lock once this process's append is applied, before ``changed``."""
+        """Called once this process's append is applied, before ``changed``."""
         self._stored = stored
-        """Awaited after this process appended, outside the lock (tell the other processes)."""
+        """Called after this process appended (tell the other processes)."""
         self._caught_up = caught_up
         """Called after events of other writers were applied."""
 
-    async def commit(self, live: LiveTable, make: Make) -> None:
+    async def commit(self, live: LiveTable, make: Make) -> int:
         """Turn a command into events and append them (compare-and-set, checked again on a
-        conflict); :class:`TableError` ``state/conflict`` if the table stays too busy."""
+        conflict); returns how many events were stored (0: nothing to do, or a repeat).
+
+        Raises the table's refusal, :class:`TableError` ``state/conflict`` if the table stays
+        too busy, or :class:`Unavailable` if the store cannot be reached."""
         table = live.table
         for _ in range(ATTEMPTS):
             async with live.lock:
+                if live.stale:
+                    await self.reload(live)
                 events = make(table)
                 if not events:
-                    return
+                    return 0
                 try:
                     version = await self.store.append(
                         table.table_id, table.version, [encode(e) for e in events]
                     )
                 except VersionConflict:
-                    await self.catch_up(live)
+                    await self.reload(live)
                     continue
+                except Exception as error:
+                    # Stored or not, we cannot tell: reload before serving this table again.
+                    live.stale = True
+                    log.warning("table %s: append failed (%s): reloading", table.code, error)
+                    await self.reload(live)
+                    raise Unavailable() from error
+                live.since = self.clock.time()
                 for event in events:
                     table.apply(event)
-                await self._won(live)
+                self._won(live)
                 self._changed(live)
-            await self._stored(live, version)
-            return
+                self._stored(live, version)
+            return len(events)
         raise TableError("state/conflict", "the table is busy: try again")
+
+    async def reload(self, live: LiveTable) -> bool:
+        """:meth:`catch_up`, with a store error turned into :class:`Unavailable` (the table
+        stays marked stale, and is reloaded by the next command or the reconciler)."""
+        try:
+            return await self.catch_up(live)
+        except Exception as error:
+            live.stale = True
+            raise Unavailable() from error
 
     async def catch_up(self, live: LiveTable) -> bool:
         """Apply the events other writers appended (the table's lock is held); ``True`` if any.
@@ -79,8 +112,10 @@ class Writer:
         """
         table = live.table
         events = await self.store.load(table.table_id, after=table.version)
+        live.stale = False
         for stored in events:
             table.apply(decode(stored.data))
+            live.since = stored.at
             self._changed(live)
         if events:
             self._caught_up(live)

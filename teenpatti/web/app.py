@@ -14,6 +14,7 @@ import contextlib
 import gc
 import io
 import json
+import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -40,6 +41,8 @@ STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
 """The largest message a client may send, in bytes (HTTP bodies and socket messages)."""
 HELLO_TIMEOUT = 15.0
+
+log = logging.getLogger("teenpatti.web")
 
 
 class RateLimiter:
@@ -70,6 +73,11 @@ def _error(code: str, reason: str, status: int = 400) -> Response:
     # text that cannot be written as UTF-8 (a lone surrogate) must not turn the reply into a 500.
     body = json.dumps({"error": {"code": code, "reason": reason}})
     return Response(body, status_code=status, media_type="application/json")
+
+
+def _status(error: EngineError, status: int) -> int:
+    """The HTTP status for a refusal: 503 when the store cannot be reached (try again)."""
+    return 503 if getattr(error, "retryable", False) else status
 
 
 async def _body(request: Request) -> Any:
@@ -129,7 +137,7 @@ def create_app(
         try:
             code, token, seat = await service.create(await _body(request))
         except EngineError as error:
-            return _error(error.code, error.reason)
+            return _error(error.code, error.reason, _status(error, 400))
         return JSONResponse(
             {"code": code, "token": token, "seat": seat, "link": f"/t/{code}"}, status_code=201
         )
@@ -140,7 +148,7 @@ def create_app(
         try:
             live = await service.find(request.path_params["code"])
         except EngineError as error:
-            return _error(error.code, error.reason, 404)
+            return _error(error.code, error.reason, _status(error, 404))
         state = live.table.state(None)
         return JSONResponse(
             {k: state[k] for k in ("code", "status", "settings", "seats", "version")}
@@ -155,14 +163,14 @@ def create_app(
             token, seat = await service.join(request.path_params["code"], name)
         except EngineError as error:
             status = 404 if error.code == "table/unknown" else 400
-            return _error(error.code, error.reason, status)
+            return _error(error.code, error.reason, _status(error, status))
         return JSONResponse({"token": token, "seat": seat})
 
     async def hand_histories(request: Request) -> Response:
         try:
             hands = await service.histories(request.path_params["code"])
         except EngineError as error:
-            return _error(error.code, error.reason, 404)
+            return _error(error.code, error.reason, _status(error, 404))
         return JSONResponse(
             hands,
             headers={"Content-Disposition": 'attachment; filename="hands.json"'},
@@ -173,7 +181,7 @@ def create_app(
         try:
             live = await service.find(code)
         except EngineError as error:
-            return _error(error.code, error.reason, 404)
+            return _error(error.code, error.reason, _status(error, 404))
         link = f"{request.base_url}t/{live.table.code}"
         out = io.BytesIO()
         segno.make(link, error="m").save(out, kind="svg", xmldecl=False, scale=6, border=2)
@@ -285,8 +293,13 @@ async def _handle(
 ) -> str | None:
     """One client message -> ``None`` (the state update follows) or an error to send back."""
 
-    def error(code: str, reason: str) -> str:
-        return json.dumps({"type": "error", "code": code, "reason": reason})
+    def error(code: str, reason: str, echo: Any = None, retryable: bool = False) -> str:
+        out: dict[str, Any] = {"type": "error", "code": code, "reason": reason}
+        if retryable:
+            out["retryable"] = True
+        if isinstance(echo, str) and len(echo) <= 64:
+            out["id"] = echo  # which command this answers
+        return json.dumps(out)
 
     if not limiter.allow("socket"):
         return error("rate/limited", "too many messages: slow down")
@@ -301,16 +314,19 @@ async def _handle(
     kind = message.get("type")
     if kind == "ping":
         return json.dumps({"type": "pong", "version": live.table.version})
-    if kind == "sync":
-        await service.find(live.table.code)  # with other processes: catch up from the store
-        conn.push(service.render(live, conn.seat))
-        return None
-    if kind not in ("act", "start", "again"):
+    if kind not in ("act", "start", "again", "sync"):
         return error("message/unknown", f"{str(kind)[:40]!r} is not a message this table knows")
     try:
-        await service.command(live.table.code, conn.seat, message)
+        if kind == "sync":
+            await service.find(live.table.code)  # catch up from the store if need be
+            conn.push(service.render(live, conn.seat))
+        elif not await service.command(live.table.code, conn.seat, message):
+            conn.push(service.render(live, conn.seat))  # a repeat: the state it made
     except EngineError as err:
-        return error(err.code, err.reason)
+        return error(err.code, err.reason, message.get("id"), getattr(err, "retryable", False))
+    except Exception:  # a fault of ours must cost this message only, never the socket
+        log.exception("table %s: %s message failed", live.table.code, kind)
+        return error("server/error", "that did not work: try again", message.get("id"), True)
     return None
 
 

@@ -462,7 +462,7 @@ def test_two_services_on_one_file_the_stale_one_catches_up(tmp_path: Path) -> No
         assert live.table.hand_in_play
         second = TableService(SqliteStore(path), SLOW)
         await second.start()
-        other = second.get(code)
+        other = await second.find(code)
         assert other.table.version == live.table.version
         assert other.table.state(0) == live.table.state(0)
         actor = live.table.game.hand.actor  # type: ignore[union-attr]
@@ -534,7 +534,7 @@ def test_computer_table_starts_at_once_and_restarts_from_its_log(tmp_path: Path)
         await service.store.close()
         reborn = TableService(SqliteStore(path), fast)
         await reborn.start()
-        back = reborn.get(code)
+        back = await reborn.find(code)
         assert {v: back.table.state(v) for v in (None, 0, 1, 2)} == states
         assert reborn.seat_for(back, token) == 0
         await reborn.stop()
