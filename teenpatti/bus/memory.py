@@ -29,5 +29,12 @@ class MemoryBus:
     async def release(self, code: str) -> None:
         """Nothing to release."""
 
+    async def present(self, seats: dict[str, list[int]], ttl: float) -> None:
+        """No other process to tell."""
+
+    async def online(self, codes: list[str]) -> dict[str, set[int]]:
+        """No other process."""
+        return {}
+
     async def close(self) -> None:
         """Nothing to close."""

@@ -9,6 +9,7 @@ import logging
 import os
 import secrets
 import socket
+import time
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -22,6 +23,8 @@ __all__ = ["CHANNEL", "RedisBus"]
 CHANNEL = "teenpatti:tables"
 """The pub/sub channel every process listens on."""
 _LEASE = "teenpatti:lease:"
+_ONLINE = "teenpatti:online:"
+"""A hash per table: process -> ``"<expiry ms>:<seat>,<seat>"``."""
 
 # Renew only a lease we hold; take it when free. Returns 1 when the lease is ours afterwards.
 _TAKE_OR_RENEW = """
@@ -83,6 +86,7 @@ class RedisBus:
         self._release = client.register_script(_RELEASE)
         self._task: asyncio.Task[None] | None = None
         self._held: set[str] = set()
+        self._present: set[str] = set()
 
     @classmethod
     async def open(cls, url: str) -> RedisBus:
@@ -190,6 +194,45 @@ class RedisBus:
         self._held.discard(code)
         await self._release(keys=[_LEASE + code], args=[self.owner])
 
+    async def present(self, seats: dict[str, list[int]], ttl: float) -> None:
+        """Record this process's seats per table (one pipeline)."""
+        if not seats:
+            return
+        expiry = int((time.time() + ttl) * 1000)
+        async with self.client.pipeline(transaction=False) as pipe:
+            for code, held in seats.items():
+                key = _ONLINE + code
+                if held:
+                    pipe.hset(key, self.owner, f"{expiry}:{','.join(map(str, sorted(held)))}")
+                    pipe.pexpire(key, int(ttl * 1000) * 4)
+                else:
+                    pipe.hdel(key, self.owner)
+            await pipe.execute()
+        for code, held in seats.items():
+            if held:
+                self._present.add(code)
+            else:
+                self._present.discard(code)
+
+    async def online(self, codes: list[str]) -> dict[str, set[int]]:
+        """The seats other processes have recorded and renewed in time (one pipeline)."""
+        if not codes:
+            return {}
+        async with self.client.pipeline(transaction=False) as pipe:
+            for code in codes:
+                pipe.hgetall(_ONLINE + code)
+            records = await pipe.execute()
+        now = int(time.time() * 1000)
+        out: dict[str, set[int]] = {}
+        for code, record in zip(codes, records, strict=True):
+            seats: set[int] = set()
+            for owner, value in (record or {}).items():
+                expiry, _, held = str(value).partition(":")
+                if owner != self.owner and expiry.isdigit() and int(expiry) > now and held:
+                    seats.update(int(s) for s in held.split(",") if s.isdigit())
+            out[code] = seats
+        return out
+
     async def close(self) -> None:
         """Stop listening, release the leases held, close the connection."""
         if self._task is not None:
@@ -199,4 +242,6 @@ class RedisBus:
         for code in list(self._held):
             with contextlib.suppress(Exception):
                 await self.release(code)
+        with contextlib.suppress(Exception):
+            await self.present({code: [] for code in self._present}, 1.0)
         await self.client.aclose()

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
-from ..bus.base import MISSED, Bus
+from ..bus.base import MISSED, PRESENCE, Bus
 from .clock import Clock, Tasks
 from .live import LiveTable, Timing
 from .registry import Registry
@@ -43,6 +43,7 @@ class Cluster:
         catch_up: Callable[[LiveTable], Awaitable[bool]],
         schedule: Callable[[LiveTable], None],
         wants_clocks: Callable[[LiveTable], bool],
+        broadcast: Callable[[LiveTable], None],
     ) -> None:
         self.bus = bus
         self.clustered = clustered
@@ -54,6 +55,9 @@ class Cluster:
         self._catch_up = catch_up
         self._schedule = schedule
         self._wants_clocks = wants_clocks
+        self._broadcast = broadcast
+        self._shown: set[str] = set()
+        """Tables whose presence this process has recorded on the bus."""
         self.unsent: dict[str, int] = {}
         """Announcements the bus refused, by table: sent again by :meth:`resend`."""
         self._bus_down = False
@@ -89,8 +93,52 @@ class Cluster:
                 await self._catch_up_safely(each)
             return
         live = tables.get(code)
-        if live is not None and version > live.table.version:
+        if live is None:
+            return
+        if version == PRESENCE:
+            await self._refresh([live])
+        elif version > live.table.version:
             await self._catch_up_safely(live)
+
+    # ------------------------------------------------------------------ presence
+    def moved(self, live: LiveTable) -> None:
+        """A seat came online or went offline here: record it and tell the others."""
+        if self.clustered:
+            self.tasks.spawn(self._show(live), f"table {live.table.code} presence")
+
+    async def _show(self, live: LiveTable) -> None:
+        code = live.table.code
+        try:
+            await self.bus.present({code: _seats(live)}, self.timing.lease_ttl)
+            self._shown.add(code)
+            await self.bus.publish(code, PRESENCE)
+        except Exception as error:  # the next lease round records it
+            log.warning("table %s: presence not shared: %s", code, error)
+
+    async def elsewhere(self, live: LiveTable) -> set[int]:
+        """The seats online in other processes, read now."""
+        if not self.clustered:
+            return set()
+        await self._refresh([live])
+        return live.remote
+
+    async def _refresh(self, tables: list[LiveTable]) -> None:
+        """Read the other processes' presence for these tables; resend the states that change."""
+        online = await self.bus.online([t.table.code for t in tables])
+        for live in tables:
+            remote = online.get(live.table.code, set())
+            if remote != live.remote:
+                live.remote = remote
+                self._broadcast(live)
+
+    async def share_presence(self, tables: list[LiveTable]) -> None:
+        """Renew this process's presence records and read the others' (the lease round)."""
+        mine = {t.table.code: _seats(t) for t in tables if t.connections}
+        for code in self._shown - set(mine):
+            mine[code] = []  # no socket left here
+        await self.bus.present(mine, self.timing.lease_ttl)
+        self._shown = {code for code, seats in mine.items() if seats}
+        await self._refresh([t for t in tables if t.connections or t.owned])
 
     async def _catch_up_safely(self, live: LiveTable) -> None:
         try:
@@ -128,11 +176,13 @@ class Cluster:
 
     async def renew(self) -> None:
         """One round: hold the leases of the playing tables that want clocks (one round trip),
-        release the others, and start or stop running clocks where that changed."""
+        release the others, and start or stop running clocks where that changed; renew and
+        read presence (one round trip each)."""
         tables = list(self.registry.tables.values())
         wanted = [t for t in tables if t.table.status == "playing" and self._wants_clocks(t)]
         try:
             held = await self.bus.leases([t.table.code for t in wanted], self.timing.lease_ttl)
+            await self.share_presence(tables)
         except Exception as error:  # the bus is down: keep what we have, try again
             if not self._bus_down:
                 log.warning("leases not renewed: %s", error)
@@ -155,3 +205,7 @@ class Cluster:
             if keep:  # taking over: what the last holder stored comes first
                 await self._catch_up_safely(live)
             self._schedule(live)
+
+
+def _seats(live: LiveTable) -> list[int]:
+    return sorted({c.seat for c in live.connections if c.seat is not None})

@@ -26,8 +26,8 @@ class Fanout:
         self.clock = clock
 
     def connected(self, live: LiveTable) -> list[bool]:
-        """Which seats have a socket open now."""
-        seats = {c.seat for c in live.connections}
+        """Which seats have a socket open now, in this process or another."""
+        seats = {c.seat for c in live.connections} | live.remote
         return [i in seats for i in range(len(live.table.seats))]
 
     def render(self, live: LiveTable, seat: int | None) -> str:

@@ -83,5 +83,7 @@ class LiveTable:
     """An append's outcome is unknown (the store failed mid-way): reload before going on."""
     failures: int = 0
     """Store errors in a row for this table's clock (logged once, retried with back-off)."""
+    remote: set[int] = field(default_factory=set)
+    """Seats with a socket open in another process (read from the bus)."""
     touched: float = 0.0
     """When the table was last seen in use (it leaves memory after a while unused)."""

@@ -36,6 +36,8 @@ class Presence:
         fanout: Fanout,
         commit: Callable[[LiveTable, Make], Coroutine[Any, Any, int]],
         watched: Callable[[LiveTable], None],
+        moved: Callable[[LiveTable], None],
+        elsewhere: Callable[[LiveTable], Coroutine[Any, Any, set[int]]],
     ) -> None:
         self.clock = clock
         self.timing = timing
@@ -44,6 +46,10 @@ class Presence:
         self._commit = commit
         self._watched = watched
         """Called when a socket joins a table (a sleeping table's clocks start again)."""
+        self._moved = moved
+        """Called when a seat comes online or goes offline in this process (tell the others)."""
+        self._elsewhere = elsewhere
+        """The seats online in other processes now (read fresh before a seat is handed over)."""
 
     async def connect(self, live: LiveTable, conn: Connection) -> None:
         """Add a socket; its person takes the seat back from the computer if it had it."""
@@ -64,6 +70,7 @@ class Presence:
                     )
         conn.push(self.fanout.render(live, seat))
         if seat is not None and sum(c.seat == seat for c in live.connections) == 1:
+            self._moved(live)
             self.fanout.broadcast(live, but=conn)  # the others see this seat come online
 
     def disconnect(self, live: LiveTable, conn: Connection) -> None:
@@ -72,6 +79,7 @@ class Presence:
         seat = conn.seat
         if seat is None or any(c.seat == seat for c in live.connections):
             return
+        self._moved(live)
         self.fanout.broadcast(live)  # the others see this seat go offline
         if live.table.settings.turn_seconds is None:
             return  # a table with no timer waits for its players as long as they like
@@ -87,7 +95,7 @@ class Presence:
         table = live.table
         if table.settings.turn_seconds is None or table.status != "playing":
             return
-        online = {c.seat for c in live.connections}
+        online = {c.seat for c in live.connections} | live.remote
         for seat, info in enumerate(table.seats):
             absent = info.token_hash is not None and not info.bot and seat not in online
             if absent and seat not in live.graces:
@@ -105,6 +113,14 @@ class Presence:
 
     async def _take_over(self, live: LiveTable, seat: int) -> None:
         if any(c.seat == seat for c in live.connections):
+            return
+        try:
+            if seat in await self._elsewhere(live):
+                return  # the person is connected to another process
+        except Exception as error:  # the bus is down: the grace waits for it
+            log.warning("table %s: presence unknown: %s", live.table.code, error)
+            if seat not in live.graces:
+                self._grace(live, seat, RETRY_MAX)
             return
         try:
             await self._commit(

@@ -93,6 +93,8 @@ class TableService:
             self.fanout,
             self.writer.commit,
             watched=self.clocks.ensure,
+            moved=lambda live: self.cluster.moved(live),
+            elsewhere=lambda live: self.cluster.elsewhere(live),
         )
         self.cluster = Cluster(
             bus,
@@ -104,6 +106,7 @@ class TableService:
             catch_up=self.writer.catch_up,
             schedule=self.clocks.schedule,
             wants_clocks=wants_clocks,
+            broadcast=self.fanout.broadcast,
         )
         self.reconciler = Reconciler(
             registry=self.registry,

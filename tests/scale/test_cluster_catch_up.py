@@ -143,8 +143,8 @@ def test_redis_restarted_mid_game(
         stopped = await asyncio.gather(
             *(p.play(random.Random(p.seat), a_person_to_act, chooser=steady(p)) for p in players)
         )
-        state = stopped[0]
-        actor = players[state["hand"]["actor"]]
+        actor = players[stopped[0]["hand"]["actor"]]
+        state = stopped[players.index(actor)]  # the state the actor chose from
         others = [c for c in [*players, *watchers] if c is not actor]
 
         # Redis goes away; the person to act moves while it is down.
