@@ -18,6 +18,7 @@ from typing import Any
 from ..bots import load_bot
 from ..engine import EngineError, IllegalAction, view
 from .clock import Clock, Tasks
+from .codes import new_seed
 from .events import Act, Event
 from .live import LiveTable, Timing
 from .table import Unavailable
@@ -85,7 +86,7 @@ class Clocks:
         if hand is None or hand.finished:
             pause = timing.first_deal if hand is None else timing.result_pause
             if live.owned:
-                self._later(live, pause, lambda: [table.hand_event()])
+                self._later(live, pause, lambda: [table.hand_event(new_seed())])
             return
         seat = hand.actor
         assert seat is not None

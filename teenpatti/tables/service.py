@@ -27,7 +27,7 @@ from ..store.base import CodeTaken, EventStore
 from .clock import Clock, SystemClock, Tasks
 from .clocks import Clocks, wants_clocks
 from .cluster import Cluster
-from .codes import new_code, new_token
+from .codes import new_code, new_seed, new_token
 from .events import Created, Event, Host, encode
 from .fanout import Fanout
 from .live import Connection, LiveTable, Timing
@@ -275,9 +275,9 @@ class TableService:
             if cid is not None and cid in t.command_ids:
                 return []  # applied already: the client did not hear back, and sent it again
             if kind == "start":
-                return [t.start_event(seat, cid)]
+                return [t.start_event(seat, new_seed(), cid)]
             if kind == "again":
-                return [t.again_event(seat, cid)]
+                return [t.again_event(seat, new_seed(), cid)]
             if expected is not None and expected != t.version:
                 raise TableError(
                     "state/stale", "the table has moved on since you chose: look again"

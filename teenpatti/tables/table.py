@@ -1,7 +1,8 @@
 """A table as the replay of its event log: settings, seats, the game in play, and each seat's view.
 
-This module is pure (no clock, no I/O, no asyncio): :class:`Table` applies events and checks
-commands; :mod:`teenpatti.tables.service` stores the events, runs the clocks and sends the views.
+This module is pure (no clock, no I/O, no asyncio, no randomness: the deck seeds a command needs are
+given to it): :class:`Table` applies events and checks commands; :mod:`teenpatti.tables.service`
+stores the events, draws the seeds, runs the clocks and sends the views.
 
 Events are the typed structs of :mod:`teenpatti.tables.events` (stored as JSON, ``type`` first):
 
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine import Action, EngineError, Game, IllegalAction, Rules, can_see_cards, cards_str, view
-from ..engine.deck import commitment, new_seed
+from ..engine.deck import commitment
 from ..engine.evaluate import Evaluator
 from ..engine.rules import OPTION_NAMES
 from .events import Act, Again, Control, Created, Event, Hand, Joined, Started
@@ -265,8 +266,9 @@ class Table:
             raise TableError("name/taken", f"someone at this table is called {name} already")
         return Joined(seat=len(self.seats), name=name, token_hash=token_hash(token))
 
-    def start_event(self, seat: int | None, cid: str | None = None) -> Started:
-        """The event that starts the game (the host only), filling empty seats with the computer."""
+    def start_event(self, seat: int | None, seed: bytes, cid: str | None = None) -> Started:
+        """The event that starts the game (the host only), filling empty seats with the computer;
+        ``seed`` is the first hand's deck seed, ``cid`` the client's id for the command."""
         if seat is None or not self.seats[seat].host:
             raise TableError("table/not_host", "only the host can start the game")
         if self.game is not None:
@@ -278,22 +280,24 @@ class Table:
                 break
             if name_key(candidate) not in taken:
                 names.append(candidate)
-        return Started(names=names, dealer=0, seed=new_seed().hex(), id=cid)
+        return Started(names=names, dealer=0, seed=seed.hex(), id=cid)
 
-    def again_event(self, seat: int | None, cid: str | None = None) -> Again:
-        """The event that starts a new game at the same table once the last one is over."""
+    def again_event(self, seat: int | None, seed: bytes, cid: str | None = None) -> Again:
+        """The event that starts a new game at the same table once the last one is over;
+        ``seed`` is its first hand's deck seed."""
         if seat is None:
             raise TableError("table/not_seated", "only a player at the table can play again")
         if self.game is None or not self.game.finished:
             raise TableError("table/in_play", "the game is not over yet")
         dealer = self.games_played % len(self.seats)
-        return Again(dealer=dealer, seed=new_seed().hex(), id=cid)
+        return Again(dealer=dealer, seed=seed.hex(), id=cid)
 
-    def hand_event(self) -> Hand:
-        """The event that deals the next hand and commits the seed of the one after."""
+    def hand_event(self, next_seed: bytes) -> Hand:
+        """The event that deals the next hand and commits ``next_seed``, the seed of the one
+        after."""
         if self.game is None or self.game.finished or self.hand_in_play:
             raise TableError("table/no_deal", "there is no hand to deal now")
-        return Hand(next_seed=new_seed().hex())
+        return Hand(next_seed=next_seed.hex())
 
     def act_event(
         self, seat: int | None, raw: Any, by: str = "person", cid: str | None = None
@@ -380,8 +384,8 @@ class Table:
                 "ended_by": seen.ended_by,
                 "pots": [p.to_json() for p in seen.pots],
                 "actions": [
-                    {**a.to_json(), "paid": paid}
-                    for a, paid in zip(seen.actions, seen.paid, strict=True)
+                    {**a.to_json(), **o.to_json()}
+                    for a, o in zip(seen.actions, seen.outcomes, strict=True)
                 ],
                 "commitment": commitment(bytes.fromhex(seed)) if seed else None,
                 "seed": seed if hand.finished else None,
