@@ -70,6 +70,10 @@ class Bus(Protocol):
         a process that stops renewing its record drops out after its ``ttl``."""
         ...
 
+    async def ping(self) -> None:
+        """Raise if the bus cannot be reached now (``/readyz``)."""
+        ...
+
     async def close(self) -> None:
         """Stop listening and release every lease."""
         ...

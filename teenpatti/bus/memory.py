@@ -36,5 +36,8 @@ class MemoryBus:
         """No other process."""
         return {}
 
+    async def ping(self) -> None:
+        """Always reachable."""
+
     async def close(self) -> None:
         """Nothing to close."""

@@ -233,6 +233,10 @@ class RedisBus:
             out[code] = seats
         return out
 
+    async def ping(self) -> None:
+        """Ask Redis for a PONG."""
+        await self.client.ping()
+
     async def close(self) -> None:
         """Stop listening, release the leases held, close the connection."""
         if self._task is not None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..bots import load_bot
 from ..engine import EngineError, IllegalAction, view
+from ..metrics import Metrics
 from .clock import Clock, Tasks
 from .codes import new_seed
 from .events import Act, Event
@@ -52,11 +53,13 @@ class Clocks:
         timing: Timing,
         tasks: Tasks,
         commit: Callable[[LiveTable, Make], Coroutine[Any, Any, int]],
+        metrics: Metrics,
     ) -> None:
         self.clock = clock
         self.timing = timing
         self.tasks = tasks
         self._commit = commit
+        self.metrics = metrics
 
     def schedule(self, live: LiveTable) -> None:
         """Set the one clock a table needs next, from its state (after every version)."""
@@ -107,8 +110,10 @@ class Clocks:
     def _later(self, live: LiveTable, delay: float, job: Callable[[], list[Event]]) -> None:
         version = live.table.version
         code = live.table.code
+        due = self.clock.time() + max(0.0, delay)
 
         def fire() -> None:
+            self.metrics.lateness.observe(max(0.0, self.clock.time() - due))
             live.timer = None
             self.tasks.spawn(self._run(live, version, job), f"table {code} clock")
 
@@ -124,6 +129,7 @@ class Clocks:
             await self._commit(live, lambda t: job() if t.version == version else [])
         except EngineError as error:
             if not isinstance(error, Unavailable):  # pragma: no cover - a bug, not a fault
+                self.metrics.error("clock/refused")
                 log.error("table %s: automatic move refused: %s", table.code, error)
                 return
             self._retry(live, version, job, error)
@@ -138,6 +144,7 @@ class Clocks:
         self, live: LiveTable, version: int, job: Callable[[], list[Event]], error: Exception
     ) -> None:
         live.failures += 1
+        self.metrics.error("clock/retry")
         if live.failures == 1:
             log.warning("table %s: clock failed (%s): retrying", live.table.code, error)
         if live.table.version != version or live.timer is not None:

@@ -7,10 +7,12 @@ that seat only (:meth:`Table.state_for`, through the engine's view gate).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import msgspec
 
+from ..metrics import Metrics
 from .clock import Clock
 from .live import Connection, LiveTable
 
@@ -22,8 +24,9 @@ _encode = msgspec.json.Encoder().encode
 class Fanout:
     """Renders tables' states and sends them to their sockets."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, metrics: Metrics) -> None:
         self.clock = clock
+        self.metrics = metrics
 
     def connected(self, live: LiveTable) -> list[bool]:
         """Which seats have a socket open now, in this process or another."""
@@ -38,6 +41,7 @@ class Fanout:
         """Send every socket its own state (each seat's rendered once)."""
         if not live.connections:
             return
+        started = time.perf_counter()
         public = self._public(live)
         rendered: dict[int | None, str] = {}
         for conn in list(live.connections):
@@ -47,6 +51,7 @@ class Fanout:
             if message is None:
                 message = rendered[conn.seat] = self._render(live, conn.seat, public)
             conn.push(message)
+        self.metrics.broadcast.observe(time.perf_counter() - started)
 
     def _public(self, live: LiveTable) -> dict[str, Any]:
         """The public state with what this process adds: the clock and who is online."""

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..bus.base import Bus
 from ..bus.memory import MemoryBus
+from ..metrics import Metrics
 from ..store.base import CodeTaken, EventStore
 from .clock import Clock, SystemClock, Tasks
 from .clocks import Clocks, wants_clocks
@@ -69,23 +70,27 @@ class TableService:
         timing: Timing | None = None,
         clock: Clock | None = None,
         bus: Bus | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
+        self.metrics = metrics or Metrics()
+        self.metrics.watch_tables(lambda: len(self.tables))
         self.timing = timing or Timing()
         self.clock: Clock = clock or SystemClock()
         self.tasks = Tasks()
         bus = bus or MemoryBus()
         clustered = not isinstance(bus, MemoryBus)
-        self.fanout = Fanout(self.clock)
+        self.fanout = Fanout(self.clock, self.metrics)
         self.registry = Registry(store, self._changed, owned=not clustered)
         self.writer = Writer(
             store,
             self.clock,
+            self.metrics,
             changed=self._changed,
             won=self._won,
             stored=self._stored,
             caught_up=self._caught_up,
         )
-        self.clocks = Clocks(self.clock, self.timing, self.tasks, self.writer.commit)
+        self.clocks = Clocks(self.clock, self.timing, self.tasks, self.writer.commit, self.metrics)
         self.presence = Presence(
             self.clock,
             self.timing,

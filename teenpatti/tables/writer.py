@@ -16,8 +16,10 @@ is done with it, and the command is refused with :class:`~teenpatti.tables.table
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 
+from ..metrics import Metrics
 from ..store.base import EventStore, VersionConflict
 from .clock import Clock
 from .events import Event, decode, encode
@@ -42,6 +44,7 @@ class Writer:
         self,
         store: EventStore,
         clock: Clock,
+        metrics: Metrics,
         *,
         changed: Callable[[LiveTable], None],
         won: Callable[[LiveTable], None],
@@ -50,6 +53,7 @@ class Writer:
     ) -> None:
         self.store = store
         self.clock = clock
+        self.metrics = metrics
         self._changed = changed
         """Called after each version applied (clocks and sockets follow the state)."""
         self._won = won
@@ -73,6 +77,7 @@ class Writer:
                 events = make(table)
                 if not events:
                     return 0
+                started = time.perf_counter()
                 try:
                     version = await self.store.append(
                         table.table_id, table.version, [encode(e) for e in events]
@@ -82,10 +87,13 @@ class Writer:
                     continue
                 except Exception as error:
                     # Stored or not, we cannot tell: reload before serving this table again.
+                    self.metrics.error("store/append")
                     live.stale = True
                     log.warning("table %s: append failed (%s): reloading", table.code, error)
                     await self.reload(live)
                     raise Unavailable() from error
+                self.metrics.append.observe(time.perf_counter() - started)
+                self.metrics.actions.inc()
                 live.since = self.clock.time()
                 for event in events:
                     table.apply(event)

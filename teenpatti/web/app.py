@@ -32,8 +32,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bus.base import Bus
 from ..engine import EngineError
+from ..metrics import CONTENT_TYPE
 from ..store.base import EventStore
 from ..tables.service import Connection, TableService, Timing
+from . import logs
+from .headers import SecurityHeaders
+from .reach import Reach
 
 __all__ = ["RateLimiter", "create_app", "send_queued"]
 
@@ -41,6 +45,8 @@ STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
 """The largest message a client may send, in bytes (HTTP bodies and socket messages)."""
 HELLO_TIMEOUT = 15.0
+READY_TIMEOUT = 2.0
+"""How long ``/readyz`` waits for the store and the bus to answer."""
 
 log = logging.getLogger("teenpatti.web")
 
@@ -68,7 +74,7 @@ class RateLimiter:
         return True
 
 
-def _error(code: str, reason: str, status: int = 400) -> Response:
+def _error_response(code: str, reason: str, status: int = 400) -> Response:
     # ASCII JSON: a code or reason may quote what the client sent (an unknown rule's name), and
     # text that cannot be written as UTF-8 (a lone surrogate) must not turn the reply into a 500.
     body = json.dumps({"error": {"code": code, "reason": reason}})
@@ -100,16 +106,22 @@ def create_app(
     lobby_rate: tuple[float, float] = (1.0, 30.0),
     message_rate: tuple[float, float] = (10.0, 30.0),
     freeze_every: float | None = None,
+    reach: Reach | None = None,
 ) -> Starlette:
     """The app over ``store`` (or an async function that opens it when the app starts) and
     ``bus`` (an async function that opens it; in-process when ``None``). ``lobby_rate`` limits
     creates, joins and code look-ups per client address; ``message_rate`` limits each socket's
     messages (a second, burst). ``freeze_every`` (seconds) moves the objects alive then out of the
     garbage collector's sight (``gc.freeze``): with thousands of tables, a full collection of
-    long-lived tables would otherwise pause every table for hundreds of milliseconds."""
+    long-lived tables would otherwise pause every table for hundreds of milliseconds.
+    ``reach`` says where friends reach the server: the links and QR codes to share are built
+    from it (see :mod:`teenpatti.web.reach`)."""
     opened: list[EventStore] = []
     service = TableService(store if not callable(store) else _NotOpen(), timing)
+    metrics = service.metrics
     lobby = RateLimiter(*lobby_rate)
+    reach = reach or Reach()
+    ready: list[bool] = []
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -119,6 +131,7 @@ def create_app(
         if bus is not None:
             service.use_bus(await bus())
         await service.start()
+        ready.append(True)
         freezer = asyncio.create_task(_freeze_every(freeze_every)) if freeze_every else None
         try:
             yield
@@ -131,6 +144,15 @@ def create_app(
     def client_key(request: Request | WebSocket) -> str:
         return request.client.host if request.client else "?"
 
+    def _error(code: str, reason: str, status: int = 400) -> Response:
+        metrics.error(code)
+        return _error_response(code, reason, status)
+
+    def share(request: Request, code: str) -> dict[str, Any]:
+        """The link to share for table ``code``, as seen from this request."""
+        found = reach.link(request.url.scheme, request.headers.get("host"))
+        return {"url": f"{found.base}/t/{code}", "local_only": found.local_only}
+
     async def create_table(request: Request) -> Response:
         if not lobby.allow(client_key(request)):
             return _error("rate/limited", "too many requests: wait a moment", 429)
@@ -138,8 +160,12 @@ def create_app(
             code, token, seat = await service.create(await _body(request))
         except EngineError as error:
             return _error(error.code, error.reason, _status(error, 400))
+        logs.set_table(code)
+        log.info("table %s opened", code)
         return JSONResponse(
-            {"code": code, "token": token, "seat": seat, "link": f"/t/{code}"}, status_code=201
+            {"code": code, "token": token, "seat": seat, "link": f"/t/{code}"}
+            | {"share": share(request, code)},
+            status_code=201,
         )
 
     async def table_info(request: Request) -> Response:
@@ -152,6 +178,7 @@ def create_app(
         state = live.table.state(None)
         return JSONResponse(
             {k: state[k] for k in ("code", "status", "settings", "seats", "version")}
+            | {"share": share(request, live.table.code)}
         )
 
     async def join_table(request: Request) -> Response:
@@ -182,16 +209,25 @@ def create_app(
             live = await service.find(code)
         except EngineError as error:
             return _error(error.code, error.reason, _status(error, 404))
-        link = f"{request.base_url}t/{live.table.code}"
+        link = share(request, live.table.code)["url"]
         out = io.BytesIO()
         segno.make(link, error="m").save(out, kind="svg", xmldecl=False, scale=6, border=2)
         return Response(out.getvalue(), media_type="image/svg+xml")
 
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
+        metrics.sockets.inc()
+        try:
+            await play(websocket)
+        finally:
+            metrics.sockets.dec()
+
+    async def play(websocket: WebSocket) -> None:
         limiter = RateLimiter(*message_rate)
+        logs.set_table(str(websocket.path_params["code"])[:16])
 
         async def refuse(code: str, reason: str) -> None:
+            metrics.error(code)
             await websocket.send_text(json.dumps({"type": "error", "code": code, "reason": reason}))
             await websocket.close(4000)
 
@@ -234,6 +270,9 @@ def create_app(
                     text = (message.get("bytes") or b"").decode("utf-8", "replace")
                 reply = await _handle(service, live, conn, text, limiter)
                 if reply is not None:
+                    sent = json.loads(reply)
+                    if sent.get("type") == "error":
+                        metrics.error(sent["code"])
                     conn.push(reply)
                 if conn.dropped:
                     break
@@ -258,7 +297,33 @@ def create_app(
             {"teenpatti": "table server", "api": "/api/tables", "docs": "docs/protocol.md"}
         )
 
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def readyz(request: Request) -> Response:
+        checks: dict[str, str] = {}
+        for name, probe in (("store", _ping_store), ("bus", _ping_bus)):
+            try:
+                await asyncio.wait_for(probe(service), READY_TIMEOUT)
+                checks[name] = "ok"
+            except Exception as error:  # down, slow or not opened yet: not ready
+                checks[name] = f"{type(error).__name__}: {error}"[:200]
+        checks["tables"] = "loaded" if ready else "loading"
+        up = all(v in ("ok", "loaded") for v in checks.values())
+        if not up:
+            metrics.error("ready/failed")
+        body = {"status": "ready" if up else "not ready", **checks}
+        return JSONResponse(
+            body | {"live_tables": len(service.tables)}, status_code=200 if up else 503
+        )
+
+    async def prometheus(request: Request) -> Response:
+        return Response(metrics.render(), media_type=CONTENT_TYPE)
+
     routes: list[Any] = [
+        Route("/healthz", healthz),
+        Route("/readyz", readyz),
+        Route("/metrics", prometheus),
         Route("/", index),
         Route("/t/{code}", index),
         Route("/api/tables", create_table, methods=["POST"]),
@@ -270,7 +335,8 @@ def create_app(
     ]
     if STATIC.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(_NoCache)])
+    middleware = [Middleware(SecurityHeaders), Middleware(_NoCache)]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.service = service
     return app
 
@@ -328,6 +394,14 @@ async def _handle(
         log.exception("table %s: %s message failed", live.table.code, kind)
         return error("server/error", "that did not work: try again", message.get("id"), True)
     return None
+
+
+async def _ping_store(service: TableService) -> None:
+    await service.store.find("-")  # a look-up by a code no table has: one round trip
+
+
+async def _ping_bus(service: TableService) -> None:
+    await service.bus.ping()
 
 
 class _NotOpen:

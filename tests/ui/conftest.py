@@ -75,6 +75,8 @@ class Server:
         command = [
             *teenpatti(),
             "serve",
+            "--host",
+            "127.0.0.1",
             "--port",
             str(self.port),
             "--data",
