@@ -15,6 +15,6 @@ app = typer.Typer(
 
 def main() -> None:
     """Entry point of the ``teenpatti`` console script."""
-    from . import arena, odds, play, rank, replay, serve, verify  # noqa: F401  (each module adds its commands to ``app``)
+    from . import arena, doctor, odds, play, rank, replay, serve, verify  # noqa: F401  (each module adds its commands to ``app``)
 
     app()

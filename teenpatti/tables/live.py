@@ -31,6 +31,11 @@ class Timing:
     """Seconds between two rounds of the reconciler (catch up, re-arm, let idle tables go)."""
     idle_after: float = 120.0
     """Seconds a table stays in memory with no socket, clock or grace."""
+    keep_for: float = 30 * 86400.0
+    """Seconds a table's log is kept after its last event (its hand histories can be fetched
+    until then); older tables are removed from the store."""
+    purge_every: float = 3600.0
+    """Seconds between two sweeps for tables past ``keep_for``."""
 
 
 class Connection:

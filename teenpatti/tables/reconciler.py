@@ -10,7 +10,9 @@ One round (:meth:`Reconciler.round`):
   clock lost to an error, a table taken over), and a reconnect grace for each seated person with
   no socket (after a restart, or when their socket closed on another process);
 - tables nobody needs leave memory: no socket, no clock, no grace, and idle for a while
-  (finished, abandoned and computer-only tables nobody watches); the log keeps them.
+  (finished, abandoned and computer-only tables nobody watches); the log keeps them;
+- once in a while (``purge_every``), tables whose last event is older than ``keep_for`` are
+  removed from the store (until then their hand histories can be fetched).
 
 Store errors are logged once per outage and the round goes on with what it can do.
 """
@@ -46,6 +48,8 @@ class Reconciler:
         clock: Clock,
         every: float = 2.0,
         idle: float = 60.0,
+        keep_for: float = 30 * 86400.0,
+        purge_every: float = 3600.0,
     ) -> None:
         self.registry = registry
         self.writer = writer
@@ -55,6 +59,9 @@ class Reconciler:
         self.clock = clock
         self.every = every
         self.idle = idle
+        self.keep_for = keep_for
+        self.purge_every = purge_every
+        self._purged = 0.0
         self._store_down = False
 
     async def run(self) -> None:
@@ -83,6 +90,24 @@ class Reconciler:
             elif now - live.touched >= self.idle and not live.lock.locked():
                 self.clocks.cancel(live)
                 self.registry.drop(live)
+        if now - self._purged >= self.purge_every:
+            await self.purge(now)
+
+    async def purge(self, now: float) -> None:
+        """Remove from the store the tables whose last event is older than ``keep_for``."""
+        try:
+            codes = await self.writer.store.purge(now - self.keep_for)
+        except Exception as error:
+            log.warning("old tables not removed yet: %s", error)
+            return
+        self._purged = now
+        for code in codes:
+            live = self.registry.tables.get(code)
+            if live is not None and not live.connections:
+                self.clocks.cancel(live)
+                self.registry.drop(live)
+        if codes:
+            log.info("removed %d tables unused for %.0f days", len(codes), self.keep_for / 86400)
 
     async def _catch_up(self, tables: list[LiveTable]) -> None:
         shared = self.cluster.clustered

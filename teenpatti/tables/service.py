@@ -122,6 +122,8 @@ class TableService:
             clock=self.clock,
             every=self.timing.reconcile_every,
             idle=self.timing.idle_after,
+            keep_for=self.timing.keep_for,
+            purge_every=self.timing.purge_every,
         )
         self._loops: list[asyncio.Task[None]] = []
 

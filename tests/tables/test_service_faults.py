@@ -6,7 +6,10 @@ graces re-armed after a restart, damaged tables quarantined, idle tables leaving
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -250,7 +253,7 @@ def test_after_a_restart_absent_players_are_handed_to_the_computer(tmp_path: Pat
 
 def test_a_damaged_table_is_quarantined_and_the_others_serve(tmp_path: Path) -> None:
     """Issue: one corrupt row stopped every table. Now only its table is refused."""
-    path = tmp_path / "s.sqlite3"
+    path = tmp_path / "teenpatti.sqlite3"
 
     async def body() -> None:
         service = TableService(SqliteStore(path), TIMING, ManualClock())
@@ -273,6 +276,19 @@ def test_a_damaged_table_is_quarantined_and_the_others_serve(tmp_path: Path) -> 
         await again.stop()
 
     run(body)
+    # The doctor names the damaged table, and only it.
+    done = subprocess.run(
+        [sys.executable, "-c", "from teenpatti.cli import main; main()", "doctor"]
+        + ["--data", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 1, done.stderr
+    damaged = [line["table"] for line in lines if line.get("ok") is False]
+    assert len(damaged) == 1 and lines[-1] == {"tables": 2, "damaged": 1}
 
 
 def test_idle_and_computer_only_tables_leave_memory(tmp_path: Path) -> None:
@@ -296,6 +312,33 @@ def test_idle_and_computer_only_tables_leave_memory(tmp_path: Path) -> None:
         assert code not in service.tables and live.table.version == version
         back = await service.find(code)
         assert back.table.state(None) == live.table.state(None)
+        await service.stop()
+
+    run(body)
+
+
+def test_tables_past_their_keeping_time_are_removed(tmp_path: Path) -> None:
+    """Finished and abandoned tables stay in the log for ``keep_for`` (their histories can be
+    fetched), then are removed; a table used since stays."""
+
+    async def body() -> None:
+        path = tmp_path / "s.sqlite3"
+        store = SqliteStore(path)
+        clock = ManualClock(start=SystemClock().time())
+        service = TableService(store, TIMING, clock)
+        await service.start()
+        old, _, _ = await service.create({"name": "Old"})
+        fresh, _, _ = await service.create({"name": "New"})
+        with sqlite3.connect(path) as db:  # the old table was last used long ago
+            db.execute(
+                "UPDATE events SET at = at - ? WHERE table_id = ?",
+                (TIMING.keep_for + 60, service.get(old).table.table_id),
+            )
+        await service.reconciler.purge(clock.time())
+        with pytest.raises(TableError) as gone:
+            await service.find(old)
+        assert gone.value.code == "table/unknown"
+        assert [r.code for r in await store.tables()] == [fresh]
         await service.stop()
 
     run(body)
