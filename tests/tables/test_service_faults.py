@@ -24,6 +24,8 @@ from teenpatti.tables.live import Connection, LiveTable
 from teenpatti.tables.service import TableService, Timing
 from teenpatti.tables.table import TableError
 
+DOCTOR = (sys.executable, "-c", "from teenpatti.cli import main; main()", "doctor")
+
 TIMING = Timing(
     bot_delay=(1.0, 1.0),
     result_pause=2.0,
@@ -278,8 +280,7 @@ def test_a_damaged_table_is_quarantined_and_the_others_serve(tmp_path: Path) -> 
     run(body)
     # The doctor names the damaged table, and only it.
     done = subprocess.run(
-        [sys.executable, "-c", "from teenpatti.cli import main; main()", "doctor"]
-        + ["--data", str(tmp_path)],
+        [*DOCTOR, "--data", str(tmp_path)],
         capture_output=True,
         text=True,
         timeout=60,
