@@ -12,8 +12,8 @@ understands, and changes nothing; :meth:`Hand.apply` verifies and then plays the
 >>> [a.label for a in hand.legal_actions()]
 ['See cards', 'Chaal 10', 'Raise 20', 'Show 10', 'Pack']
 >>> _ = hand.chaal(0); _ = hand.see(1); _ = hand.chaal(1); _ = hand.show(0)
->>> hand.ended_by, hand.chips
-('show', [1030, 970])
+>>> print(hand.ended_by, hand.chips)
+show [1030, 970]
 """
 
 from __future__ import annotations

@@ -58,6 +58,11 @@ class HandView:
     legal_actions: tuple[LegalAction, ...]
 
     @property
+    def actor(self) -> int | None:
+        """The seat the hand waits for: the seat asked for a side show, else the seat to act."""
+        return self.to_act if self.side_show is None else self.side_show[1]
+
+    @property
     def you(self) -> SeatView | None:
         """The viewer's own seat, or ``None`` for a spectator."""
         return None if self.viewer is None else self.seats[self.viewer]

@@ -24,7 +24,7 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..engine import Action, EngineError, Game, IllegalAction, Rules, can_see_cards, cards_str, view
+from ..engine import Action, EngineError, Game, IllegalAction, Rules, cards_str, view
 from ..engine.deck import commitment
 from ..engine.evaluate import Evaluator
 from ..engine.rules import OPTION_NAMES
@@ -316,15 +316,14 @@ class Table:
 
     # ------------------------------------------------------------------ what a client sees
     def state(self, seat: int | None) -> dict[str, Any]:
-        """Everything ``seat`` (``None``: a spectator) may know of the table, as JSON.
-
-        Cards come only through the engine's view gate (:func:`~teenpatti.engine.view.view`
-        and :func:`~teenpatti.engine.view.can_see_cards`).
-        """
+        """Everything ``seat`` (``None``: a spectator) may know of the table, as JSON: a
+        serialisation of the engine's :func:`~teenpatti.engine.view.view` of the hand for that
+        seat (the only gate for cards and legal moves), with the table around it."""
         return self.state_for(seat, self.public_state())
 
     def public_state(self) -> dict[str, Any]:
-        """What everyone may know (a spectator's state), built once per version.
+        """What everyone may know: the spectator's state (``view(hand, None)`` serialised),
+        built once per version; :meth:`state_for` adds what a seat's own view holds beyond it.
 
         The result is shared: callers must not change it (copy what they change).
         """
@@ -374,7 +373,7 @@ class Table:
                 "of": self.rules.hands,
                 "dealer": seen.dealer,
                 "to_act": seen.to_act,
-                "actor": hand.actor,
+                "actor": seen.actor,
                 "stake": seen.stake,
                 "boot": seen.boot,
                 "pot": seen.pot,
@@ -388,7 +387,7 @@ class Table:
                     for a, o in zip(seen.actions, seen.outcomes, strict=True)
                 ],
                 "commitment": commitment(bytes.fromhex(seed)) if seed else None,
-                "seed": seed if hand.finished else None,
+                "seed": seed if seen.finished else None,
             }
             if game.finished:
                 out["standings"] = [
@@ -399,7 +398,11 @@ class Table:
         return out
 
     def state_for(self, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
-        """``seat``'s state: the public state with the cards only it may see, and its moves."""
+        """``seat``'s state: ``public`` (this version's :meth:`public_state`) with what
+        ``view(hand, seat)`` holds beyond the spectator's view: the cards it may see, its moves.
+
+        Everything else in a view is the same for every viewer, so it is rendered once.
+        """
         if seat is None:
             return public
         out = dict(public)
@@ -407,14 +410,12 @@ class Table:
         game = self.game
         if game is None or game.hand is None:
             return out
-        hand = game.hand
+        mine = view(game.hand, seat)
         rows: list[dict[str, Any]] = list(public["seats"])
         out["seats"] = rows
-        for other, row in enumerate(rows):
-            if row["cards"] is None and can_see_cards(hand, seat, other):
-                cards = hand.cards[other]
-                assert cards is not None
-                rows[other] = {**row, **self._cards(cards, hand.wild)}
+        for row, sv in zip(rows, mine.seats, strict=True):
+            if sv.cards is not None and row["cards"] is None:
+                rows[sv.seat] = {**row, **self._cards(sv.cards, mine.wild)}
         out["legal"] = [
             {
                 "do": a.kind.value,
@@ -423,7 +424,7 @@ class Table:
                 "label": a.label,
                 "targets": list(a.targets),
             }
-            for a in hand.legal_actions(seat)
+            for a in mine.legal_actions
         ]
         return out
 
