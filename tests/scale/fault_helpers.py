@@ -150,9 +150,8 @@ class Player:
             client = self.client
             try:
                 message = await client.next(timeout=3.0)
-            except TimeoutError:
-                if pending is not None:  # no answer: send the same command again
-                    await self._send(pending)
+            except TimeoutError:  # no answer: the same command again, or ask for the state
+                await self._send(pending or {"type": "sync"})
                 continue
             if message["type"] == CLOSED:
                 await self._reconnect(client)
@@ -160,12 +159,10 @@ class Player:
                     await self._send(pending)
                 continue
             if message["type"] == "error":
-                if message.get("retryable") and pending is not None:
-                    await asyncio.sleep(0.3)
-                    await self._send(pending)
-                elif message["code"] in ("state/stale",) or pending is not None:
-                    pending = None
-                    await self._send({"type": "sync"})
+                if not message.get("retryable"):
+                    pending = None  # refused (the table moved on): look again
+                await asyncio.sleep(0.3)
+                await self._send(pending or {"type": "sync"})
                 continue
             if message["type"] != "state":
                 continue
