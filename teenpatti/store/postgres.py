@@ -50,7 +50,7 @@ class PostgresStore:
         self.pool = pool
 
     @classmethod
-    async def open(cls, url: str, *, min_size: int = 2, max_size: int = 10) -> PostgresStore:
+    async def open(cls, url: str, *, min_size: int = 0, max_size: int = 10) -> PostgresStore:
         """Connect to ``url`` (``postgresql://user@host:port/db``) and migrate the schema.
 
         Every call has a deadline: :data:`CONNECT_TIMEOUT` to connect or get a connection,

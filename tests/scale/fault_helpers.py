@@ -54,8 +54,15 @@ class PgProxy:
         return self
 
     def stop(self) -> None:
-        if self._server is not None:
-            self.loop.call_soon_threadsafe(self._server.close)
+        async def close() -> None:
+            if self._server is not None:
+                self._server.close()
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        asyncio.run_coroutine_threadsafe(close(), self.loop).result(10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(10)
 
