@@ -203,6 +203,7 @@ class Cluster:
                     log.warning("lease of table %s not released: %s", live.table.code, error)
             live.owned = keep
             if keep:  # taking over: what the last holder stored comes first
+                log.info("table %s: running its clocks", live.table.code)
                 await self._catch_up_safely(live)
             self._schedule(live)
 

@@ -29,6 +29,7 @@ from teenpatti.engine.history import replay, verify_deal
 __all__ = ["PgProxy", "Player", "check_table", "never_back"]
 
 CLOSED = server_helpers.CLOSED
+CLOSED_ERROR = server_helpers.Closed
 
 
 class PgProxy:
@@ -160,6 +161,8 @@ class Player:
             except TimeoutError:  # no answer: the same command again, or ask for the state
                 await self._send(pending or {"type": "sync"})
                 continue
+            except CLOSED_ERROR:
+                message = {"type": CLOSED}
             if message["type"] == CLOSED:
                 await self._reconnect(client)
                 if pending is not None:
