@@ -17,7 +17,7 @@ from typing import Any
 
 from ..bots import load_bot
 from ..engine import EngineError, IllegalAction, view
-from ..metrics import Metrics
+from ..metrics import CLOCK_REFUSED, Metrics
 from .clock import Clock, Tasks
 from .codes import new_seed
 from .events import Act, Event
@@ -129,7 +129,7 @@ class Clocks:
             await self._commit(live, lambda t: job() if t.version == version else [])
         except EngineError as error:
             if not isinstance(error, Unavailable):  # pragma: no cover - a bug, not a fault
-                self.metrics.error("clock/refused")
+                self.metrics.error(CLOCK_REFUSED)
                 log.error("table %s: automatic move refused: %s", table.code, error)
                 return
             self._retry(live, version, job, error)
