@@ -18,6 +18,7 @@ see :mod:`~teenpatti.tables.cluster`.
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 from typing import Any
 
@@ -39,6 +40,8 @@ from .table import Settings, Table, TableError, Unavailable, clean_name, token_h
 from .writer import Writer
 
 __all__ = ["Clock", "Connection", "LiveTable", "TableService", "Timing", "command_id"]
+
+log = logging.getLogger("teenpatti.tables")
 
 ID_MAX = 64
 """The longest command id a client may give."""
@@ -177,6 +180,7 @@ class TableService:
         """Start listening to the other processes, the lease keeper and the reconciler.
 
         No table is loaded here: each comes into memory when first asked for."""
+        log.info("started: each table is loaded from its log when first opened")
         await self.bus.start(self.cluster.heard)
         loop = asyncio.get_running_loop()
         self._loops.append(loop.create_task(self.reconciler.run()))
