@@ -201,7 +201,7 @@ class Player:
         """The socket closed (its process went away): say hello to the first that answers."""
         for _ in range(50):
             for server in self.servers:
-                if not server.alive():
+                if not server.alive:
                     continue
                 with contextlib.suppress(Exception):
                     await self.connect(server)
