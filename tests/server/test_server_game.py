@@ -247,9 +247,15 @@ async def _reconnect(server: Server, api: Api, ws: MakeClient) -> None:
     before = await a.play(random.Random(1), mid_hand, chooser=_steady(a), timeout=15)
     version = before["version"]
     assert before["seats"][0]["cards"] is not None and before["legal"]
+    watcher = ws(server, code, None, "watcher")
+    await watcher.hello(None)
     await a.close()
-    await asyncio.sleep(0.2)
-    assert (await api.info(code))["version"] == version  # the table waits for the host
+    # Everyone is told the host has gone, and nothing else happens: the table waits for the host
+    # (it is the host's turn and there is no turn timer).
+    gone = await watcher.state(lambda s: s["seats"][0]["connected"] is False)
+    assert gone["version"] == version and gone["hand"]["actor"] == 0
+    assert (await api.info(code))["version"] == version
+    await watcher.close()
 
     again = ws(server, code, 0, "host again")
     first = await again.hello(host["token"])

@@ -51,6 +51,15 @@ def run(coro: Any) -> Any:
     return asyncio.run(asyncio.wait_for(coro, 30))
 
 
+async def until(done: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    """Wait for the service's clocks and store to make ``done()`` true (checked every step of
+    the event loop, for at most ``timeout`` seconds)."""
+    async with asyncio.timeout(timeout):
+        while not done():
+            await asyncio.sleep(0.001)
+    assert done(), what
+
+
 # ---------------------------------------------------------------------- codes and tokens
 def test_code_alphabet_has_no_look_alikes() -> None:
     assert len(ALPHABET) == len(set(ALPHABET)) == 31
@@ -494,9 +503,8 @@ def test_two_services_on_one_file_the_stale_one_catches_up(tmp_path: Path) -> No
         )
         guest, _ = await first.join(code, "B")
         await first.command(code, 0, {"type": "start"})
-        await asyncio.sleep(0.05)  # the first deal
         live = first.get(code)
-        assert live.table.hand_in_play
+        await until(lambda: live.table.hand_in_play, "the first deal")
         second = TableService(SqliteStore(path), SLOW)
         await second.start()
         other = await second.find(code)
@@ -559,13 +567,13 @@ def test_computer_table_starts_at_once_and_restarts_from_its_log(tmp_path: Path)
         live = service.get(code)
         assert seat == 0 and live.table.status == "playing"
         assert [s.name for s in live.table.seats] == ["Asha", "Bikash", "Chandra"]
-        for _ in range(200):  # the computer deals and plays until the person is to act
-            await asyncio.sleep(0.01)
+
+        def persons_turn() -> bool:
             hand = live.table.game.hand if live.table.game else None
-            if hand is not None and not hand.finished and hand.actor == 0:
-                break
-        else:
-            pytest.fail("the computer never got to the person's turn")
+            return hand is not None and not hand.finished and hand.actor == 0
+
+        # The computer deals and plays until the person is to act.
+        await until(persons_turn, "the computer never got to the person's turn")
         states = {v: live.table.state(v) for v in (None, 0, 1, 2)}
         await service.stop()
         await service.store.close()
