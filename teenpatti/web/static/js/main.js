@@ -60,7 +60,8 @@ const app = {
     }
     banner.hidden = false;
     banner.dataset.state = kind;
-    banner.textContent = t(kind === "offline" ? "conn.offline" : kind === "connecting" ? "conn.connecting" : "conn.reconnecting");
+    const key = { offline: "conn.offline", connecting: "conn.connecting", retrying: "conn.retrying" }[kind];
+    banner.textContent = t(key || "conn.reconnecting");
   },
   setHeader(state) {
     headerState = state;

@@ -62,6 +62,10 @@ export class TableView {
       this.app.banner(null);
       return;
     }
+    if (status === "retrying") {
+      this.app.banner("retrying"); // the move waits: the socket sends it again by itself
+      return;
+    }
     if (status === "lost" || status === "offline") {
       this.lost = true;
       this.fresh = true;
