@@ -194,7 +194,7 @@ def test_settings_defaults_and_shortcuts() -> None:
         ({"play": None, "turn_seconds": 3}, "settings/timer"),
         ({"play": "anytime", "turn_seconds": 30}, "settings/timer"),
         ({"play": "live", "turn_seconds": None}, "settings/timer"),
-        ({"bots": "expert"}, "settings/bots"),
+        ({"bots": "grandmaster"}, "settings/bots"),
         ({"bots": None}, "settings/bots"),
         ({"bots": "Medium"}, "settings/bots"),
         ({"turn_seconds": 4}, "settings/timer"),
