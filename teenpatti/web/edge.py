@@ -33,7 +33,7 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.frames import Frame
+from websockets.frames import Frame, Opcode
 
 __all__ = ["BUDGET", "Budget", "Edge", "EdgeLimits", "address_key", "protocols"]
 
@@ -106,7 +106,7 @@ class EdgeLimits:
     """Open connections from one client address (a trusted proxy's are counted in all only)."""
     timeout: float = 10.0
     """Seconds for a request's headers, for its body, and for a stalled write."""
-    write_high: int = 256 * 1024
+    write_high: int = 64 * 1024
     """A transport's write-buffer high-water mark, in bytes."""
     frame_rate: tuple[float, float] = (10.0, 30.0)
     """Frames a socket may send: a second, burst (messages, pings and pongs alike)."""
@@ -297,6 +297,9 @@ def protocols(edge: Edge) -> tuple[type[HttpToolsProtocol], type[WebSocketsSansI
     class EdgeHttp(HttpToolsProtocol):
         """HTTP with caps, header and body deadlines, and stalled writes cut."""
 
+        heard = False
+        """Whether a byte of the current request has arrived."""
+
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             if not edge.admit(self, transport):
@@ -322,6 +325,7 @@ def protocols(edge: Edge) -> tuple[type[HttpToolsProtocol], type[WebSocketsSansI
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
+            self.heard = False
             if not self.transport.is_closing():
                 edge.waiting(self.transport)
                 edge.expect(self.transport, limits.timeout)
@@ -334,9 +338,15 @@ def protocols(edge: Edge) -> tuple[type[HttpToolsProtocol], type[WebSocketsSansI
             super().resume_writing()
             edge.stalled(self.transport, False)
 
+        def data_received(self, data: bytes) -> None:
+            self.heard = True
+            super().data_received(data)
+
         def timed_out(self) -> None:
-            """The headers or the body did not arrive in time."""
-            if self.cycle is None or not self.cycle.response_started:
+            """The headers or the body did not arrive in time (a connection that sent nothing
+            is closed without a word)."""
+            started = self.cycle is not None and self.cycle.response_started
+            if self.heard and not started:
                 self.transport.write(_TIMEOUT_REPLY)
             self.transport.close()
 
@@ -346,6 +356,8 @@ def protocols(edge: Edge) -> tuple[type[HttpToolsProtocol], type[WebSocketsSansI
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.budget = Budget(*limits.frame_rate, refusals=limits.refusals)
+            self.cut_off = False
+            self.after_cut = 0
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
@@ -361,6 +373,18 @@ def protocols(edge: Edge) -> tuple[type[HttpToolsProtocol], type[WebSocketsSansI
             scope: Any = getattr(self, "scope", None)
             if scope is not None:
                 scope["extensions"][BUDGET] = self.budget
+
+        def handle_events(self) -> None:
+            if not self.cut_off:
+                super().handle_events()
+                return
+            events = self.conn.events_received()
+            self.conn.data_to_send()  # closing: nothing more is sent
+            self.after_cut += len(events)
+            if any(isinstance(e, Frame) and e.opcode == Opcode.CLOSE for e in events):
+                self.transport.close()  # it answered the close frame
+            elif self.after_cut > limits.refusals:
+                self.transport.abort()  # it floods on, not listening: drop it now
 
         def handle_ping(self) -> None:
             if self.close_sent:
@@ -394,7 +418,7 @@ def protocols(edge: Edge) -> tuple[type[HttpToolsProtocol], type[WebSocketsSansI
                 return
             self.conn.fail(code, reason)
             self.transport.write(b"".join(self.conn.data_to_send()))
-            self.close_sent = True
+            self.close_sent = self.cut_off = True
             self.queue.put_nowait({"type": "websocket.disconnect", "code": code, "reason": reason})
             if not self.writable.is_set():
                 self.transport.abort()  # it is not reading: nothing more will reach it
