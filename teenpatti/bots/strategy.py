@@ -217,13 +217,12 @@ def _read_actions(view: HandView, level: Level, weights: dict[int, list[float]])
     line of their own), so each player's range takes one likelihood, the strongest its moves
     call for: a seen chaal, stronger the higher the stake; a raise; a side show asked or
     accepted. Winning an accepted side show then multiplies in the chance of beating the range
-    of the player knocked out.
+    of the player knocked out. The stake before each move and a side show's loser are read from
+    the public log (:attr:`HandView.outcomes`).
     """
-    cap = view.rules.stake_cap
     boot = view.boot
     stake = boot
     seen: set[int] = set()
-    packers = {a.seat for a in view.actions if a.kind is ActionKind.PACK}
     centre: dict[int, float] = {}
     beaten: dict[int, list[list[float]]] = {}
     loose: set[int] = set()
@@ -235,51 +234,44 @@ def _read_actions(view: HandView, level: Level, weights: dict[int, list[float]])
         if c > centre.get(seat, -1.0):
             centre[seat] = c
 
-    pending: tuple[int, int] | None = None
-    for a in view.actions:
+    asker: int | None = None
+    for a, outcome in zip(view.actions, view.outcomes, strict=True):
         kind, seat = a.kind, a.seat
+        before, stake = stake, outcome.stake
         if kind is ActionKind.SEE:
             seen.add(seat)
             continue
         is_seen = seat in seen
-        doublings = max(0, (stake // boot).bit_length() - 1)
+        doublings = max(0, (before // boot).bit_length() - 1)
         if kind is ActionKind.CHAAL:
-            least = stake * 2 if is_seen else stake
-            amount = a.amount if a.amount is not None else least
+            above = outcome.paid > (before * 2 if is_seen else before)
             if is_seen:
-                base = level.raise_centre if amount > least else level.chaal_centre
+                base = level.raise_centre if above else level.chaal_centre
                 note(seat, (base if reads else _COARSE) + step * doublings)
-            elif amount > least:
+            elif above:
                 loose.add(seat)
-            new = amount // 2 if is_seen else amount
-            if cap is not None:
-                new = min(new, cap)
-            stake = max(stake, new)
         elif kind is ActionKind.RAISE:
             if is_seen:
                 note(seat, (level.raise_centre if reads else _COARSE) + step * doublings)
             else:
                 loose.add(seat)
-            stake = stake * 2 if cap is None else min(stake * 2, cap)
         elif kind is ActionKind.ALLIN:
             if is_seen:
                 note(seat, (level.chaal_centre if reads else _COARSE) + step * doublings)
         elif kind is ActionKind.SIDESHOW:
             note(seat, level.ask_centre if reads else _COARSE)
-            if a.target is not None:
-                pending = (seat, a.target)
+            asker = seat
         elif kind is ActionKind.ACCEPT:
             note(seat, level.accept_centre if reads else _COARSE)
-            if pending is not None and reads:
-                asker, asked = pending
-                loser = asker if view.seats[asker].packed and asker not in packers else asked
-                winner = asked if loser == asker else asker
+            loser = outcome.loser
+            if asker is not None and loser is not None and reads:
+                winner = seat if loser == asker else asker
                 lost = _range(level, centre.get(loser), beaten.get(loser, []), loser in loose)
                 cut = _make_opponent(loser, True, lost)
                 beaten.setdefault(winner, []).append([cut.below(x) for x in GRID])
-            pending = None
+            asker = None
         elif kind is ActionKind.DECLINE:
-            pending = None
+            asker = None
     for seat in weights:
         weights[seat] = _range(level, centre.get(seat), beaten.get(seat, []), seat in loose)
 

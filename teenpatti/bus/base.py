@@ -49,6 +49,10 @@ class Bus(Protocol):
         """Give up the lease on ``code`` if this process holds it."""
         ...
 
+    async def ping(self) -> None:
+        """Raise if the bus cannot be reached now (``/readyz``)."""
+        ...
+
     async def close(self) -> None:
         """Stop listening and release every lease."""
         ...

@@ -25,5 +25,8 @@ class MemoryBus:
     async def release(self, code: str) -> None:
         """Nothing to release."""
 
+    async def ping(self) -> None:
+        """Always reachable."""
+
     async def close(self) -> None:
         """Nothing to close."""

@@ -139,6 +139,10 @@ class RedisBus:
         self._held.discard(code)
         await self._release(keys=[_LEASE + code], args=[self.owner])
 
+    async def ping(self) -> None:
+        """Ask Redis for a PONG."""
+        await self.client.ping()
+
     async def close(self) -> None:
         """Stop listening, release the leases held, close the connection."""
         if self._task is not None:

@@ -13,8 +13,13 @@ app = typer.Typer(
 )
 
 
+def commands() -> typer.Typer:
+    """The app with every command (each module adds its own to ``app`` when imported)."""
+    from . import arena, odds, play, rank, replay, serve, verify  # noqa: F401
+
+    return app
+
+
 def main() -> None:
     """Entry point of the ``teenpatti`` console script."""
-    from . import arena, odds, play, rank, replay, serve, verify  # noqa: F401  (each module adds its commands to ``app``)
-
-    app()
+    commands()()

@@ -1,4 +1,8 @@
-"""``teenpatti play``: a whole game at our table in the terminal, against computer players."""
+"""``teenpatti play``: a whole game at our table in the terminal, against computer players.
+
+The person at seat 0 sees the table through :func:`~teenpatti.engine.view.view`, exactly as a
+computer player or a web client in that seat would: no card it may not see is ever drawn.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from ..engine import (
     Evaluator,
     Game,
     Hand,
+    HandView,
     LegalAction,
     cards_str,
     view,
@@ -50,17 +55,14 @@ class TerminalTable:
         kind = self.evaluator.category(cards, wild).value.replace("_", " ")
         return f"[bold]{cards_str(cards)}[/] ({kind})"
 
-    def draw(self, hand: Hand) -> None:
+    def draw(self, me: HandView) -> None:
         """The table as the person at seat 0 sees it."""
-        me = view(hand, 0)
         game = self.game
         table = Table(title=f"Hand {game.hand_number} of {game.rules.hands}", expand=False)
         for column in ("", "Player", "Chips", "In pot", "Status", "Cards"):
             table.add_column(column)
         for seat in me.seats:
-            marks = ("D" if seat.seat == me.dealer else "") + (
-                "▶" if seat.seat == hand.actor else ""
-            )
+            marks = ("D" if seat.seat == me.dealer else "") + ("▶" if seat.seat == me.actor else "")
             if not seat.dealt:
                 status = "sitting out"
             elif seat.packed:
@@ -81,8 +83,9 @@ class TerminalTable:
             line += f"   Wild {cards_str([me.wild])}"
         self.console.print(line)
 
-    def say(self, seat: int, action: Action, hand: Hand) -> None:
-        """Announce what a player did."""
+    def say(self, seat: int, action: Action, me: HandView) -> None:
+        """Announce what a player did (the last move of ``me``'s public log)."""
+        outcome = me.outcomes[-1]
         you = seat == 0
         name = "You" if you else self.game.names[seat]
         kind = action.kind
@@ -92,7 +95,7 @@ class TerminalTable:
         elif kind is ActionKind.SEE:
             text = "look at your cards" if you else "looks at their cards"
         elif kind in (ActionKind.CHAAL, ActionKind.ALLIN, ActionKind.SHOW):
-            paid = hand.contributed[seat] - self._before
+            paid = outcome.paid
             verb = {"chaal": "chaal", "allin": "go all in with", "show": "ask for a show:"}[kind]
             if not you:
                 verb = {"chaal": "chaal", "allin": "goes all in with", "show": "asks for a show:"}[
@@ -100,16 +103,16 @@ class TerminalTable:
                 ]
             text = f"{verb} {paid}"
         elif kind is ActionKind.RAISE:
-            text = f"raise{'' if you else 's'} the stake to {hand.stake}"
+            text = f"raise{'' if you else 's'} the stake to {outcome.stake}"
         else:
             verbs = {"pack": "pack", "accept": "accept", "decline": "decline"}
             text = verbs[kind.value] + ("" if you else "s")
         self.console.print(f"  [cyan]{name}[/] {text}")
 
     # ---------------------------------------------------------------- choosing
-    def ask(self, hand: Hand) -> Action:
-        """Ask the person for a move until a legal one is given."""
-        options = hand.legal_actions(0)
+    def ask(self, me: HandView, hand: Hand) -> Action:
+        """Ask the person for a move until the engine takes one."""
+        options = list(me.legal_actions)
         while True:
             menu = "  ".join(f"[bold]{i}[/] {o.label}" for i, o in enumerate(options, 1))
             self.console.print(f"Your move: {menu}")
@@ -149,37 +152,38 @@ class TerminalTable:
         hand = self.game.start_hand()
         self.console.rule(f"Hand {self.game.hand_number}")
         shown_turn = None
+        me = view(hand, 0)
         while not hand.finished:
             seat = hand.actor
             assert seat is not None
             if seat == 0:
-                if shown_turn != len(hand.log):
-                    self.draw(hand)
-                    shown_turn = len(hand.log)
-                action = self.ask(hand)
+                if shown_turn != len(me.actions):
+                    self.draw(me)
+                    shown_turn = len(me.actions)
+                action = self.ask(me, hand)
             else:
                 action = self.bots[seat].decide(view(hand, seat))
-            self._before = hand.contributed[seat]
+            asking = me.side_show
             self.game.apply(action)
-            self.say(seat, action, hand)
-            if action.kind is ActionKind.ACCEPT and hand.side_shows and 0 in hand.side_shows[-1]:
-                asker, asked = hand.side_shows[-1]
-                other = asked if asker == 0 else asker
+            me = view(hand, 0)
+            self.say(seat, action, me)
+            if action.kind is ActionKind.ACCEPT and asking is not None and 0 in asking:
+                other = asking[1] if asking[0] == 0 else asking[0]
                 self.console.print(
-                    f"  Side show: {self._cards(hand.cards[other], hand.wild)}"
-                    f" against your {self._cards(hand.cards[0], hand.wild)}"
+                    f"  Side show: {self._cards(me.seats[other].cards, me.wild)}"
+                    f" against your {self._cards(me.seats[0].cards, me.wild)}"
                 )
-        self.result(hand)
+        self.result(me)
 
-    def result(self, hand: Hand) -> None:
+    def result(self, me: HandView) -> None:
         """Who won what, and the hands shown."""
         names = self.game.names
-        self.draw(hand)
-        for pot in hand.pots:
+        self.draw(me)
+        for pot in me.pots:
             winners = ", ".join(names[w] for w in pot.winners)
             self.console.print(
                 f"[green]{winners}[/] win{'s' if len(pot.winners) == 1 else ''}"
-                f" {pot.amount} ({(hand.ended_by or '').replace('_', ' ')})"
+                f" {pot.amount} ({(me.ended_by or '').replace('_', ' ')})"
             )
 
     def play(self) -> None:

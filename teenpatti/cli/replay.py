@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from ..engine.history import replay_file, replay_text
+from ..engine.history import HistoryError, replay_text
 from . import app
 
 
@@ -25,17 +25,14 @@ def replay(
     if file == "-":
         results = replay_text(sys.stdin.read())
     elif not Path(file).is_file():
-        results = [
-            {
-                "error": {
-                    "action": None,
-                    "code": "history/file",
-                    "reason": f"there is no file {file}",
-                }
-            }
-        ]
+        results = [HistoryError("history/file", f"there is no file {file}").to_json()]
     else:
-        results = replay_file(file)
+        try:
+            text = Path(file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            results = [HistoryError("history/file", f"cannot read {file}: {error}").to_json()]
+        else:
+            results = replay_text(text)
     for result in results:
         typer.echo(json.dumps(result, ensure_ascii=False))
     raise typer.Exit(1 if any("error" in r for r in results) else 0)

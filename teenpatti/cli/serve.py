@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import gc
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from . import app
+
+if TYPE_CHECKING:
+    from ..web.reach import Reach
 
 
 def _pair(text: str, option: str) -> tuple[float, float]:
@@ -39,7 +43,12 @@ def _fit_descriptors(wanted: int) -> int:
 
 @app.command()
 def serve(
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: all)."),
+    host: str = typer.Option(
+        "0.0.0.0",
+        "--host",
+        help="Address to listen on: all of this machine's (the default, so phones on the same "
+        "network can join), or 127.0.0.1 to keep the table on this device.",
+    ),
     port: int = typer.Option(8000, "--port", help="Port to listen on."),
     data: Path = typer.Option(Path("data"), "--data", help="Folder for the SQLite event store."),
     database: str | None = typer.Option(
@@ -78,16 +87,35 @@ def serve(
     tables_per_address: int = typer.Option(
         20, "--tables-per-address", help="Live tables opened from one client address."
     ),
+    public_url: str | None = typer.Option(
+        None,
+        "--public-url",
+        help="The address friends use, behind a proxy or a domain: https://cards.example.org. "
+        "Links and QR codes are built from it.",
+    ),
     forwarded_allow_ips: str = typer.Option(
         "",
         "--forwarded-allow-ips",
-        help="Proxies (addresses or networks, comma-separated) whose X-Forwarded-For and"
-        " X-Forwarded-Proto are trusted (default: none; the peer's address is the client's).",
+        help="Proxies trusted to say who the client is (X-Forwarded-For, X-Forwarded-Proto): "
+        "comma-separated addresses or networks, like 127.0.0.1. Nobody by default.",
+    ),
+    log_format: str = typer.Option(
+        "text", "--log-format", help="text (readable) or json (one object a line)."
     ),
 ) -> None:
     """Start the table server: lobby, WebSockets and the phone UI on one port."""
     import uvicorn
 
+    from ..web import logs
+    from ..web.reach import Reach
+
+    if log_format not in ("text", "json"):
+        raise typer.BadParameter("--log-format is text or json")
+    try:
+        reach = Reach(public_url=public_url, listen_host=host, port=port)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    logs.configure(log_format)
     from ..bus import Bus, open_bus
     from ..store import EventStore, open_store
     from ..tables.service import Timing
@@ -117,6 +145,7 @@ def serve(
         hello_timeout=client_timeout / 2,
         tables=TableLimits(per_process=max_tables, per_address=tables_per_address),
         freeze_every=1.0,
+        reach=reach,
     )
     proxies = tuple(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())
     edge = Edge(
@@ -133,7 +162,8 @@ def serve(
     # (the app freezes the survivors every second, so no collection walks the whole heap).
     gc.set_threshold(50_000, 20, 100)
     where = database.split("@")[-1] if database else f"SQLite in {data}"
-    typer.echo(f"Teen Patti table server on http://{host}:{port} ({where}; bus {bus or 'local'})")
+    typer.echo(f"Teen Patti table server on port {port} ({where}; bus {bus or 'local'})")
+    _print_addresses(reach, port)
     uvicorn.run(
         asgi,
         host=host,
@@ -145,8 +175,28 @@ def serve(
         ws_ping_interval=20.0,  # a client that stops reading is dropped once pings go unanswered
         ws_ping_timeout=20.0,
         timeout_keep_alive=5,  # idle keep-alive connections close after 5 s
-        proxy_headers=bool(proxies),
-        forwarded_allow_ips=list(proxies) or None,
         log_level="warning",
+        log_config=None,  # our own handler (logs.configure): text or JSON, one format
         lifespan="on",
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=",".join(proxies),
     )
+
+
+def _print_addresses(reach: Reach, port: int) -> None:
+    """Each URL to open, with its QR code for a phone's camera."""
+    import segno
+
+    from ..web.reach import is_loopback
+
+    urls = [reach.public_url] if reach.public_url else reach.network_urls()
+    if reach.listen_host in ("0.0.0.0", "::") or is_loopback(reach.listen_host):
+        typer.echo(f"On this device: http://127.0.0.1:{port}")
+    if not urls:
+        typer.echo(
+            "Only this device can open the table: start with --host 0.0.0.0 (the default) for "
+            "phones on the same network, or give --public-url."
+        )
+    for url in urls:
+        typer.echo(f"Friends open: {url}")
+        segno.make(url, error="m").terminal(compact=True)

@@ -7,13 +7,13 @@
 (2, ['See cards', 'Chaal 10', 'Raise 20', 'Pack'])
 """
 
-from .actions import Action, ActionKind, LegalAction
+from .actions import Action, ActionKind, LegalAction, Outcome
 from .cards import CardError, card_str, cards_str, parse_card, parse_cards
 from .errors import EngineError, IllegalAction, RulesError
 from .evaluate import Category, Evaluator, Ranking
 from .game import Game, Standing
 from .hand import EndedBy, Hand
-from .history import HistoryError, export, load_hand, replay, replay_file, replay_text
+from .history import HistoryError, export, load_hand, replay, replay_text
 from .pots import Pot
 from .rules import PRESETS, Rules, preset
 from .view import HandView, SeatView, can_see_cards, view
@@ -33,6 +33,7 @@ __all__ = [
     "HistoryError",
     "IllegalAction",
     "LegalAction",
+    "Outcome",
     "Pot",
     "Ranking",
     "Rules",
@@ -48,7 +49,6 @@ __all__ = [
     "parse_cards",
     "preset",
     "replay",
-    "replay_file",
     "replay_text",
     "view",
 ]

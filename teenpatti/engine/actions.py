@@ -1,4 +1,5 @@
-"""Actions: what a seat does (``Action``) and may do now, at what cost (``LegalAction``)."""
+"""Actions: what a seat does (``Action``), what it did (``Outcome``) and may do now, at what cost
+(``LegalAction``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from .errors import IllegalAction
 
-__all__ = ["Action", "ActionKind", "LegalAction"]
+__all__ = ["Action", "ActionKind", "LegalAction", "Outcome"]
 
 
 class ActionKind(StrEnum):
@@ -110,3 +111,20 @@ class LegalAction:
         if target is None and self.kind is ActionKind.SIDESHOW and self.targets:
             target = self.targets[0]
         return Action(seat, self.kind, amount, target)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one move in a hand's public log did, as everyone saw it: the chips it ``paid`` into
+    the pot, the ``stake`` after it, and the seat an accepted side show knocked out (``loser``)."""
+
+    paid: int
+    stake: int
+    loser: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The fields a hand-history entry adds: ``{"paid": 20, "stake": 10}`` (and ``loser``)."""
+        out: dict[str, Any] = {"paid": self.paid, "stake": self.stake}
+        if self.loser is not None:
+            out["loser"] = self.loser
+        return out

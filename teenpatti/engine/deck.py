@@ -1,6 +1,6 @@
 """The fair deck: a secret seed per hand, its published commitment, and the shuffle it decides.
 
-Before the deal the server draws a fresh seed (:func:`new_seed`, 32 bytes from :mod:`secrets`) and
+Before the deal the server draws a fresh secret seed of 32 bytes (the engine draws none) and
 publishes :func:`commitment`, the SHA-256 of the seed as lowercase hex. After the hand it reveals
 the seed; anyone can then check the commitment and re-derive the deck exactly like this:
 
@@ -24,11 +24,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 import struct
 from collections.abc import Iterator, Sequence
 
-__all__ = ["DOMAIN", "SEED_BYTES", "commitment", "deal", "new_seed", "shuffled_deck"]
+__all__ = ["DOMAIN", "SEED_BYTES", "commitment", "deal", "shuffled_deck"]
 
 SEED_BYTES = 32
 """Length of a deck seed in bytes."""
@@ -37,11 +36,6 @@ DOMAIN = b"teenpatti-deck/1"
 
 _BLOCK = struct.Struct(">8I")
 _LIMITS = [0] + [(2**32 // m) * m for m in range(1, 55)]
-
-
-def new_seed() -> bytes:
-    """A fresh secret seed for one hand: 32 bytes from the operating system's secure source."""
-    return secrets.token_bytes(SEED_BYTES)
 
 
 def _check_seed(seed: bytes) -> None:

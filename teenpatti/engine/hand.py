@@ -12,16 +12,17 @@ understands, and changes nothing; :meth:`Hand.apply` verifies and then plays the
 >>> [a.label for a in hand.legal_actions()]
 ['See cards', 'Chaal 10', 'Raise 20', 'Show 10', 'Pack']
 >>> _ = hand.chaal(0); _ = hand.see(1); _ = hand.chaal(1); _ = hand.show(0)
->>> hand.ended_by, hand.chips
-('show', [1030, 970])
+>>> print(hand.ended_by, hand.chips)
+show [1030, 970]
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from enum import StrEnum
+from functools import partial
 
-from .actions import Action, ActionKind, LegalAction
+from .actions import Action, ActionKind, LegalAction, Outcome
 from .cards import CardError, cards_str, is_joker
 from .deck import deal, shuffled_deck
 from .errors import IllegalAction
@@ -35,6 +36,18 @@ _SEE = LegalAction(ActionKind.SEE)
 _PACK = LegalAction(ActionKind.PACK)
 _ACCEPT = LegalAction(ActionKind.ACCEPT)
 _DECLINE = LegalAction(ActionKind.DECLINE)
+
+
+def _cost(check: Callable[[], int]) -> int | None:
+    """What a move costs if its check passes, else ``None``."""
+    try:
+        return check()
+    except IllegalAction:
+        return None
+
+
+def _passes(check: Callable[[], int]) -> bool:
+    return _cost(check) is not None
 
 
 class EndedBy(StrEnum):
@@ -127,8 +140,10 @@ class Hand:
         self.pots: list[Pot] = []
         self.won: list[int] = [0] * n
         self.log: list[Action] = []
-        self.paid: list[int] = []
-        """What each action in :attr:`log` put in the pot."""
+        """Every move so far, as played (a side show names the seat it asked)."""
+        self.outcomes: list[Outcome] = []
+        """What each move in :attr:`log` did: chips paid, the stake after it, a side show's
+        loser."""
         for seat in self.order:
             if self.dealt[seat]:
                 self._pay(seat, min(rules.boot, self.chips[seat]))
@@ -244,85 +259,93 @@ class Hand:
         cap = self.rules.stake_cap
         return cap is None or self.stake * 2 <= cap
 
-    def _side_show_targets(self, seat: int) -> tuple[int, ...]:
-        rules = self.rules
-        if rules.sideshow is SideShow.OFF or not self.seen[seat]:
-            return ()
-        if self.in_count < 3:
-            return ()
-        if rules.sideshow_all_seen and not self._all_seen():
-            return ()
-        if rules.sideshow is SideShow.PREVIOUS:
-            prev = self.previous_in(seat)
-            return (prev,) if self.seen[prev] else ()
-        return tuple(s for s in self.order if s != seat and self.live[s] and self.seen[s])
-
     def _all_seen(self) -> bool:
         return all(seen or not live for seen, live in zip(self.seen, self.live, strict=True))
 
     def can_see(self, seat: int) -> bool:
         """Whether ``seat`` may look at its cards now."""
-        if self.finished or not 0 <= seat < self.seats or not self.live[seat] or self.seen[seat]:
-            return False
-        return self.rules.see_anytime or (seat == self.to_act and self.side_show is None)
+        return _passes(lambda: self.verify_see(seat))
 
     def legal_actions(self, seat: int | None = None) -> list[LegalAction]:
         """What ``seat`` (default: the seat to act, or the seat asked for a side show) may do
-        now, each with its cost, in the order buttons show them."""
+        now, each with its cost, in the order buttons show them.
+
+        Each option is one that its ``verify_*`` check passes, so this list and :meth:`verify`
+        cannot disagree.
+        """
         if self.finished:
             return []
         if seat is None:
             seat = self.actor
             assert seat is not None
-        if self.side_show is not None:
-            if seat == self.side_show[1]:
-                return [_ACCEPT, _DECLINE]
-            return [_SEE] if self.can_see(seat) else []
-        if seat != self.to_act:
-            return [_SEE] if self.can_see(seat) else []
         out: list[LegalAction] = []
-        rules = self.rules
-        seen = self.seen[seat]
-        chips = self.chips[seat]
-        if not seen:
+        if self.can_see(seat):
             out.append(_SEE)
-            limit = rules.blind_turns_max
-            if limit is not None and self.blind_turns[seat] >= limit:
-                out.append(_PACK)
-                return out
-        cost = self.chaal_cost(seat)
-        if chips >= cost:
-            if rules.bets is Bets.RANGE:
-                out.append(LegalAction(ActionKind.CHAAL, cost, min(self._max_chaal(seat), chips)))
-            else:
-                out.append(LegalAction(ActionKind.CHAAL, cost, cost))
-            if self._can_raise() and chips >= cost * 2:
-                out.append(LegalAction(ActionKind.RAISE, cost * 2, cost * 2))
-        if self.in_count == 2 and (self.bet_made or not rules.show_after_bet):
-            other = self.next_in(seat)
-            if (
-                not seen
-                or self.seen[other]
-                or rules.show_seen_vs_blind is ShowSeenVsBlind.QUADRUPLE
-            ):
-                show = self.show_cost(seat)
-                if chips >= show:
-                    out.append(LegalAction(ActionKind.SHOW, show, show, (other,)))
-        targets = self._side_show_targets(seat)
-        if targets and chips >= self.stake * 2:
-            out.append(LegalAction(ActionKind.SIDESHOW, self.stake * 2, self.stake * 2, targets))
-        if chips < cost:
-            out.append(LegalAction(ActionKind.ALLIN, chips, chips))
-        out.append(_PACK)
+        if _passes(lambda: self.verify_answer(seat)):
+            out += (_ACCEPT, _DECLINE)
+        cost = _cost(lambda: self.verify_chaal(seat))
+        if cost is not None:
+            most = min(self._max_chaal(seat), self.chips[seat])
+            out.append(
+                LegalAction(ActionKind.CHAAL, cost, most if self.rules.bets is Bets.RANGE else cost)
+            )
+        cost = _cost(lambda: self.verify_raise(seat))
+        if cost is not None:
+            out.append(LegalAction(ActionKind.RAISE, cost, cost))
+        cost = _cost(lambda: self.verify_show(seat))
+        if cost is not None:
+            out.append(LegalAction(ActionKind.SHOW, cost, cost, (self.next_in(seat),)))
+        targets = tuple(
+            target
+            for target in self.order
+            if target != seat and _passes(partial(self.verify_side_show, seat, target))
+        )
+        if targets:
+            cost = self.verify_side_show(seat, targets[0])
+            out.append(LegalAction(ActionKind.SIDESHOW, cost, cost, targets))
+        cost = _cost(lambda: self.verify_all_in(seat))
+        if cost is not None:
+            out.append(LegalAction(ActionKind.ALLIN, cost, cost))
+        if _passes(lambda: self.verify_pack(seat)):
+            out.append(_PACK)
         return out
 
     # ------------------------------------------------------------------ checking a move
     def verify(self, action: Action) -> int:
         """Raise :class:`IllegalAction` unless ``action`` is legal now; return what it costs.
 
-        Nothing changes, whatever the outcome.
+        Nothing changes, whatever the outcome. Each kind of move has its own check
+        (:meth:`verify_see`, :meth:`verify_chaal`, ...), the same ones :meth:`legal_actions`
+        lists the options from.
         """
         seat, kind = action.seat, action.kind
+        self._verify_seat(seat)
+        if action.target is not None and kind is not ActionKind.SIDESHOW:
+            raise IllegalAction("action/malformed", f"{kind} does not take a seat to ask")
+        if action.amount is not None and kind is not ActionKind.CHAAL:
+            raise IllegalAction("action/malformed", f"{kind} does not take an amount")
+        if kind is ActionKind.SEE:
+            return self.verify_see(seat)
+        if kind in (ActionKind.ACCEPT, ActionKind.DECLINE):
+            return self.verify_answer(seat)
+        if kind is ActionKind.PACK:
+            return self.verify_pack(seat)
+        if kind is ActionKind.CHAAL:
+            return self.verify_chaal(seat, action.amount)
+        if kind is ActionKind.RAISE:
+            return self.verify_raise(seat)
+        if kind is ActionKind.ALLIN:
+            return self.verify_all_in(seat)
+        if kind is ActionKind.SHOW:
+            return self.verify_show(seat)
+        return self.verify_side_show(seat, action.target)
+
+    def can(self, action: Action) -> bool:
+        """Whether ``action`` is legal now."""
+        return _passes(lambda: self.verify(action))
+
+    def _verify_seat(self, seat: int) -> None:
+        """The hand is on and ``seat`` is still in it."""
         if self.finished:
             raise IllegalAction("hand/over", "the hand is over")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
@@ -330,24 +353,12 @@ class Hand:
         if not self.live[seat]:
             why = "has packed" if self.dealt[seat] else "is not in this hand"
             raise IllegalAction("seat/out", f"seat {seat} {why}")
-        if action.target is not None and kind is not ActionKind.SIDESHOW:
-            raise IllegalAction("action/malformed", f"{kind} does not take a seat to ask")
-        if action.amount is not None and kind is not ActionKind.CHAAL:
-            raise IllegalAction("action/malformed", f"{kind} does not take an amount")
-        if kind is ActionKind.SEE:
-            if self.seen[seat]:
-                raise IllegalAction("see/already_seen", "you have already seen your cards")
-            if not self.can_see(seat):
-                raise IllegalAction("turn/not_yours", self._not_your_turn(seat, "see your cards"))
-            return 0
+
+    def _verify_turn(self, seat: int) -> None:
+        """``seat`` is in, it is its turn, and no side show waits for an answer."""
+        self._verify_seat(seat)
         pending = self.side_show
         if pending is not None:
-            if kind in (ActionKind.ACCEPT, ActionKind.DECLINE):
-                if seat == pending[1]:
-                    return 0
-                raise IllegalAction(
-                    "sideshow/not_asked", f"the side show was asked of seat {pending[1]}, not you"
-                )
             if seat == pending[1]:
                 raise IllegalAction(
                     "sideshow/pending", "you were asked for a side show: accept or decline it"
@@ -355,68 +366,99 @@ class Hand:
             raise IllegalAction(
                 "sideshow/pending", f"waiting for seat {pending[1]} to answer the side show"
             )
-        if kind in (ActionKind.ACCEPT, ActionKind.DECLINE):
-            raise IllegalAction("sideshow/not_asked", "nobody has asked you for a side show")
         if seat != self.to_act:
             raise IllegalAction("turn/not_yours", self._not_your_turn(seat, "act"))
-        rules = self.rules
-        seen = self.seen[seat]
-        chips = self.chips[seat]
-        if kind is ActionKind.PACK:
-            return 0
-        limit = rules.blind_turns_max
-        if not seen and limit is not None and self.blind_turns[seat] >= limit:
+
+    def _verify_bet(self, seat: int) -> None:
+        """It is ``seat``'s turn to put chips in: its turn, and not past the blind-turn limit."""
+        self._verify_turn(seat)
+        limit = self.rules.blind_turns_max
+        if not self.seen[seat] and limit is not None and self.blind_turns[seat] >= limit:
             raise IllegalAction(
                 "blind/limit",
                 f"you have played {limit} blind turns: see your cards (or pack) first",
             )
-        cost = self.chaal_cost(seat)
-        if kind is ActionKind.CHAAL:
-            if action.amount is None or action.amount == cost:
-                if chips < cost:
-                    raise IllegalAction(
-                        "chaal/cannot_afford",
-                        f"you cannot afford your chaal of {cost}: go all in or pack",
-                    )
-                return cost
-            if rules.bets is not Bets.RANGE:
-                raise IllegalAction("chaal/amount", f"a chaal costs exactly {cost} now")
-            top = self._max_chaal(seat)
-            if not cost <= action.amount <= top:
-                raise IllegalAction(
-                    "chaal/amount", f"your chaal must be from {cost} to {top}, not {action.amount}"
-                )
-            if action.amount > chips:
-                raise IllegalAction(
-                    "chaal/cannot_afford", f"you have only {chips} chips, not {action.amount}"
-                )
-            return action.amount
-        if kind is ActionKind.RAISE:
-            if not self._can_raise():
-                raise IllegalAction(
-                    "raise/stake_cap",
-                    f"the stake cannot go above {rules.stake_cap}, so there is no raise",
-                )
-            if chips < cost * 2:
-                raise IllegalAction(
-                    "raise/cannot_afford", f"you cannot afford a raise of {cost * 2}"
-                )
-            return cost * 2
-        if kind is ActionKind.ALLIN:
-            if chips >= cost:
-                raise IllegalAction(
-                    "allin/can_afford",
-                    f"you can afford your chaal of {cost}: all in is only for a player who cannot",
-                )
-            return chips
-        if kind is ActionKind.SHOW:
-            return self._verify_show(seat)
-        return self._verify_side_show(seat, action.target)
 
     def _not_your_turn(self, seat: int, what: str) -> str:
         return f"it is seat {self.to_act}'s turn, not seat {seat}'s: you cannot {what} now"
 
-    def _verify_show(self, seat: int) -> int:
+    def verify_see(self, seat: int) -> int:
+        """Check that ``seat`` may look at its cards now (free: returns 0)."""
+        self._verify_seat(seat)
+        if self.seen[seat]:
+            raise IllegalAction("see/already_seen", "you have already seen your cards")
+        if not (self.rules.see_anytime or (seat == self.to_act and self.side_show is None)):
+            raise IllegalAction("turn/not_yours", self._not_your_turn(seat, "see your cards"))
+        return 0
+
+    def verify_answer(self, seat: int) -> int:
+        """Check that ``seat`` may accept or decline a side show now (free: returns 0)."""
+        self._verify_seat(seat)
+        pending = self.side_show
+        if pending is None:
+            raise IllegalAction("sideshow/not_asked", "nobody has asked you for a side show")
+        if seat != pending[1]:
+            raise IllegalAction(
+                "sideshow/not_asked", f"the side show was asked of seat {pending[1]}, not you"
+            )
+        return 0
+
+    def verify_pack(self, seat: int) -> int:
+        """Check that ``seat`` may pack now (free: returns 0)."""
+        self._verify_turn(seat)
+        return 0
+
+    def verify_chaal(self, seat: int, amount: int | None = None) -> int:
+        """Check ``seat``'s chaal (of ``amount``, under range bets); return what it pays."""
+        self._verify_bet(seat)
+        chips = self.chips[seat]
+        cost = self.chaal_cost(seat)
+        if amount is None or amount == cost:
+            if chips < cost:
+                raise IllegalAction(
+                    "chaal/cannot_afford",
+                    f"you cannot afford your chaal of {cost}: go all in or pack",
+                )
+            return cost
+        if self.rules.bets is not Bets.RANGE:
+            raise IllegalAction("chaal/amount", f"a chaal costs exactly {cost} now")
+        top = self._max_chaal(seat)
+        if not cost <= amount <= top:
+            raise IllegalAction(
+                "chaal/amount", f"your chaal must be from {cost} to {top}, not {amount}"
+            )
+        if amount > chips:
+            raise IllegalAction("chaal/cannot_afford", f"you have only {chips} chips, not {amount}")
+        return amount
+
+    def verify_raise(self, seat: int) -> int:
+        """Check ``seat``'s raise; return what it pays (twice its chaal)."""
+        self._verify_bet(seat)
+        if not self._can_raise():
+            raise IllegalAction(
+                "raise/stake_cap",
+                f"the stake cannot go above {self.rules.stake_cap}, so there is no raise",
+            )
+        cost = self.chaal_cost(seat) * 2
+        if self.chips[seat] < cost:
+            raise IllegalAction("raise/cannot_afford", f"you cannot afford a raise of {cost}")
+        return cost
+
+    def verify_all_in(self, seat: int) -> int:
+        """Check that ``seat``, short of its chaal, may go all in; return its chips."""
+        self._verify_bet(seat)
+        cost = self.chaal_cost(seat)
+        chips = self.chips[seat]
+        if chips >= cost:
+            raise IllegalAction(
+                "allin/can_afford",
+                f"you can afford your chaal of {cost}: all in is only for a player who cannot",
+            )
+        return chips
+
+    def verify_show(self, seat: int) -> int:
+        """Check ``seat``'s request for a show; return what it pays."""
+        self._verify_bet(seat)
         rules = self.rules
         if self.in_count != 2:
             raise IllegalAction("show/players", "a show needs exactly two players left in the hand")
@@ -439,7 +481,10 @@ class Hand:
             raise IllegalAction("show/cannot_afford", f"you cannot afford a show of {cost}")
         return cost
 
-    def _verify_side_show(self, seat: int, target: int | None) -> int:
+    def verify_side_show(self, seat: int, target: int | None = None) -> int:
+        """Check ``seat``'s request for a side show with ``target`` (default: the previous
+        player, under ``sideshow: previous``); return what it pays."""
+        self._verify_bet(seat)
         rules = self.rules
         if rules.sideshow is SideShow.OFF:
             raise IllegalAction("sideshow/off", "this table plays without side shows")
@@ -482,14 +527,6 @@ class Hand:
             )
         return cost
 
-    def can(self, action: Action) -> bool:
-        """Whether ``action`` is legal now."""
-        try:
-            self.verify(action)
-        except IllegalAction:
-            return False
-        return True
-
     # ------------------------------------------------------------------ playing a move
     def apply(self, action: Action) -> Action:
         """Play ``action`` if it is legal (else raise :class:`IllegalAction`, changing nothing);
@@ -499,7 +536,7 @@ class Hand:
         if kind is ActionKind.SIDESHOW and action.target is None:
             action = Action(seat, kind, None, self.previous_in(seat))
         self.log.append(action)
-        self.paid.append(cost)
+        loser: int | None = None
         if kind is ActionKind.SEE:
             self.seen[seat] = True
         elif kind is ActionKind.PACK:
@@ -521,7 +558,8 @@ class Hand:
                 assert action.target is not None
                 self.side_show = (seat, action.target)
         else:
-            self._answer_side_show(kind is ActionKind.ACCEPT)
+            loser = self._answer_side_show(kind is ActionKind.ACCEPT)
+        self.outcomes.append(Outcome(cost, self.stake, loser))
         return action
 
     def _bet(self, seat: int, kind: ActionKind, cost: int) -> None:
@@ -538,16 +576,19 @@ class Hand:
         if not self._stopped():
             self._next_turn(seat)
 
-    def _answer_side_show(self, accepted: bool) -> None:
+    def _answer_side_show(self, accepted: bool) -> int | None:
+        """Settle the side show waiting for its answer; return the seat it knocked out."""
         assert self.side_show is not None
         asker, asked = self.side_show
         self.side_show = None
+        loser: int | None = None
         if accepted:
             self.side_shows.append((asker, asked))
             loser = asked if self.strength[asker] > self.strength[asked] else asker
             self.live[loser] = False
             self.in_count -= 1
         self._next_turn(asker)
+        return loser
 
     def _pay(self, seat: int, amount: int) -> None:
         self.chips[seat] -= amount

@@ -1,18 +1,18 @@
 """Hand histories in the ``teenpatti-hand/1`` format: export a hand, read one back, replay it.
 
-The format is fixed in ``shared/hand-history.md``: one JSON object per hand (or an array of them)
+The format is described in ``docs/hand-history.md``: one JSON object per hand (or an array of them)
 with ``rules``, ``dealer``, ``seats`` (name, chips before the boot, cards) and ``actions``. This
-project adds optional fields: ``paid`` on each action (the chips it put in; replay ignores it),
-``seed`` (the 64 hex digits the deck was shuffled from),
-``commitment`` (its SHA-256, published before the deal) and ``result`` (what replay prints).
-:func:`replay` gives exactly the object ``teenpatti replay`` prints.
+project adds optional fields: on each action what it did (``paid``: the chips it put in,
+``stake``: the stake after it, ``loser``: the seat an accepted side show knocked out; replay ignores
+them), ``seed`` (the 64 hex digits the deck was shuffled from), ``commitment`` (its SHA-256,
+published before the deal) and ``result`` (what replay prints). :func:`replay` gives exactly the
+object ``teenpatti replay`` prints; the commands read the files (the engine does no I/O).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from .actions import Action
@@ -28,7 +28,6 @@ __all__ = [
     "export",
     "load_hand",
     "replay",
-    "replay_file",
     "replay_text",
     "verify_deal",
 ]
@@ -66,7 +65,7 @@ def export(
             for s, c in enumerate(hand.cards)
         ],
         "actions": [
-            {**a.to_json(), "paid": paid} for a, paid in zip(hand.log, hand.paid, strict=True)
+            {**a.to_json(), **o.to_json()} for a, o in zip(hand.log, hand.outcomes, strict=True)
         ],
     }
     if hand.wild is not None:
@@ -182,15 +181,6 @@ def replay_text(text: str) -> list[dict[str, Any]]:
             return [HistoryError("history/format", "the file holds no hands").to_json()]
         return [replay(item) for item in data]
     return [replay(data)]
-
-
-def replay_file(path: str | Path) -> list[dict[str, Any]]:
-    """Replay every hand in a file; see :func:`replay_text`."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        return [HistoryError("history/file", f"cannot read {path}: {error}").to_json()]
-    return replay_text(text)
 
 
 def verify_deal(data: Any) -> dict[str, Any]:

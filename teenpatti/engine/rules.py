@@ -1,7 +1,7 @@
 """Rules: a frozen set of house rules, the five presets, and the checks that refuse a bad option.
 
 ``Rules.from_options({"preset": "club", "boot": 100})`` starts from a preset and changes the options
-named; every option has the name it has in ``shared/rules.md``. An unknown option, a value an option
+named; every option has the name it has in ``docs/rules.md``. An unknown option, a value an option
 cannot take or two options that contradict each other raise :class:`RulesError` naming the option.
 """
 
@@ -246,7 +246,7 @@ _INTS = ("boot", "hands", "starting_chips")
 _OPTIONAL_INTS = ("stake_cap_boots", "pot_limit_boots", "blind_turns_max")
 
 OPTION_NAMES: frozenset[str] = frozenset((*_ENUMS, *_BOOLS, *_INTS, *_OPTIONAL_INTS))
-"""The house-rule options by their names in ``shared/rules.md``."""
+"""The house-rule options by their names in ``docs/rules.md``."""
 
 
 def _coerce(key: str, value: Any) -> Any:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .actions import Action, LegalAction
+from .actions import Action, LegalAction, Outcome
 from .hand import Hand
 from .pots import Pot
 from .rules import Rules
@@ -53,9 +53,14 @@ class HandView:
     ended_by: str | None
     pots: tuple[Pot, ...]
     actions: tuple[Action, ...]
-    paid: tuple[int, ...]
-    """What each of ``actions`` put in the pot."""
+    outcomes: tuple[Outcome, ...]
+    """What each of ``actions`` did: chips paid, the stake after it, a side show's loser."""
     legal_actions: tuple[LegalAction, ...]
+
+    @property
+    def actor(self) -> int | None:
+        """The seat the hand waits for: the seat asked for a side show, else the seat to act."""
+        return self.to_act if self.side_show is None else self.side_show[1]
 
     @property
     def you(self) -> SeatView | None:
@@ -110,6 +115,6 @@ def view(hand: Hand, viewer: int | None = None) -> HandView:
         ended_by=None if hand.ended_by is None else hand.ended_by.value,
         pots=tuple(hand.pots),
         actions=tuple(hand.log),
-        paid=tuple(hand.paid),
+        outcomes=tuple(hand.outcomes),
         legal_actions=legal,
     )

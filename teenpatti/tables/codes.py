@@ -1,9 +1,10 @@
-"""Table codes and seat tokens.
+"""The service's secrets: table codes, seat tokens and deck seeds.
 
 A table code is six characters from an alphabet without the look-alikes 0/O and 1/I (and without
 U, to keep words out): easy to read aloud and to type on a phone, and 31**6 (about 887 million)
 of them, so a code cannot be guessed by trying (joins are rate-limited too). A seat token is 32
-random bytes, URL-safe; the server keeps only its SHA-256.
+random bytes, URL-safe; the server keeps only its SHA-256. A deck seed is 32 random bytes, drawn
+by the service and given to the table (the engine and :mod:`teenpatti.tables.table` draw nothing).
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from __future__ import annotations
 import re
 import secrets
 
-__all__ = ["ALPHABET", "CODE_LENGTH", "looks_like_code", "new_code", "new_token"]
+from ..engine.deck import SEED_BYTES
+
+__all__ = ["ALPHABET", "CODE_LENGTH", "looks_like_code", "new_code", "new_seed", "new_token"]
 
 ALPHABET = "23456789ABCDEFGHJKLMNPQRSTVWXYZ"
 """The characters of a table code."""
@@ -33,3 +36,8 @@ def looks_like_code(text: str) -> bool:
 def new_token() -> str:
     """A fresh secret seat token."""
     return secrets.token_urlsafe(32)
+
+
+def new_seed() -> bytes:
+    """A fresh secret deck seed for one hand: 32 bytes from the operating system's secure source."""
+    return secrets.token_bytes(SEED_BYTES)

@@ -32,8 +32,9 @@ from ..bots import DecidesActions, load_bot
 from ..bus.base import MISSED, Bus
 from ..bus.memory import MemoryBus
 from ..engine import EngineError, IllegalAction, view
+from ..metrics import Metrics
 from ..store.base import CodeTaken, EventStore, VersionConflict
-from .codes import looks_like_code, new_code, new_token
+from .codes import looks_like_code, new_code, new_seed, new_token
 from .table import Settings, Table, TableError, clean_name, token_hash
 
 __all__ = ["Clock", "Connection", "LiveTable", "TableService", "Timing"]
@@ -112,8 +113,11 @@ class TableService:
         timing: Timing | None = None,
         clock: Clock = time.time,
         bus: Bus | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
+        self.metrics = metrics or Metrics()
+        self.metrics.watch_tables(lambda: len(self.tables))
         self.timing = timing or Timing()
         self.clock = clock
         self.bus: Bus = bus or MemoryBus()
@@ -260,9 +264,9 @@ class TableService:
         live = await self._find(code)
         kind = message.get("type")
         if kind == "start":
-            await self._commit(live, lambda t: [t.start_event(seat)])
+            await self._commit(live, lambda t: [t.start_event(seat, new_seed())])
         elif kind == "again":
-            await self._commit(live, lambda t: [t.again_event(seat)])
+            await self._commit(live, lambda t: [t.again_event(seat, new_seed())])
         elif kind == "act":
             expected = message.get("version")
 
@@ -289,11 +293,14 @@ class TableService:
                 events = make(table)
                 if not events:
                     return
+                started = time.perf_counter()
                 try:
                     version = await self.store.append(table.table_id, table.version, events)
                 except VersionConflict:
                     await self._catch_up(live)
                     continue
+                self.metrics.append.observe(time.perf_counter() - started)
+                self.metrics.actions.inc()
                 for event in events:
                     table.apply(event)
                 if self.clustered and not live.owned and table.status == "playing":
@@ -451,6 +458,7 @@ class TableService:
         """Send every socket its own state (each seat's rendered once)."""
         if not live.connections:
             return
+        started = time.perf_counter()
         public = self._public(live)
         rendered: dict[int | None, str] = {}
         for conn in list(live.connections):
@@ -460,6 +468,7 @@ class TableService:
             if message is None:
                 message = rendered[conn.seat] = self._render(live, conn.seat, public)
             conn.push(message)
+        self.metrics.broadcast.observe(time.perf_counter() - started)
 
     # ------------------------------------------------------------------ the clock
     def _cancel(self, live: LiveTable) -> None:
@@ -476,9 +485,13 @@ class TableService:
     def _later(self, live: LiveTable, delay: float, job: Callable[[], Any]) -> None:
         loop = asyncio.get_running_loop()
         version = live.table.version
-        live.timer = loop.call_later(
-            max(0.0, delay), lambda: self._spawn(self._run(live, version, job))
-        )
+        due = loop.time() + max(0.0, delay)
+
+        def fire() -> None:
+            self.metrics.lateness.observe(loop.time() - due)
+            self._spawn(self._run(live, version, job))
+
+        live.timer = loop.call_later(max(0.0, delay), fire)
 
     async def _run(self, live: LiveTable, version: int, job: Callable[[], Any]) -> None:
         if live.table.version != version:
@@ -486,6 +499,7 @@ class TableService:
         try:
             await self._commit(live, lambda t: job() if t.version == version else [])
         except (EngineError, VersionConflict) as error:  # pragma: no cover - logged, not fatal
+            self.metrics.error("clock/refused")
             log.warning("table %s: automatic move refused: %s", live.table.code, error)
 
     def _schedule(self, live: LiveTable) -> None:
@@ -503,7 +517,7 @@ class TableService:
         if hand is None or hand.finished:
             pause = timing.first_deal if hand is None else timing.result_pause
             if live.owned:
-                self._later(live, pause, lambda: [table.hand_event()])
+                self._later(live, pause, lambda: [table.hand_event(new_seed())])
             return
         seat = hand.actor
         assert seat is not None

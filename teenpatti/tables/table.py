@@ -1,7 +1,8 @@
 """A table as the replay of its event log: settings, seats, the game in play, and each seat's view.
 
-This module is pure (no clock, no I/O, no asyncio): :class:`Table` applies events and checks
-commands; :mod:`teenpatti.tables.service` stores the events, runs the clocks and sends the views.
+This module is pure (no clock, no I/O, no asyncio, no randomness: the deck seeds a command needs are
+given to it): :class:`Table` applies events and checks commands; :mod:`teenpatti.tables.service`
+stores the events, draws the seeds, runs the clocks and sends the views.
 
 Events (plain JSON objects, ``type`` first):
 
@@ -22,18 +23,8 @@ import hashlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..engine import (
-    Action,
-    EngineError,
-    Game,
-    IllegalAction,
-    Rules,
-    RulesError,
-    can_see_cards,
-    cards_str,
-    view,
-)
-from ..engine.deck import commitment, new_seed
+from ..engine import Action, EngineError, Game, IllegalAction, Rules, RulesError, cards_str, view
+from ..engine.deck import commitment
 from ..engine.evaluate import Evaluator
 from ..engine.rules import OPTION_NAMES
 from . import names
@@ -245,8 +236,9 @@ class Table:
             "token_hash": token_hash(token),
         }
 
-    def start_event(self, seat: int | None) -> dict[str, Any]:
-        """The event that starts the game (the host only), filling empty seats with the computer."""
+    def start_event(self, seat: int | None, seed: bytes) -> dict[str, Any]:
+        """The event that starts the game (the host only), filling empty seats with the computer;
+        ``seed`` is the first hand's deck seed."""
         if seat is None or not self.seats[seat].host:
             raise TableError("table/not_host", "only the host can start the game")
         if self.game is not None:
@@ -258,22 +250,24 @@ class Table:
                 break
             if name_key(candidate) not in taken:
                 names.append(candidate)
-        return {"type": "started", "names": names, "dealer": 0, "seed": new_seed().hex()}
+        return {"type": "started", "names": names, "dealer": 0, "seed": seed.hex()}
 
-    def again_event(self, seat: int | None) -> dict[str, Any]:
-        """The event that starts a new game at the same table once the last one is over."""
+    def again_event(self, seat: int | None, seed: bytes) -> dict[str, Any]:
+        """The event that starts a new game at the same table once the last one is over;
+        ``seed`` is its first hand's deck seed."""
         if seat is None:
             raise TableError("table/not_seated", "only a player at the table can play again")
         if self.game is None or not self.game.finished:
             raise TableError("table/in_play", "the game is not over yet")
         dealer = self.games_played % len(self.seats)
-        return {"type": "again", "dealer": dealer, "seed": new_seed().hex()}
+        return {"type": "again", "dealer": dealer, "seed": seed.hex()}
 
-    def hand_event(self) -> dict[str, Any]:
-        """The event that deals the next hand and commits the seed of the one after."""
+    def hand_event(self, next_seed: bytes) -> dict[str, Any]:
+        """The event that deals the next hand and commits ``next_seed``, the seed of the one
+        after."""
         if self.game is None or self.game.finished or self.hand_in_play:
             raise TableError("table/no_deal", "there is no hand to deal now")
-        return {"type": "hand", "next_seed": new_seed().hex()}
+        return {"type": "hand", "next_seed": next_seed.hex()}
 
     def act_event(self, seat: int | None, raw: Any, by: str = "person") -> dict[str, Any]:
         """The event for a seat's action, checked by the engine (:class:`IllegalAction` if not)."""
@@ -290,15 +284,14 @@ class Table:
 
     # ------------------------------------------------------------------ what a client sees
     def state(self, seat: int | None) -> dict[str, Any]:
-        """Everything ``seat`` (``None``: a spectator) may know of the table, as JSON.
-
-        Cards come only through the engine's view gate (:func:`~teenpatti.engine.view.view`
-        and :func:`~teenpatti.engine.view.can_see_cards`).
-        """
+        """Everything ``seat`` (``None``: a spectator) may know of the table, as JSON: a
+        serialisation of the engine's :func:`~teenpatti.engine.view.view` of the hand for that
+        seat (the only gate for cards and legal moves), with the table around it."""
         return self.state_for(seat, self.public_state())
 
     def public_state(self) -> dict[str, Any]:
-        """What everyone may know (a spectator's state), built once per version.
+        """What everyone may know: the spectator's state (``view(hand, None)`` serialised),
+        built once per version; :meth:`state_for` adds what a seat's own view holds beyond it.
 
         The result is shared: callers must not change it (copy what they change).
         """
@@ -348,7 +341,7 @@ class Table:
                 "of": self.rules.hands,
                 "dealer": seen.dealer,
                 "to_act": seen.to_act,
-                "actor": hand.actor,
+                "actor": seen.actor,
                 "stake": seen.stake,
                 "boot": seen.boot,
                 "pot": seen.pot,
@@ -358,11 +351,11 @@ class Table:
                 "ended_by": seen.ended_by,
                 "pots": [p.to_json() for p in seen.pots],
                 "actions": [
-                    {**a.to_json(), "paid": paid}
-                    for a, paid in zip(seen.actions, seen.paid, strict=True)
+                    {**a.to_json(), **o.to_json()}
+                    for a, o in zip(seen.actions, seen.outcomes, strict=True)
                 ],
                 "commitment": commitment(bytes.fromhex(seed)) if seed else None,
-                "seed": seed if hand.finished else None,
+                "seed": seed if seen.finished else None,
             }
             if game.finished:
                 out["standings"] = [
@@ -373,7 +366,11 @@ class Table:
         return out
 
     def state_for(self, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
-        """``seat``'s state: the public state with the cards only it may see, and its moves."""
+        """``seat``'s state: ``public`` (this version's :meth:`public_state`) with what
+        ``view(hand, seat)`` holds beyond the spectator's view: the cards it may see, its moves.
+
+        Everything else in a view is the same for every viewer, so it is rendered once.
+        """
         if seat is None:
             return public
         out = dict(public)
@@ -381,14 +378,12 @@ class Table:
         game = self.game
         if game is None or game.hand is None:
             return out
-        hand = game.hand
+        mine = view(game.hand, seat)
         rows: list[dict[str, Any]] = list(public["seats"])
         out["seats"] = rows
-        for other, row in enumerate(rows):
-            if row["cards"] is None and can_see_cards(hand, seat, other):
-                cards = hand.cards[other]
-                assert cards is not None
-                rows[other] = {**row, **self._cards(cards, hand.wild)}
+        for row, sv in zip(rows, mine.seats, strict=True):
+            if sv.cards is not None and row["cards"] is None:
+                rows[sv.seat] = {**row, **self._cards(sv.cards, mine.wild)}
         out["legal"] = [
             {
                 "do": a.kind.value,
@@ -397,7 +392,7 @@ class Table:
                 "label": a.label,
                 "targets": list(a.targets),
             }
-            for a in hand.legal_actions(seat)
+            for a in mine.legal_actions
         ]
         return out
 

@@ -14,6 +14,7 @@ import contextlib
 import gc
 import io
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,16 +32,23 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bus.base import Bus
 from ..engine import EngineError
+from ..metrics import CONTENT_TYPE
 from ..store.base import EventStore
 from ..tables.service import Connection, LiveTable, TableService, Timing
+from . import logs
 from .edge import BUDGET, Budget, address_key
+from .headers import SecurityHeaders
 from .limits import Lobby, RateLimiter, Refused, retry_after
+from .reach import Reach
 
 __all__ = ["RateLimiter", "TableLimits", "create_app", "send_queued"]
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
 """The largest message a client may send, in bytes (HTTP bodies and socket messages)."""
+READY_TIMEOUT = 2.0
+"""How long ``/readyz`` waits for the store and the bus to answer."""
+log = logging.getLogger("teenpatti.web")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,19 +60,13 @@ class TableLimits:
     per_address: int = 20
 
 
-def _error(
+def _error_response(
     code: str, reason: str, status: int = 400, headers: dict[str, str] | None = None
 ) -> Response:
     # ASCII JSON: a code or reason may quote what the client sent (an unknown rule's name), and
     # text that cannot be written as UTF-8 (a lone surrogate) must not turn the reply into a 500.
     body = json.dumps({"error": {"code": code, "reason": reason}})
     return Response(body, status_code=status, media_type="application/json", headers=headers)
-
-
-def _refused(refused: Refused) -> Response:
-    return _error(
-        refused.code, refused.reason, 429, {"Retry-After": retry_after(refused.retry_after)}
-    )
 
 
 class _Gone(Exception):
@@ -118,6 +120,7 @@ def create_app(
     hello_timeout: float = 5.0,
     tables: TableLimits | None = None,
     freeze_every: float | None = None,
+    reach: Reach | None = None,
 ) -> Starlette:
     """The app over ``store`` (or an async function that opens it when the app starts) and
     ``bus`` (an async function that opens it; in-process when ``None``).
@@ -130,9 +133,13 @@ def create_app(
     ``tables`` caps the live tables. ``freeze_every`` (seconds) moves the objects alive then out
     of the garbage collector's sight (``gc.freeze``): with thousands of tables, a full
     collection of long-lived tables would otherwise pause every table for hundreds of
-    milliseconds."""
+    milliseconds. ``reach`` says where friends reach the server: the links and QR codes to share
+    are built from it (see :mod:`teenpatti.web.reach`)."""
     opened: list[EventStore] = []
     service = TableService(store if not callable(store) else _NotOpen(), timing)
+    metrics = service.metrics
+    reach = reach or Reach()
+    ready: list[bool] = []
     lobby = Lobby(lobby_rate, lookup_misses)
     caps = tables or TableLimits()
     opened_by: dict[str, list[str]] = {}
@@ -145,6 +152,7 @@ def create_app(
         if bus is not None:
             service.use_bus(await bus())
         await service.start()
+        ready.append(True)
         freezer = asyncio.create_task(_freeze_every(freeze_every)) if freeze_every else None
         try:
             yield
@@ -153,6 +161,21 @@ def create_app(
                 freezer.cancel()
             await service.stop()
             await opened[0].close()
+
+    def _error(
+        code: str, reason: str, status: int = 400, headers: dict[str, str] | None = None
+    ) -> Response:
+        metrics.error(code)
+        return _error_response(code, reason, status, headers)
+
+    def _refused(refused: Refused) -> Response:
+        wait = retry_after(refused.retry_after)
+        return _error(refused.code, refused.reason, 429, {"Retry-After": wait})
+
+    def share(request: Request, code: str) -> dict[str, Any]:
+        """The link to share for table ``code``, as seen from this request."""
+        found = reach.link(request.url.scheme, request.headers.get("host"))
+        return {"url": f"{found.base}/t/{code}", "local_only": found.local_only}
 
     def client_host(request: Request | WebSocket) -> str:
         return request.client.host if request.client else "?"
@@ -203,8 +226,12 @@ def create_app(
         except _Gone:
             return _error("message/incomplete", "the request did not arrive whole")
         opened_by.setdefault(key, []).append(code)
+        logs.set_table(code)
+        log.info("table %s opened", code)
         return JSONResponse(
-            {"code": code, "token": token, "seat": seat, "link": f"/t/{code}"}, status_code=201
+            {"code": code, "token": token, "seat": seat, "link": f"/t/{code}"}
+            | {"share": share(request, code)},
+            status_code=201,
         )
 
     async def table_info(request: Request) -> Response:
@@ -214,6 +241,7 @@ def create_app(
         state = live.table.state(None)
         return JSONResponse(
             {k: state[k] for k in ("code", "status", "settings", "seats", "version")}
+            | {"share": share(request, live.table.code)}
         )
 
     async def join_table(request: Request) -> Response:
@@ -258,19 +286,28 @@ def create_app(
         live = await look_up(request)
         if isinstance(live, Response):
             return live
-        link = f"{request.base_url}t/{live.table.code}"
+        link = share(request, live.table.code)["url"]
         out = io.BytesIO()
         segno.make(link, error="m").save(out, kind="svg", xmldecl=False, scale=6, border=2)
         return Response(out.getvalue(), media_type="image/svg+xml")
 
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
+        metrics.sockets.inc()
+        try:
+            await play(websocket)
+        finally:
+            metrics.sockets.dec()
+
+    async def play(websocket: WebSocket) -> None:
+        logs.set_table(str(websocket.path_params["code"])[:16])
         budget = websocket.scope.get("extensions", {}).get(BUDGET)
         if not isinstance(budget, Budget):  # under another server than ``teenpatti serve``
             budget = Budget(*message_rate, refusals=refusals)
         host = client_host(websocket)
 
         async def refuse(code: str, reason: str) -> None:
+            metrics.error(code)
             await websocket.send_text(json.dumps({"type": "error", "code": code, "reason": reason}))
             await websocket.close(4000)
 
@@ -319,6 +356,7 @@ def create_app(
                 if message["type"] == "websocket.disconnect":
                     break
                 if not budget.take():
+                    metrics.error("rate/limited")
                     conn.push(_socket_error("rate/limited", "too many messages: slow down"))
                     if budget.refuse():  # a flood: it is told once more, then closed
                         closing.append(1008)
@@ -333,6 +371,9 @@ def create_app(
                     text = (message.get("bytes") or b"").decode("utf-8", "replace")
                 reply = await _handle(service, live, conn, text)
                 if reply is not None:
+                    sent = json.loads(reply)
+                    if sent.get("type") == "error":
+                        metrics.error(sent["code"])
                     conn.push(reply)
                 if conn.dropped:
                     break
@@ -357,7 +398,33 @@ def create_app(
             {"teenpatti": "table server", "api": "/api/tables", "docs": "docs/protocol.md"}
         )
 
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def readyz(request: Request) -> Response:
+        checks: dict[str, str] = {}
+        for name, probe in (("store", _ping_store), ("bus", _ping_bus)):
+            try:
+                await asyncio.wait_for(probe(service), READY_TIMEOUT)
+                checks[name] = "ok"
+            except Exception as error:  # down, slow or not opened yet: not ready
+                checks[name] = f"{type(error).__name__}: {error}"[:200]
+        checks["tables"] = "loaded" if ready else "loading"
+        up = all(v in ("ok", "loaded") for v in checks.values())
+        if not up:
+            metrics.error("ready/failed")
+        body = {"status": "ready" if up else "not ready", **checks}
+        return JSONResponse(
+            body | {"live_tables": len(service.tables)}, status_code=200 if up else 503
+        )
+
+    async def prometheus(request: Request) -> Response:
+        return Response(metrics.render(), media_type=CONTENT_TYPE)
+
     routes: list[Any] = [
+        Route("/healthz", healthz),
+        Route("/readyz", readyz),
+        Route("/metrics", prometheus),
         Route("/", index),
         Route("/t/{code}", index),
         Route("/api/tables", create_table, methods=["POST"]),
@@ -369,7 +436,8 @@ def create_app(
     ]
     if STATIC.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(_NoCache)])
+    middleware = [Middleware(SecurityHeaders), Middleware(_NoCache)]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.service = service
     return app
 
@@ -464,3 +532,11 @@ async def _freeze_every(seconds: float) -> None:
     while True:
         gc.freeze()  # moves the generations' lists aside: it costs nothing, however many
         await asyncio.sleep(seconds)
+
+
+async def _ping_store(service: TableService) -> None:
+    await service.store.find("-")  # a look-up by a code no table has: one round trip
+
+
+async def _ping_bus(service: TableService) -> None:
+    await service.bus.ping()

@@ -1,37 +1,25 @@
-"""``teenpatti replay FILE``, run as a real command: the shared examples, errors, arrays, stdin."""
+"""``teenpatti replay FILE``, run in-process through typer's runner: the format's examples,
+errors, arrays, stdin."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
-SHARED = Path(__file__).resolve().parents[3] / "shared"
-EXAMPLES = SHARED / "examples"
-SCRIPT = Path(sys.executable).parent / "teenpatti"
+from teenpatti.cli import commands
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, list[Any], str]:
     """Run ``teenpatti replay ARGS``; return the exit status, each stdout line as JSON, stderr."""
-    if SCRIPT.exists():
-        command = [str(SCRIPT), "replay", *args]
-    else:
-        command = [
-            sys.executable,
-            "-c",
-            "import sys; from teenpatti.cli import main; sys.argv[0] = 'teenpatti'; main()",
-            "replay",
-            *args,
-        ]
-    done = subprocess.run(
-        command, input=stdin, capture_output=True, text=True, timeout=60, check=False
-    )
+    done = CliRunner().invoke(commands(), ["replay", *args], input=stdin)
     lines = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
-    return done.returncode, lines, done.stderr
+    return done.exit_code, lines, done.stderr
 
 
 def contains(actual: Any, expected: Any) -> bool:
@@ -73,50 +61,20 @@ def write(tmp_path: Path, data: Any, name: str = "hand.json") -> str:
 
 
 def example_names() -> list[str]:
-    if not EXAMPLES.is_dir():
-        return []
     return sorted(p.name[: -len(".expected.json")] for p in EXAMPLES.glob("*.expected.json"))
 
 
-@pytest.mark.skipif(not EXAMPLES.is_dir(), reason="shared/examples is not here")
-def test_the_shared_examples_are_all_here() -> None:
+def test_the_examples_are_all_here() -> None:
     assert set(example_names()) >= {"blind-show", "last-player", "seen-vs-blind-show"}
 
 
-@pytest.mark.skipif(not EXAMPLES.is_dir(), reason="shared/examples is not here")
-@pytest.mark.parametrize("name", example_names() or ["none"])
-def test_shared_example(name: str) -> None:
+@pytest.mark.parametrize("name", example_names())
+def test_example(name: str) -> None:
     expected = json.loads((EXAMPLES / f"{name}.expected.json").read_text(encoding="utf-8"))
     status, lines, stderr = run(str(EXAMPLES / f"{name}.json"))
     assert len(lines) == 1, stderr
     assert contains(lines[0], expected), (lines[0], expected)
     assert status == (1 if "error" in expected else 0)
-
-
-@pytest.mark.skipif(not EXAMPLES.is_dir(), reason="shared/examples is not here")
-def test_shared_examples_in_full() -> None:
-    status, lines, _ = run(str(EXAMPLES / "blind-show.json"))
-    assert status == 0
-    assert lines == [
-        {
-            "finished": True,
-            "chips": [1030, 970],
-            "pot": 0,
-            "pots": [{"amount": 60, "winners": [0]}],
-            "ended_by": "show",
-        }
-    ]
-    status, lines, _ = run(str(EXAMPLES / "seen-vs-blind-show.json"))
-    assert status == 1
-    assert lines == [
-        {
-            "error": {
-                "action": 1,
-                "code": "show/seen_vs_blind",
-                "reason": "a seen player cannot ask a blind player for a show",
-            }
-        }
-    ]
 
 
 def test_an_unfinished_hand(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from teenpatti.engine import deck as deck_module
-from teenpatti.engine.deck import commitment, deal, new_seed, shuffled_deck
+from teenpatti.engine.deck import commitment, deal, shuffled_deck
 
 SEED = bytes(range(32))
 
@@ -115,14 +115,6 @@ def test_refuses_a_seed_of_the_wrong_size(seed: bytes) -> None:
 def test_refuses_a_seed_that_is_not_bytes() -> None:
     with pytest.raises(ValueError):
         shuffled_deck("0" * 32)  # type: ignore[arg-type]
-
-
-def test_new_seed_and_commitment() -> None:
-    seeds = {new_seed() for _ in range(10)}
-    assert len(seeds) == 10
-    for seed in seeds:
-        assert len(seed) == 32
-        assert commitment(seed) == hashlib.sha256(seed).hexdigest()
 
 
 def test_deal_one_card_at_a_time() -> None:

@@ -1,4 +1,4 @@
-"""Rules and presets: the preset table of shared/rules.md, every option, and every refusal."""
+"""Rules and presets: the preset table of docs/rules.md, every option, and every refusal."""
 
 from __future__ import annotations
 

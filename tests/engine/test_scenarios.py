@@ -3,10 +3,11 @@
 Every ``tests/scenarios/NAME.json`` (a ``teenpatti-hand/1`` hand, or a list of hands, with a
 ``notes`` field that writes out the arithmetic) sits beside ``NAME.expected.json``: exactly what
 ``teenpatti replay NAME.json`` must print (one object per hand; a list when the file holds several
-hands). The shared examples in ``../shared/examples`` are replayed the same way, as CI does.
+hands). The examples of the hand-history format in ``tests/examples`` (those of
+``docs/hand-history.md``) are replayed the same way.
 
-The expected outcomes were computed by hand from ``shared/rules.md`` and ``notes/decisions.md``,
-not taken from the engine: when a scenario fails, check the engine against its notes before
+The expected outcomes were computed by hand from the rules (``docs/rules.md``), not taken from the
+engine: when a scenario fails, check the engine against its notes before
 touching the expected file.
 """
 
@@ -18,14 +19,14 @@ from typing import Any
 
 import pytest
 
+from teenpatti.engine.history import replay_text
+
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
-SHARED_EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def _hand_files(folder: Path) -> list[Path]:
     """The hand-history files of ``folder``: every ``*.json`` that is not ``*.expected.json``."""
-    if not folder.is_dir():
-        return []
     return sorted(p for p in folder.glob("*.json") if not p.name.endswith(".expected.json"))
 
 
@@ -86,19 +87,16 @@ def _check_result(got: dict[str, Any], expected: dict[str, Any], where: str) -> 
 
 def _cases() -> list[Any]:
     cases = [pytest.param(p, id=f"scenarios/{p.stem}") for p in _hand_files(SCENARIOS)]
-    cases += [pytest.param(p, id=f"shared/{p.stem}") for p in _hand_files(SHARED_EXAMPLES)]
+    cases += [pytest.param(p, id=f"examples/{p.stem}") for p in _hand_files(EXAMPLES)]
     return cases
 
 
 @pytest.mark.parametrize("path", _cases())
 def test_replay_matches_expected(path: Path) -> None:
-    from teenpatti.engine.history import replay_file
-
     expected_file = _expected_path(path)
     assert expected_file.is_file(), f"{path.name} has no {expected_file.name}"
     expected = _as_list(json.loads(expected_file.read_text(encoding="utf-8")))
-    results = replay_file(path)
-    assert isinstance(results, list), f"replay_file returned {type(results).__name__}, not a list"
+    results = replay_text(path.read_text(encoding="utf-8"))
     if len(expected) == 1 and "error" in expected[0] and expected[0]["error"]["action"] is None:
         # A file-level rejection is one error for the whole file.
         assert results, f"{path.name}: replay gave no result"
@@ -111,8 +109,9 @@ def test_replay_matches_expected(path: Path) -> None:
         _check_result(got, want, f"{path.name} hand {i}")
 
 
-def test_there_are_scenarios() -> None:
+def test_there_are_scenarios_and_examples() -> None:
     assert len(_hand_files(SCENARIOS)) >= 70
+    assert len(_hand_files(EXAMPLES)) >= 3
 
 
 @pytest.mark.parametrize("path", [pytest.param(p, id=p.stem) for p in _hand_files(SCENARIOS)])

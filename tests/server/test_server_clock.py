@@ -123,7 +123,8 @@ def test_turn_timer_packs_or_declines_when_it_runs_out(
         # The host does nothing: the timer packs it, and the game (one hand) is over.
         over = await client.state(lambda s: s["status"] == "finished", timeout=9)
         assert time.time() - started >= 3.5
-        assert over["hand"]["actions"][-1] == {"seat": 0, "do": "pack", "paid": 0}
+        stake = over["hand"]["stake"]
+        assert over["hand"]["actions"][-1] == {"seat": 0, "do": "pack", "paid": 0, "stake": stake}
         assert over["deadline"] is None
         assert events(db, code)[-1] == {
             "type": "act",
@@ -170,13 +171,13 @@ def test_turn_timer_packs_or_declines_when_it_runs_out(
         assert asked["deadline"] is not None
 
         def declined(state: dict[str, Any]) -> bool:
-            return (
-                bool(state["hand"])
-                and {"seat": 1, "do": "decline", "paid": 0} in state["hand"]["actions"]
+            return bool(state["hand"]) and any(
+                a["seat"] == 1 and a["do"] == "decline" for a in state["hand"]["actions"]
             )
 
         after = await clients[0].state(declined, timeout=9)
-        assert after["hand"]["actions"][-1] == {"seat": 1, "do": "decline", "paid": 0}
+        last = {"seat": 1, "do": "decline", "paid": 0, "stake": after["hand"]["stake"]}
+        assert after["hand"]["actions"][-1] == last
         assert after["hand"]["actor"] == 0 and after["deadline"] is not None
         assert events(db, code)[-1]["by"] == "timer"
         for client in clients:

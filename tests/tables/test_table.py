@@ -17,10 +17,18 @@ from typing import Any
 import pytest
 
 from teenpatti.engine import EngineError, IllegalAction, Rules
+from teenpatti.engine.deck import commitment
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables import codes as codes_module
 from teenpatti.tables import service as service_module
-from teenpatti.tables.codes import ALPHABET, CODE_LENGTH, looks_like_code, new_code, new_token
+from teenpatti.tables.codes import (
+    ALPHABET,
+    CODE_LENGTH,
+    looks_like_code,
+    new_code,
+    new_seed,
+    new_token,
+)
 from teenpatti.tables.service import TableService, Timing
 from teenpatti.tables.table import (
     BOT_NAMES,
@@ -32,6 +40,10 @@ from teenpatti.tables.table import (
     name_key,
     token_hash,
 )
+
+SEED = hashlib.sha256(b"first hand").digest()
+NEXT_SEED = hashlib.sha256(b"second hand").digest()
+"""Deck seeds the tests give the table (the service draws them from the system's secure source)."""
 
 
 def run(coro: Any) -> Any:
@@ -45,6 +57,14 @@ def test_code_alphabet_has_no_look_alikes() -> None:
     assert set(ALPHABET) <= set(string.ascii_uppercase + string.digits)
     assert set(ALPHABET) == set(string.ascii_uppercase + string.digits) - set("0O1IU")
     assert codes_module.ALPHABET is ALPHABET
+
+
+def test_new_seeds_are_fresh_and_committed_to() -> None:
+    seeds = {new_seed() for _ in range(10)}
+    assert len(seeds) == 10
+    for seed in seeds:
+        assert len(seed) == 32
+        assert commitment(seed) == hashlib.sha256(seed).hexdigest()
 
 
 def test_new_codes_have_the_shape_and_use_every_character() -> None:
@@ -258,12 +278,12 @@ def test_events_build_the_table() -> None:
     assert table.seat_of("t1") == 1 and table.seat_of("t0") == 0 and table.seat_of("x") is None
     for seat in (1, None):
         with pytest.raises(TableError) as refused:
-            table.start_event(seat)
+            table.start_event(seat, SEED)
         assert refused.value.code == "table/not_host"
     with pytest.raises(TableError) as refused:
-        table.again_event(0)
+        table.again_event(0, SEED)
     assert refused.value.code == "table/in_play"
-    start = table.start_event(0)
+    start = table.start_event(0, SEED)
     assert start["names"] == ["Host", "Asha", "Bikash", "Chandra"]  # "Asha" is taken
     log.commit(start)
     assert table.status == "playing" and table.version == 3
@@ -272,16 +292,16 @@ def test_events_build_the_table() -> None:
     ] * 2
     refusals: list[tuple[Callable[[], Any], str]] = [
         (lambda: table.join_event("Late", "t9"), "table/started"),
-        (lambda: table.start_event(0), "table/started"),
+        (lambda: table.start_event(0, SEED), "table/started"),
         (lambda: table.act_event(0, {"do": "pack"}), "hand/over"),
     ]
     for refusal, code in refusals:
         with pytest.raises(EngineError) as error:
             refusal()
         assert error.value.code == code
-    log.commit(table.hand_event())
+    log.commit(table.hand_event(NEXT_SEED))
     with pytest.raises(TableError) as refused:
-        table.hand_event()
+        table.hand_event(NEXT_SEED)
     assert refused.value.code == "table/no_deal"
     assert table.state(0)["hand"]["number"] == 1
     assert table.state(0)["next_commitment"] != table.state(0)["hand"]["commitment"]
@@ -299,8 +319,8 @@ def test_a_full_table_refuses_joins() -> None:
 def test_act_event_uses_the_seat_it_is_given() -> None:
     log = Log({"seats": 2, "preset": "limited", "hands": 1})
     log.commit(log.table.join_event("B", "t1"))
-    log.commit(log.table.start_event(0))
-    log.commit(log.table.hand_event())
+    log.commit(log.table.start_event(0, SEED))
+    log.commit(log.table.hand_event(NEXT_SEED))
     table = log.table
     assert table.game is not None and table.game.hand is not None
     actor = table.game.hand.actor
@@ -329,9 +349,9 @@ def test_act_event_uses_the_seat_it_is_given() -> None:
     assert table.status == "finished"
     assert [s["seat"] for s in table.state(None)["standings"]] == [other, actor]
     with pytest.raises(TableError) as not_seated:
-        table.again_event(None)
+        table.again_event(None, SEED)
     assert not_seated.value.code == "table/not_seated"
-    log.commit(table.again_event(1))
+    log.commit(table.again_event(1, SEED))
     assert table.status == "playing" and table.games_played == 2 and table.game.dealer == 1
 
 
@@ -402,7 +422,7 @@ def test_random_games_replay_to_the_same_state_and_never_leak(seed: int) -> None
     table = log.table
     for i in range(1, 2 + seed % 3):
         log.commit(table.join_event(f"P{i}", f"t{i}"))
-    log.commit(table.start_event(0))
+    log.commit(table.start_event(0, rng.randbytes(32)))
     viewers: list[int | None] = [None, *range(len(table.seats))]
     checkpoints = {rng.randrange(20, 120)}
     steps = 0
@@ -410,10 +430,10 @@ def test_random_games_replay_to_the_same_state_and_never_leak(seed: int) -> None
         steps += 1
         assert steps < 5000
         if table.status == "finished":
-            log.commit(table.again_event(0))
+            log.commit(table.again_event(0, rng.randbytes(32)))
             continue
         if not table.hand_in_play:
-            log.commit(table.hand_event())
+            log.commit(table.hand_event(rng.randbytes(32)))
             continue
         states = {v: table.state(v) for v in viewers}
         for viewer, state in states.items():

@@ -8,6 +8,8 @@ by Playwright (sync API), with phone-sized contexts.
   installed (``scripts/test`` installs it). Never ``playwright install``: it downloads.
 - ``phone()``: a new 360 x 640 touch context and its page; every page error or console error
   fails the test.
+- ``shot(page, NAME)``: a screenshot, in a temporary folder; ``TEENPATTI_SCREENSHOTS=1`` writes
+  the README's pictures in ``docs/screenshots`` instead.
 
 Every wait is bounded; a failure shows the server's log.
 """
@@ -15,6 +17,7 @@ Every wait is bounded; a failure shows the server's log.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import signal
 import socket
@@ -30,6 +33,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots"
+"""Where the README's screenshots live: written only with ``TEENPATTI_SCREENSHOTS=1``."""
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -75,6 +79,8 @@ class Server:
         command = [
             *teenpatti(),
             "serve",
+            "--host",
+            "127.0.0.1",
             "--port",
             str(self.port),
             "--data",
@@ -212,18 +218,30 @@ def phone(browser: Any, server: Server) -> Iterator[Callable[..., Phone]]:
     assert not errors, "\n".join(errors) + "\n--- server log ---\n" + server.output()
 
 
-def save_shot(page: Any, name: str, full_page: bool = False) -> None:
-    """Save a screenshot of the page as ``docs/screenshots/NAME.png`` (for the README)."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
+def save_shot(folder: Path, page: Any, name: str, full_page: bool = False) -> Path:
+    """Save a screenshot of the page as ``folder/NAME.png``; return its path."""
+    folder.mkdir(parents=True, exist_ok=True)
     if full_page:
         page.evaluate("() => window.scrollTo(0, 0)")
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page, animations="disabled")
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page, animations="disabled")
+    return path
+
+
+@pytest.fixture(scope="session")
+def shots_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``docs/screenshots`` when ``TEENPATTI_SCREENSHOTS=1`` asks for the README's pictures to be
+    redrawn; otherwise a temporary folder, so a test run never changes a tracked file."""
+    if os.environ.get("TEENPATTI_SCREENSHOTS") == "1":
+        return SHOTS
+    return tmp_path_factory.mktemp("screenshots")
 
 
 @pytest.fixture
-def shot() -> Callable[..., None]:
-    """``shot(page, "table")`` saves ``docs/screenshots/table.png``."""
-    return save_shot
+def shot(shots_folder: Path) -> Callable[..., Path]:
+    """``shot(page, "table")`` saves ``table.png`` in :func:`shots_folder` (the picture is taken
+    either way, so a page that cannot be drawn still fails the test)."""
+    return functools.partial(save_shot, shots_folder)
 
 
 LAYOUT_JS = """

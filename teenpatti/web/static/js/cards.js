@@ -2,7 +2,7 @@
 // own shape, the rank is written in the corner, and each card is labelled for screen readers.
 
 import { s } from "./dom.js";
-import { t } from "./i18n.js";
+import { digits, t } from "./i18n.js";
 
 const SUIT_PATHS = {
   h: ["M12 21.6C12 21.6 2 14.7 2 8.3 2 5 4.6 2.5 7.6 2.5c1.9 0 3.6 1.1 4.4 2.7.8-1.6 2.5-2.7 4.4-2.7 3 0 5.6 2.5 5.6 5.8 0 6.4-10 13.3-10 13.3z"],
@@ -27,6 +27,11 @@ export function parseCard(text) {
   let rank = text.slice(0, -1);
   if (rank === "10") rank = "T";
   return { rank, suit };
+}
+
+/** The index printed in a card's corner: A K Q J as on any pack, numbers in the page's digits. */
+export function rankText(rank) {
+  return digits(RANK_TEXT[rank] || rank);
 }
 
 export function cardName(text) {
@@ -55,7 +60,7 @@ export function cardFace(text, size = "md", key = null) {
   const label = cardName(text);
   const joker = rank === "Jk";
   const colour = joker ? "joker" : RED.has(suit) ? "red" : "black";
-  const shown = joker ? "★" : RANK_TEXT[rank] || rank;
+  const shown = joker ? "★" : rankText(rank);
   const small = size === "sm";
   return s(
     "svg",
@@ -81,7 +86,7 @@ export function cardFace(text, size = "md", key = null) {
       shown,
     ),
     joker
-      ? s("text", { class: "card-rank", x: 30, y: 62, "text-anchor": "middle", "font-size": 11 }, "JOKER")
+      ? s("text", { class: "card-rank", x: 30, y: 62, "text-anchor": "middle", "font-size": 11 }, t("joker").toUpperCase())
       : small
         ? suitShape(suit, 15, 40, 30, { class: "pip" })
         : [

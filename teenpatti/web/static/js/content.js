@@ -28,25 +28,25 @@ export const RULES = [
     body: [
       {
         en: "Two to six players, one pack of 52 cards, no jokers. Each player gets three cards and decides how long to stay in: blind or seen, until one player is left or the cards are turned over.",
-        ne: "दुईदेखि छ जना खेलाडी, ५२ पत्ताको एउटा गड्डी, जोकर हुँदैन। हरेक खेलाडीले तीन पत्ता पाउँछन् र कतिन्जेल टिक्ने भनेर आफैँ निर्णय गर्छन्: ब्लाइन्ड वा सिन भएर, एक जना मात्र बाँकी नरहुन्जेल वा पत्ता नखोलिउन्जेल।",
+        ne: "दुईदेखि छ जना खेलाडी, ५२ पत्तीको एउटा गड्डी, जोकर हुँदैन। हरेक खेलाडीले तीन पत्ती पाउनुहुन्छ र कतिन्जेल टिक्ने भनेर आफैँ निर्णय गर्नुहुन्छ: ब्लाइन्ड वा सिन भएर, एक जना मात्र बाँकी नरहुन्जेल वा तास नखोलिउन्जेल।",
       },
       {
         en: "Everyone starts each game with 1,000 play chips. They are only the score: they cannot be bought or sold and start again from 1,000 every game. A game is 10, 20 or 30 hands; the most chips after the last hand wins.",
-        ne: "हरेक खेलको सुरुमा सबैले १,००० खेल-चिप्स पाउँछन्। यी अङ्क गन्ने माध्यम मात्र हुन्: किन्न वा बेच्न मिल्दैन, र हरेक खेलमा फेरि १,००० बाट सुरु हुन्छ। एउटा खेल १०, २० वा ३० बाजीको हुन्छ; अन्तिम बाजीपछि सबैभन्दा धेरै चिप्स हुने जित्छ।",
+        ne: "हरेक खेलको सुरुमा सबैले १,००० खेल-चिप्स पाउनुहुन्छ। यी हिसाब राख्न मात्र हुन्: किन्न वा बेच्न मिल्दैन, र हरेक खेलमा फेरि १,००० बाट सुरु हुन्छ। एउटा खेल १०, २० वा ३० बाजीको हुन्छ; अन्तिम बाजीपछि सबैभन्दा धेरै चिप्स हुनेको जित हुन्छ।",
       },
     ],
   },
   {
     id: "deal",
-    title: { en: "The boot and the deal", ne: "बुट र पत्ता बाँड्ने" },
+    title: { en: "The boot and the deal", ne: "बुट र तास बाँड्ने" },
     body: [
       {
         en: "Before every hand, everyone with chips puts the boot in the pot (10 chips unless the host chose 5, 20 or 50). The dealer gives three cards face down, one at a time, starting with the player on the dealer's right.",
-        ne: "हरेक बाजीअघि चिप्स भएका सबैले पोटमा बुट हाल्छन् (होस्टले ५, २० वा ५० नछानेसम्म १० चिप्स)। डिलरले आफ्नो दायाँ बस्ने खेलाडीबाट सुरु गरेर एक-एक गरी तीन पत्ता घोप्टो बाँड्छ।",
+        ne: "हरेक बाजीअघि चिप्स भएका सबैले पोटमा बुट हाल्नुहुन्छ (होस्टले ५, २० वा ५० नछानेसम्म १० चिप्स)। डिलरले आफ्नो दायाँ बस्ने खेलाडीबाट सुरु गरेर हरेकलाई एक-एक गरी तीन-तीन पत्ती घोप्टो बाँड्नुहुन्छ।",
       },
       {
         en: "Play passes to the right (anticlockwise), as at most tables in Nepal: the player on the dealer's right acts first, and the deal moves one seat to the right after each hand.",
-        ne: "नेपालका धेरैजसो टेबलमा जस्तै पालो दायाँतिर (घडीको उल्टो दिशामा) जान्छ: डिलरको दायाँ बस्ने खेलाडीले पहिले चाल्छ, र हरेक बाजीपछि डिलर एक सिट दायाँ सर्छ।",
+        ne: "नेपालका धेरैजसो टेबलमा जस्तै पालो दायाँतिर (घडीको उल्टो दिशामा) जान्छ: डिलरको दायाँ बस्ने खेलाडीले पहिले खेल्नुहुन्छ, र हरेक बाजीपछि बाँड्ने पालो एक सिट दायाँ सर्छ।",
       },
     ],
   },
@@ -56,11 +56,11 @@ export const RULES = [
     body: [
       {
         en: "You start every hand blind: your cards stay face down, even to you. A blind chaal costs the stake, which starts at the boot.",
-        ne: "हरेक बाजी तपाईं ब्लाइन्ड भएर सुरु गर्नुहुन्छ: पत्ता घोप्टै रहन्छन्, तपाईंले आफैँ पनि देख्नुहुन्न। ब्लाइन्डको चालको मोल दाउ बराबर हुन्छ, जुन बुटबाट सुरु हुन्छ।",
+        ne: "हरेक बाजी तपाईं ब्लाइन्ड भएर सुरु गर्नुहुन्छ: तास घोप्टै रहन्छ, तपाईंले आफैँ पनि देख्नुहुन्न। ब्लाइन्डको चालको मोल दाउ बराबर हुन्छ, जुन बुटबाट सुरु हुन्छ।",
       },
       {
         en: "On your turn you may tap See cards. You are then seen for the rest of the hand and your chaal costs twice the stake. Looking is free and does not use up your turn.",
-        ne: "आफ्नो पालोमा ‘पत्ता हेर्नुहोस्’ थिच्न सक्नुहुन्छ। त्यसपछि बाजीभर तपाईं सिन हुनुहुन्छ र चालको मोल दाउको दोब्बर हुन्छ। हेर्न सित्तैमा हुन्छ र पालो पनि खेर जाँदैन।",
+        ne: "आफ्नो पालोमा ‘तास हेर्नुहोस्’ थिच्न सक्नुहुन्छ। त्यसपछि बाजीभर तपाईं सिन हुनुहुन्छ र चालको मोल दाउको दोब्बर हुन्छ। हेर्न सित्तैमा हुन्छ र पालो पनि खेर जाँदैन।",
       },
     ],
   },
@@ -78,7 +78,7 @@ export const RULES = [
       },
       {
         en: "Pack: give up the hand. What you have put in stays in the pot. When everyone else has packed, the last player takes the pot without showing.",
-        ne: "प्याक: बाजी छोड्नुहोस्। तपाईंले हालेका चिप्स पोटमै रहन्छन्। अरू सबैले प्याक गरेपछि बाँकी रहेको खेलाडीले हात नदेखाई पोट लिन्छ।",
+        ne: "प्याक: बाजी छोड्नुहोस्। तपाईंले हालेका चिप्स पोटमै रहन्छन्। अरू सबैले प्याक गरेपछि बाँकी रहनुभएको खेलाडीले तास नदेखाई पोट लिनुहुन्छ।",
       },
     ],
   },
@@ -88,11 +88,11 @@ export const RULES = [
     body: [
       {
         en: "When only two players are left, the player on turn may pay their chaal and ask for a show. Both hands are turned over and the better one takes the pot. On equal hands, the player who asked loses.",
-        ne: "दुई जना मात्र बाँकी हुँदा पालो भएको खेलाडीले आफ्नो चाल तिरेर सो माग्न सक्छ। दुवै हात खोलिन्छन् र ठूलो हातले पोट लिन्छ। हात बराबर भए सो माग्ने हार्छ।",
+        ne: "दुई जना मात्र बाँकी हुँदा पालो भएको खेलाडीले आफ्नो चाल तिरेर सो माग्न सक्नुहुन्छ। दुवैको तास खोलिन्छ र ठूलो तासले पोट लिन्छ। तास बराबर भए सो माग्नेको हार हुन्छ।",
       },
       {
         en: "A blind player may ask anyone for a show. A seen player may ask only a seen player; against a blind player, a seen player must chaal, raise or pack.",
-        ne: "ब्लाइन्ड खेलाडीले जो-कोहीसँग सो माग्न सक्छ। सिन खेलाडीले सिन खेलाडीसँग मात्र माग्न सक्छ; ब्लाइन्डको विरुद्धमा सिन खेलाडीले चाल, रेज वा प्याक मात्र गर्न पाउँछ।",
+        ne: "ब्लाइन्ड खेलाडीले जो-कोहीसँग सो माग्न सक्नुहुन्छ। सिन खेलाडीले सिन खेलाडीसँग मात्र माग्न सक्नुहुन्छ; ब्लाइन्डसँग सिन खेलाडीले चाल, रेज वा प्याक मात्र गर्न पाउनुहुन्छ।",
       },
     ],
   },
@@ -102,11 +102,11 @@ export const RULES = [
     body: [
       {
         en: "With three or more players still in, a seen player may ask the player just before them for a side show, if that player is seen too. It costs a seen chaal.",
-        ne: "तीन वा बढी खेलाडी बाँकी हुँदा सिन खेलाडीले आफूभन्दा ठीक अघिको खेलाडीसँग, ऊ पनि सिन भए, साइड सो माग्न सक्छ। यसको मोल सिनको एउटा चाल हो।",
+        ne: "तीन वा बढी खेलाडी बाँकी हुँदा सिन खेलाडीले आफूभन्दा ठीक अघिको खेलाडीसँग, उहाँ पनि सिन हुनुहुन्छ भने, साइड सो माग्न सक्नुहुन्छ। यसको मोल सिनको एउटा चाल हो।",
       },
       {
         en: "If the other player accepts, only the two of them see both hands, and the lower hand packs (on equal hands, the one who asked packs). If they decline, play goes on as if a chaal had been made.",
-        ne: "अर्को खेलाडीले स्वीकारे ती दुईले मात्र दुवै हात देख्छन्, र सानो हात प्याक हुन्छ (बराबर भए माग्ने प्याक हुन्छ)। अस्वीकारे खेल चाल भएजस्तै अघि बढ्छ।",
+        ne: "अर्को खेलाडीले ‘हुन्छ’ भन्नुभए ती दुईले मात्र एकअर्काको तास हेर्नुहुन्छ, र सानो तास प्याक हुन्छ (बराबर भए माग्ने प्याक हुनुहुन्छ)। ‘हुँदैन’ भन्नुभए चाल भएजस्तै खेल अघि बढ्छ।",
       },
     ],
   },
@@ -116,11 +116,11 @@ export const RULES = [
     body: [
       {
         en: "When the pot reaches 100 boots (1,000 chips with a boot of 10), betting stops and everyone still in shows. The best hand takes the pot; equal best hands share it.",
-        ne: "पोट १०० बुट (बुट १० भए १,००० चिप्स) पुगेपछि दाउ रोकिन्छ र बाँकी सबैले हात देखाउँछन्। सबैभन्दा ठूलो हातले पोट लिन्छ; बराबर भए बाँडिन्छ।",
+        ne: "पोट १०० बुट (बुट १० भए १,००० चिप्स) पुगेपछि दाउ रोकिन्छ र बाँकी सबैको तास खोलिन्छ। सबैभन्दा ठूलो तासले पोट लिन्छ; बराबर भए बाँडिन्छ।",
       },
       {
         en: "If you cannot afford your chaal, you may go all in with what you have left, and everyone still in shows at once. Going all in, you can win from each player only as much as you put in yourself; the rest is a side pot for the best of the others.",
-        ne: "चाल तिर्ने चिप्स नभए बाँकी सबै हालेर अल इन जान सक्नुहुन्छ, र बाँकी सबैले तुरुन्तै हात देखाउँछन्। अल इन जाँदा हरेक खेलाडीबाट तपाईंले आफूले हालेजति मात्र जित्न सक्नुहुन्छ; बाँकी साइड पोट अरूमध्ये सबैभन्दा ठूलो हातको हुन्छ।",
+        ne: "चाल तिर्ने चिप्स नभए बाँकी सबै हालेर अल इन जान सक्नुहुन्छ, र बाँकी सबैको तास तुरुन्तै खोलिन्छ। अल इन जाँदा हरेक खेलाडीबाट तपाईंले आफूले हालेजति मात्र जित्न सक्नुहुन्छ; बाँकी साइड पोट अरूमध्ये सबैभन्दा ठूलो तासको हुन्छ।",
       },
     ],
   },
@@ -130,11 +130,11 @@ export const RULES = [
     body: [
       {
         en: "A player with no chips left sits out the rest of the game. The game ends early when one player holds every chip; otherwise the player with the most chips after the last hand wins, and equal chips share the place.",
-        ne: "चिप्स सकिएको खेलाडी खेलको बाँकी भागमा बाहिर बस्छ। एकै जनासँग सबै चिप्स पुगे खेल चाँडै सकिन्छ; नत्र अन्तिम बाजीपछि सबैभन्दा धेरै चिप्स हुने जित्छ, र बराबर चिप्स भए स्थान बाँडिन्छ।",
+        ne: "चिप्स सकिएको खेलाडी खेलको बाँकी भागमा बाहिर बस्नुहुन्छ। एकै जनासँग सबै चिप्स पुगे खेल चाँडै सकिन्छ; नत्र अन्तिम बाजीपछि सबैभन्दा धेरै चिप्स हुनेको जित हुन्छ, र बराबर चिप्स भए स्थान बाँडिन्छ।",
       },
       {
         en: "Some groups play other house rules (muflis, jokers, a split pot on equal shows…). The host can choose them under Advanced when opening a table, and the table shows which ones it uses.",
-        ne: "कतिपय समूह अरू घरेलु नियम खेल्छन् (मुफ्लिस, जोकर, बराबर सोमा पोट बाँड्ने…)। टेबल खोल्दा होस्टले ‘थप’ भित्र तिनलाई छान्न सक्छ, र टेबलले कुन नियम चलाउँछ भनेर देखाउँछ।",
+        ne: "कतिपय साथीहरू आफ्नै नियमले खेल्नुहुन्छ (मुफ्लिस, जोकर, बराबर सोमा पोट बाँड्ने…)। टेबल खोल्दा होस्टले ‘थप’ भित्र ती नियम छान्न सक्नुहुन्छ, र टेबलमा कुन नियम चलेको छ भनेर देखिन्छ।",
       },
     ],
   },
@@ -145,42 +145,42 @@ export const RANKING = [
     cat: "trail",
     cards: ["As", "Ah", "Ac"],
     en: "Three cards of one rank. Three aces are the best hand of all, three twos the lowest trail.",
-    ne: "एउटै अङ्कका तीन पत्ता। तीन एक्का सबैभन्दा ठूलो हात हो, तीन दुई सबैभन्दा सानो ट्रायल।",
+    ne: "एउटै अङ्कका तीन पत्ती। तीन एक्का सबैभन्दा ठूलो तास हो, तीन दुक्की सबैभन्दा सानो ट्रायल।",
     other: { en: "Trial", ne: "ट्रायल" },
   },
   {
     cat: "pure_sequence",
     cards: ["9h", "8h", "7h"],
     en: "Three cards in a row, all of one suit.",
-    ne: "एउटै रङका, लगातार तीन पत्ता।",
+    ne: "एउटै रङका, लगातार तीन पत्ती।",
     other: { en: "Double run", ne: "डबल रन" },
   },
   {
     cat: "sequence",
     cards: ["9h", "8s", "7d"],
     en: "Three cards in a row, suits mixed.",
-    ne: "लगातार तीन पत्ता, रङ फरक-फरक।",
+    ne: "लगातार तीन पत्ती, रङ फरक-फरक।",
     other: { en: "Run", ne: "रन" },
   },
   {
     cat: "colour",
     cards: ["Kc", "9c", "4c"],
     en: "Three cards of one suit, not in a row.",
-    ne: "एउटै रङका तीन पत्ता, लगातार होइनन्।",
+    ne: "एउटै रङका तीन पत्ती, लगातार होइनन्।",
     other: null,
   },
   {
     cat: "pair",
     cards: ["Qd", "Qs", "3h"],
     en: "Two cards of one rank. The pair is compared first, then the odd card.",
-    ne: "एउटै अङ्कका दुई पत्ता। पहिले जुट दाँजिन्छ, अनि बाँकी पत्ता।",
+    ne: "एउटै अङ्कका दुई पत्ती। पहिले जुट दाँजिन्छ, अनि बाँकी पत्ती।",
     other: { en: "Jute", ne: "जुट" },
   },
   {
     cat: "high_card",
     cards: ["As", "Td", "6c"],
     en: "Anything else: compare the highest card, then the next, then the last.",
-    ne: "माथिका कुनै पनि होइन: पहिले सबैभन्दा ठूलो पत्ता दाँजिन्छ, अनि अर्को, अनि अन्तिम।",
+    ne: "माथिका कुनै पनि होइन: पहिले सबैभन्दा ठूलो पत्ती दाँजिन्छ, अनि अर्को, अनि अन्तिम।",
     other: null,
   },
 ];
@@ -201,83 +201,83 @@ export const RUNS_NOTE = {
     ["Kc", "Qh", "Js"],
   ],
   en: "Runs, from the top: A-K-Q, then A-2-3, then K-Q-J and so on down to 4-3-2. K-A-2 is not a run. Suits never break a tie: two equal hands are equal.",
-  ne: "रनहरू, माथिबाट: A-K-Q, त्यसपछि A-2-3, अनि K-Q-J हुँदै 4-3-2 सम्म। K-A-2 रन होइन। रङले बराबरी छुट्याउँदैन: बराबर हात बराबर नै हुन्।",
+  ne: "रनहरू, माथिबाट: A-K-Q, त्यसपछि A-२-३, अनि K-Q-J हुँदै ४-३-२ सम्म। K-A-२ रन होइन। रङले बराबरी छुट्याउँदैन: बराबर तास बराबर नै हुन्।",
 };
 
 export const WORDS = [
-  { word: "Teen patti", ne: "तीन पत्ती", en: "Three cards: the name of the game.", neMeaning: "तीन पत्ता: खेलको नाम।" },
+  { word: "Teen patti", ne: "तीन पत्ती", en: "Three cards: the name of the game.", neMeaning: "तीन पत्ती: खेलको नाम।" },
   { word: "Flush", ne: "फ्लस", en: "What most players in Nepal call Teen Patti.", neMeaning: "नेपालमा धेरैले तीन पत्तीलाई भन्ने नाम।" },
-  { word: "Boot", ne: "बुट", en: "The chips everyone puts in the pot before the deal.", neMeaning: "पत्ता बाँड्नुअघि सबैले पोटमा हाल्ने चिप्स।" },
+  { word: "Boot", ne: "बुट", en: "The chips everyone puts in the pot before the deal.", neMeaning: "तास बाँड्नुअघि सबैले पोटमा हाल्ने चिप्स।" },
   { word: "Chaal", ne: "चाल", en: "A bet to stay in: the stake when blind, twice the stake when seen.", neMeaning: "खेलमा रहन लगाइने दाउ: ब्लाइन्ड भए दाउ बराबर, सिन भए दोब्बर।" },
-  { word: "Blind", ne: "ब्लाइन्ड", en: "Playing without having looked at your cards.", neMeaning: "आफ्ना पत्ता नहेरी खेल्नु।" },
-  { word: "Seen", ne: "सिन", en: "Having looked at your cards; a seen chaal costs double.", neMeaning: "पत्ता हेरिसकेको; सिनको चाल दोब्बर पर्छ।" },
+  { word: "Blind", ne: "ब्लाइन्ड", en: "Playing without having looked at your cards.", neMeaning: "आफ्नो तास नहेरी खेल्नु।" },
+  { word: "Seen", ne: "सिन", en: "Having looked at your cards; a seen chaal costs double.", neMeaning: "तास हेरिसकेको; सिनको चाल दोब्बर पर्छ।" },
   { word: "Pack", ne: "प्याक", en: "To give up the hand.", neMeaning: "बाजी छोड्नु।" },
-  { word: "Show", ne: "सो", en: "With two players left, both hands turned over to see who wins.", neMeaning: "दुई जना बाँकी हुँदा को जित्छ हेर्न दुवै हात खोल्नु।" },
-  { word: "Side show", ne: "साइड सो", en: "A private comparison with the player before you; the lower hand packs.", neMeaning: "आफूभन्दा अघिको खेलाडीसँग लुकेर हात दाँज्नु; सानो हात प्याक हुन्छ।" },
-  { word: "Trial", ne: "ट्रायल", en: "Trail: three cards of one rank, the top kind of hand.", neMeaning: "एउटै अङ्कका तीन पत्ता: सबैभन्दा माथिको हात।" },
-  { word: "Double run", ne: "डबल रन", en: "Pure sequence: three cards in a row in one suit.", neMeaning: "एउटै रङका लगातार तीन पत्ता।" },
-  { word: "Run", ne: "रन", en: "Sequence: three cards in a row, suits mixed.", neMeaning: "रङ फरक भएका लगातार तीन पत्ता।" },
-  { word: "Colour", ne: "कलर", en: "Three cards of one suit, not in a row.", neMeaning: "एउटै रङका तीन पत्ता, लगातार होइनन्।" },
-  { word: "Jute", ne: "जुट", en: "A pair: two cards of one rank.", neMeaning: "एउटै अङ्कका दुई पत्ता।" },
+  { word: "Show", ne: "सो", en: "With two players left, both hands turned over to see who wins.", neMeaning: "दुई जना बाँकी हुँदा को जित्छ हेर्न दुवैको तास खोल्नु।" },
+  { word: "Side show", ne: "साइड सो", en: "A private comparison with the player before you; the lower hand packs.", neMeaning: "आफूभन्दा अघिको खेलाडीसँग दुई जनाबीच मात्र तास दाँज्नु; सानो तास प्याक हुन्छ।" },
+  { word: "Trial", ne: "ट्रायल", en: "Trail: three cards of one rank, the top kind of hand.", neMeaning: "एउटै अङ्कका तीन पत्ती: सबैभन्दा माथिको तास।" },
+  { word: "Double run", ne: "डबल रन", en: "Pure sequence: three cards in a row in one suit.", neMeaning: "एउटै रङका लगातार तीन पत्ती।" },
+  { word: "Run", ne: "रन", en: "Sequence: three cards in a row, suits mixed.", neMeaning: "रङ फरक भएका लगातार तीन पत्ती।" },
+  { word: "Colour", ne: "कलर", en: "Three cards of one suit, not in a row.", neMeaning: "एउटै रङका तीन पत्ती, लगातार होइनन्।" },
+  { word: "Jute", ne: "जुट", en: "A pair: two cards of one rank.", neMeaning: "एउटै अङ्कका दुई पत्ती।" },
   { word: "Stake", ne: "दाउ", en: "The running price of staying in; it starts at the boot.", neMeaning: "खेलमा रहने चालु मोल; बुटबाट सुरु हुन्छ।" },
   { word: "Pot", ne: "पोट", en: "All the chips put in this hand; the winner takes it.", neMeaning: "यो बाजीमा हालिएका सबै चिप्स; जित्नेले लिन्छ।" },
 ];
 
 export const FAQ = [
   {
-    q: { en: "What is the highest hand?", ne: "सबैभन्दा ठूलो हात कुन हो?" },
+    q: { en: "What is the highest hand?", ne: "सबैभन्दा ठूलो तास कुन हो?" },
     a: {
       en: "Three aces. Any trail beats every other kind of hand, and three aces is the highest trail.",
-      ne: "तीन एक्का। जुनसुकै ट्रायलले अरू हरेक हात जित्छ, र तीन एक्का सबैभन्दा ठूलो ट्रायल हो।",
+      ne: "तीन एक्का। जुनसुकै ट्रायलले अरू हरेक तास जित्छ, र तीन एक्का सबैभन्दा ठूलो ट्रायल हो।",
     },
   },
   {
-    q: { en: "Is A-2-3 higher than K-Q-J?", ne: "के A-2-3, K-Q-J भन्दा ठूलो हो?" },
+    q: { en: "Is A-2-3 higher than K-Q-J?", ne: "के A-२-३, K-Q-J भन्दा ठूलो हो?" },
     a: {
       en: "Yes. A-K-Q is the highest run, A-2-3 the second, then K-Q-J. K-A-2 is not a run at all.",
-      ne: "हो। A-K-Q सबैभन्दा ठूलो रन हो, A-2-3 दोस्रो, अनि K-Q-J। K-A-2 त रन नै होइन।",
+      ne: "हो। A-K-Q सबैभन्दा ठूलो रन हो, A-२-३ दोस्रो, अनि K-Q-J। K-A-२ त रन नै होइन।",
     },
   },
   {
     q: { en: "What is the difference between blind and seen?", ne: "ब्लाइन्ड र सिनमा के फरक छ?" },
     a: {
       en: "A blind player has not looked and pays the stake to stay in; a seen player has looked and pays twice the stake. You can go from blind to seen on your turn, never back.",
-      ne: "ब्लाइन्ड खेलाडीले पत्ता हेरेको छैन र खेलमा रहन दाउ तिर्छ; सिनले हेरिसकेको छ र दाउको दोब्बर तिर्छ। आफ्नो पालोमा ब्लाइन्डबाट सिन हुन सकिन्छ, फर्कन सकिँदैन।",
+      ne: "ब्लाइन्ड खेलाडीले तास हेर्नुभएको छैन र खेलमा रहन दाउ तिर्नुहुन्छ; सिन खेलाडीले हेरिसक्नुभएको छ र दाउको दोब्बर तिर्नुहुन्छ। आफ्नो पालोमा ब्लाइन्डबाट सिन हुन सकिन्छ, फेरि ब्लाइन्ड हुन सकिँदैन।",
     },
   },
   {
-    q: { en: "Who wins a show when both hands are equal?", ne: "सोमा दुवै हात बराबर भए कसले जित्छ?" },
+    q: { en: "Who wins a show when both hands are equal?", ne: "सोमा दुवैको तास बराबर भए कसले जित्छ?" },
     a: {
       en: "The player who did not ask. Suits never break a tie, so equal hands go against the player who asked for the show.",
-      ne: "सो नमाग्नेले। रङले बराबरी छुट्याउँदैन, त्यसैले बराबर हात हुँदा सो माग्ने हार्छ।",
+      ne: "सो नमाग्नेले। रङले बराबरी छुट्याउँदैन, त्यसैले तास बराबर हुँदा सो माग्नेको हार हुन्छ।",
     },
   },
   {
     q: { en: "How does a side show work?", ne: "साइड सो कसरी हुन्छ?" },
     a: {
       en: "With three or more still in, a seen player asks the seen player just before them. If they accept, the two compare privately and the lower hand packs; on equal hands the asker packs.",
-      ne: "तीन वा बढी बाँकी हुँदा सिन खेलाडीले आफूभन्दा ठीक अघिको सिन खेलाडीसँग माग्छ। स्वीकारे दुईले लुकेर दाँज्छन् र सानो हात प्याक हुन्छ; बराबर भए माग्ने प्याक हुन्छ।",
+      ne: "तीन वा बढी बाँकी हुँदा सिन खेलाडीले आफूभन्दा ठीक अघिको सिन खेलाडीसँग माग्नुहुन्छ। उहाँले ‘हुन्छ’ भन्नुभए दुई जनाले मात्र तास दाँज्नुहुन्छ र सानो तास प्याक हुन्छ; बराबर भए माग्ने प्याक हुनुहुन्छ।",
     },
   },
   {
     q: { en: "Can we play together on our phones?", ne: "के हामी आ-आफ्नो फोनमा सँगै खेल्न सक्छौँ?" },
     a: {
       en: "Yes. Choose Play with friends and share the link, the code or the QR code. Everyone plays on their own phone, and the computer plays any empty seat. No account or download is needed.",
-      ne: "सक्नुहुन्छ। ‘साथीहरूसँग खेल्नुहोस्’ छानेर लिङ्क, कोड वा QR कोड बाँड्नुहोस्। सबैले आ-आफ्नो फोनमा खेल्छन्, र खाली सिटमा कम्प्युटर खेल्छ। खाता वा डाउनलोड चाहिँदैन।",
+      ne: "सक्नुहुन्छ। ‘साथीहरूसँग खेल्नुहोस्’ छानेर लिङ्क, कोड वा QR कोड पठाउनुहोस्। सबैले आ-आफ्नो फोनमा खेल्नुहुन्छ, र खाली सिटमा कम्प्युटर खेल्छ। खाता वा डाउनलोड चाहिँदैन।",
     },
   },
   {
     q: { en: "Are the chips worth anything?", ne: "के चिप्सको कुनै मोल छ?" },
     a: {
       en: "No. Everyone gets the same 1,000 play chips at the start of every game. They cannot be bought, sold or carried over: they are just the score.",
-      ne: "छैन। हरेक खेलको सुरुमा सबैले उही १,००० खेल-चिप्स पाउँछन्। किन्न, बेच्न वा अर्को खेलमा लैजान मिल्दैन: यी अङ्क मात्र हुन्।",
+      ne: "छैन। हरेक खेलको सुरुमा सबैले उही १,००० खेल-चिप्स पाउनुहुन्छ। किन्न, बेच्न वा अर्को खेलमा लैजान मिल्दैन: यी हिसाब राख्न मात्र हुन्।",
     },
   },
   {
     q: { en: "Is Teen Patti the same as Flush?", ne: "के तीन पत्ती र फ्लस एउटै हो?" },
     a: {
       en: "Yes. In Nepal it is usually called Flush (or Flash); in India, Teen Patti, which means three cards. It is a cousin of the British game Three-Card Brag.",
-      ne: "हो। नेपालमा यसलाई प्रायः फ्लस (वा फ्ल्यास) भनिन्छ; भारतमा तीन पत्ती, अर्थात् तीन पत्ता। यो बेलायती खेल थ्री-कार्ड ब्र्यागको नातेदार हो।",
+      ne: "हो। नेपालमा यसलाई प्रायः फ्लस (वा फ्ल्यास) भनिन्छ; भारतमा तीन पत्ती, अर्थात् तीन वटा पत्ती। बेलायतको थ्री-कार्ड ब्र्याग खेल पनि यस्तै हो।",
     },
   },
   {
@@ -292,31 +292,31 @@ export const FAQ = [
 export const TIPS = [
   {
     en: "Three hands in four are only a high card (16,440 of the 22,100 possible hands, 74%); a pair or better comes about once in four deals (26%). So staying blind for a round or two is cheap, and your unseen cards are usually no worse than anyone else's.",
-    ne: "चारमध्ये तीन हात हाइ कार्ड मात्र हुन्छन् (२२,१०० सम्भावित हातमध्ये १६,४४०, ७४%); जुट वा त्योभन्दा माथि करिब चार बाजीमा एक पटक आउँछ (२६%)। त्यसैले एक-दुई फेरो ब्लाइन्ड रहनु सस्तो हुन्छ, र नहेरेका पत्ता प्रायः अरूका भन्दा कमजोर हुँदैनन्।",
+    ne: "चारमध्ये तीन पटक तास हाइ कार्ड मात्र हुन्छ (सम्भावित २२,१०० तासमध्ये १६,४४०, ७४%); जुट वा त्योभन्दा माथि करिब चार बाजीमा एक पटक आउँछ (२६%)। त्यसैले एक-दुई फेरो ब्लाइन्ड रहनु सस्तो हुन्छ, र नहेरेको तास प्रायः अरूको भन्दा कमजोर हुँदैन।",
   },
   {
     en: "At a table of four, a pair is the best hand 57% of the time: a pair of twos only 41%, a pair of aces 75%. A colour or better is best 88% of the time, a run or better 95%.",
-    ne: "चार जनाको टेबलमा जुट ५७% पटक सबैभन्दा ठूलो हात हुन्छ: दुईको जुट ४१% मात्र, एक्काको जुट ७५%। कलर वा माथि ८८% पटक, रन वा माथि ९५% पटक सबैभन्दा ठूलो हुन्छ।",
+    ne: "चार जनाको टेबलमा जुट ५७% पटक सबैभन्दा ठूलो तास हुन्छ: दुक्कीको जुट ४१% मात्र, एक्काको जुट ७५%। कलर वा माथि ८८% पटक, रन वा माथि ९५% पटक सबैभन्दा ठूलो हुन्छ।",
   },
   {
     en: "With four players, at least one of the other three holds a pair or better 59% of the time, yet in 31% of deals the best hand at the table is only a high card.",
-    ne: "चार जना हुँदा बाँकी तीनमध्ये कम्तीमा एक जनासँग ५९% पटक जुट वा माथि हुन्छ, तर ३१% बाजीमा टेबलकै सबैभन्दा ठूलो हात हाइ कार्ड मात्र हुन्छ।",
+    ne: "चार जना हुँदा बाँकी तीनमध्ये कम्तीमा एक जनासँग ५९% पटक जुट वा माथि हुन्छ, तर ३१% बाजीमा टेबलकै सबैभन्दा ठूलो तास हाइ कार्ड मात्र हुन्छ।",
   },
   {
     en: "An ace high beats one random hand 67% of the time but is the best of four hands only 31% of the time. It is worth more in a side show, against one player, than in a big raise against the whole table.",
-    ne: "एक्का भएको हाइ कार्डले एउटा जुनसुकै हातलाई ६७% पटक जित्छ, तर चार हातमध्ये ३१% पटक मात्र सबैभन्दा ठूलो हुन्छ। पूरै टेबलविरुद्ध ठूलो रेजभन्दा एक जनासँगको साइड सोमा यसको मोल बढी हुन्छ।",
+    ne: "एक्का भएको हाइ कार्डले जुनसुकै एक जनाको तासलाई ६७% पटक जित्छ, तर चार जनाको तासमध्ये ३१% पटक मात्र सबैभन्दा ठूलो हुन्छ। पूरै टेबलविरुद्ध ठूलो रेजभन्दा एक जनासँगको साइड सोमा यसको मोल बढी हुन्छ।",
   },
   {
     en: "A pair beats one random hand 83% of the time and two random hands 69% of the time: the fewer players left, the more it is worth. Pack a weak hand early; every chaal you skip is chips kept for a better one.",
-    ne: "जुटले एउटा जुनसुकै हातलाई ८३% र दुई हातलाई ६९% पटक जित्छ: जति कम खेलाडी बाँकी, त्यति बढी मोल। कमजोर हात चाँडै प्याक गर्नुहोस्; छोडेको हरेक चाल राम्रो हातका लागि बचेको चिप्स हो।",
+    ne: "जुटले जुनसुकै एक जनाको तासलाई ८३% र दुई जनाको तासलाई ६९% पटक जित्छ: जति कम खेलाडी बाँकी, त्यति बढी मोल। कमजोर तास चाँडै प्याक गर्नुहोस्; नतिरेको हरेक चाल राम्रो तासका लागि बचेको चिप्स हो।",
   },
   {
     en: "Trails and pure sequences are rare: 100 of the 22,100 hands. At a table of four somebody holds one only about once in 55 deals.",
-    ne: "ट्रायल र डबल रन दुर्लभ हुन्छन्: २२,१०० मध्ये १०० हात मात्र। चार जनाको टेबलमा कसैसँग यस्तो हात करिब ५५ बाजीमा एक पटक मात्र आउँछ।",
+    ne: "ट्रायल र डबल रन दुर्लभ हुन्छन्: २२,१०० मध्ये १०० तास मात्र। चार जनाको टेबलमा कसैसँग यस्तो तास करिब ५५ बाजीमा एक पटक मात्र आउँछ।",
   },
 ];
 
 export const TIPS_METHOD = {
   en: "How these figures were found: the counts are exact, made with this project's own hand evaluator over all 22,100 three-card hands at our table's ranking; the figures against one or two hands are exact too; the four-player figures come from one million random deals and are rounded to whole percents. Equal hands count as best.",
-  ne: "यी अङ्क कसरी निकालिए: गन्ती यही प्रोजेक्टको आफ्नै हात-मूल्याङ्कनकर्ताले हाम्रो टेबलको क्रममा सबै २२,१०० हात गनेर निकालेको हो, त्यसैले ठ्याक्कै हो; एक वा दुई हातविरुद्धका अङ्क पनि ठ्याक्कै हुन्; चार खेलाडीका अङ्क दस लाख अनियमित बाँडाइबाट निकालेर पूर्ण प्रतिशतमा मिलाइएका हुन्। बराबर हातलाई पनि सबैभन्दा ठूलो गनिएको छ।",
+  ne: "यी अङ्क कसरी निकालिए: गन्ती यही खेलको आफ्नै तास दाँज्ने प्रोग्रामले हाम्रो टेबलको क्रममा सबै २२,१०० तास गनेर निकालेको हो, त्यसैले ठ्याक्कै हो; एक वा दुई जनाको तासविरुद्धका अङ्क पनि ठ्याक्कै हुन्; चार खेलाडीका अङ्क दस लाख पटक जथाभावी बाँडेर निकालिएका र पूरा प्रतिशतमा मिलाइएका हुन्। बराबर तासलाई पनि सबैभन्दा ठूलो गनिएको छ।",
 };

@@ -1,7 +1,7 @@
 // The home page and its two forms: Play with friends (open a table) and Join with a code.
 
 import { h, uid } from "./dom.js";
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 import { api } from "./net.js";
 import * as store from "./store.js";
 
@@ -22,12 +22,6 @@ const HOUSE = [
   ["variant", ["standard", "muflis", "ak47", "jokers", "wild_rank"]],
 ];
 const CODE_RE = /^[A-Z2-9]{6}$/;
-
-export function errorText(err) {
-  const key = `err.${err.code}`;
-  if (err.code === "network") return t("err.network");
-  return t(key) === key ? t("err.generic", { reason: err.reason || err.code }) : t(key);
-}
 
 function defaults() {
   const p = store.prefs();
@@ -73,7 +67,7 @@ export function homePage(app) {
       store.saveSeat(reply.code, reply.token, reply.seat);
       app.go(`/t/${reply.code}`);
     } catch (err) {
-      app.toast(errorText(err));
+      app.toast(errorText(err.code, err.reason));
     } finally {
       busy = false;
       button.removeAttribute("aria-busy");
@@ -237,7 +231,7 @@ export function createPage(app) {
       delete drafts.create;
       app.go(`/t/${reply.code}`);
     } catch (err) {
-      status.textContent = errorText(err);
+      status.textContent = errorText(err.code, err.reason);
       submit.disabled = false;
       submit.textContent = t("create.submit");
     }
@@ -318,7 +312,7 @@ export function joinPage(app, code = "", message = "") {
       delete drafts.join;
       app.go(`/t/${wanted}`, { replace: fixed });
     } catch (err) {
-      status.textContent = errorText(err);
+      status.textContent = errorText(err.code, err.reason);
       submit.disabled = false;
       submit.textContent = t("join.submit");
       if (fixed && (err.code === "table/started" || err.code === "table/full")) watch.hidden = false;
@@ -387,7 +381,7 @@ export function joinPage(app, code = "", message = "") {
       })
       .catch((err) => {
         info.textContent = "";
-        status.textContent = errorText(err);
+        status.textContent = errorText(err.code, err.reason);
       });
   }
   return h("div", { class: "page" }, form);

@@ -1,0 +1,77 @@
+"""What a process measures for its operator, in Prometheus' format (``GET /metrics``).
+
+One :class:`Metrics` per app, each with its own registry (two apps in one process, as in tests,
+count apart):
+
+- ``teenpatti_tables_live`` and ``teenpatti_sockets``: tables in memory, sockets open now;
+- ``teenpatti_actions_total``: commands appended (``rate(...[1m])`` is actions a second);
+- ``teenpatti_append_seconds``: how long the event store takes to append a command's events;
+- ``teenpatti_broadcast_seconds``: how long sending every socket its view of a change takes;
+- ``teenpatti_clock_lateness_seconds``: how late a table's clock (a deal, a computer's move, a
+  turn timer) fires after its time, which grows when the process is overloaded;
+- ``teenpatti_errors_total{kind=...}``: errors by kind: the stable codes sent to clients
+  (``rate/limited``, ``turn/not_yours``, ...) and the server's own (``store/append``, ...).
+
+>>> m = Metrics()
+>>> m.error("rate/limited"); m.actions.inc()
+>>> b"teenpatti_errors_total{kind=\\"rate/limited\\"} 1.0" in m.render()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+__all__ = ["CONTENT_TYPE", "Metrics"]
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+_FAST = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+_LATE = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
+
+class Metrics:
+    """The process's counters, gauges and histograms in a registry of their own."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.tables = Gauge("teenpatti_tables_live", "Tables in this process's memory.", registry=r)
+        self.sockets = Gauge("teenpatti_sockets", "WebSockets open now.", registry=r)
+        self.actions = Counter(
+            "teenpatti_actions", "Commands appended to a table's log.", registry=r
+        )
+        self.append = Histogram(
+            "teenpatti_append_seconds",
+            "Time the event store takes to append a command's events.",
+            buckets=_FAST,
+            registry=r,
+        )
+        self.broadcast = Histogram(
+            "teenpatti_broadcast_seconds",
+            "Time to render and queue every socket's view of a change.",
+            buckets=_FAST,
+            registry=r,
+        )
+        self.lateness = Histogram(
+            "teenpatti_clock_lateness_seconds",
+            "How late a table's clock fires after its time.",
+            buckets=_LATE,
+            registry=r,
+        )
+        self.errors = Counter(
+            "teenpatti_errors", "Errors by kind (stable error codes).", ["kind"], registry=r
+        )
+
+    def error(self, kind: str) -> None:
+        """Count one error of ``kind`` (kinds come from the server's own codes, a bounded set)."""
+        self.errors.labels(kind=kind[:40]).inc()
+
+    def watch_tables(self, count: Callable[[], int]) -> None:
+        """Read the live-table gauge from ``count`` at each scrape."""
+        self.tables.set_function(count)
+
+    def render(self) -> bytes:
+        """The registry in the Prometheus text format."""
+        return generate_latest(self.registry)

@@ -1,0 +1,167 @@
+// This phone's own hand and moves: my cards (tap to see them), the action buttons in a fixed order,
+// the stepper that sizes a chaal, and the answer to a side show someone asks of me.
+
+import { cardBack, cardFace, cardsName } from "./cards.js";
+import { h } from "./dom.js";
+import { category, num, t } from "./i18n.js";
+import { moveLabel, orderedLegal, seatName } from "./moves.js";
+
+export function myHand(view, st) {
+  const hand = st.hand;
+  const seat = st.seats[st.you];
+  if (!hand || !seat) return null;
+  if (!seat.dealt) return h("section", { class: "mine", "data-testid": "my-hand" }, h("p", { class: "muted" }, t("mine.noCards")));
+  const see = st.legal.find((a) => a.do === "see");
+  const faceUp = Boolean(seat.cards);
+  const cards = faceUp
+    ? h(
+        "div",
+        { class: "my-cards", "data-testid": "my-cards", "data-face": "up", role: "group", "aria-label": cardsName(seat.cards) },
+        seat.cards.map((c, i) => cardFace(c, "lg", `m${i}`)),
+      )
+    : h(
+        see ? "button" : "div",
+        {
+          class: "my-cards",
+          "data-testid": "my-cards",
+          "data-face": "down",
+          type: see ? "button" : null,
+          role: see ? null : "img",
+          "aria-label": see ? `${t("mine.facedown")}. ${t("act.see")}` : t("mine.facedown"),
+          disabled: see && view.pending ? true : null,
+          onclick: see ? () => view.act({ do: "see" }) : null,
+        },
+        [0, 1, 2].map((i) => cardBack("lg", `m${i}`, false)),
+      );
+  return h(
+    "section",
+    { class: `mine${seat.packed ? " packed" : ""}`, "data-testid": "my-hand", "aria-label": t("mine.label") },
+    cards,
+    h(
+      "div",
+      { class: "my-info" },
+      seat.category
+        ? h("p", { class: "category", "data-testid": "my-category" }, category(seat.category))
+        : h("p", { class: "muted" }, seat.seen ? "" : t("mine.blindNote")),
+      see
+        ? h(
+            "button",
+            {
+              type: "button",
+              class: "btn see",
+              "data-testid": "act-see",
+              "data-do": "see",
+              disabled: view.pending,
+              onclick: () => view.act({ do: "see" }),
+            },
+            t("act.see"),
+          )
+        : null,
+    ),
+  );
+}
+
+export function actions(view, st) {
+  const hand = st.hand;
+  if (!hand || hand.finished) return null;
+  const legal = orderedLegal(st).filter((a) => a.do !== "see");
+  const asked = hand.side_show && hand.side_show[1] === st.you;
+  if (asked) {
+    const accept = legal.find((a) => a.do === "accept");
+    const decline = legal.find((a) => a.do === "decline");
+    return h(
+      "section",
+      { class: "actions sideshow-ask", "data-testid": "sideshow-request", "aria-labelledby": "ask-title" },
+      h("h2", { id: "ask-title" }, t("side.asked", { name: seatName(st, hand.side_show[0]) })),
+      h("p", { class: "small" }, t("side.askedHelp")),
+      h(
+        "div",
+        { class: "action-grid two" },
+        accept ? button(view, st, accept) : null,
+        decline ? button(view, st, decline) : null,
+      ),
+    );
+  }
+  if (!legal.length) return h("section", { class: "actions empty", "data-testid": "actions", "aria-hidden": "true" });
+  const chaal = legal.find((a) => a.do === "chaal");
+  let stepper = null;
+  if (chaal && chaal.max > chaal.cost) {
+    if (view.amount === null || view.amount < chaal.cost || view.amount > chaal.max) view.amount = chaal.cost;
+    const step = Math.max(1, Math.round(hand.boot / 2));
+    stepper = h(
+      "div",
+      { class: "stepper", role: "group", "aria-label": t("act.amount"), "data-testid": "stepper" },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn step",
+          "aria-label": t("act.less"),
+          "data-testid": "step-less",
+          disabled: view.amount <= chaal.cost,
+          onclick: () => {
+            view.amount = Math.max(chaal.cost, view.amount - step);
+            view.render();
+          },
+        },
+        "−",
+      ),
+      h(
+        "output",
+        { class: "amount", "data-testid": "amount", "aria-live": "polite" },
+        num(view.amount),
+        h("span", { class: "small muted" }, ` (${t("act.range", { min: chaal.cost, max: chaal.max })})`),
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn step",
+          "aria-label": t("act.more"),
+          "data-testid": "step-more",
+          disabled: view.amount >= chaal.max,
+          onclick: () => {
+            view.amount = Math.min(chaal.max, view.amount + step);
+            view.render();
+          },
+        },
+        "+",
+      ),
+    );
+  }
+  const buttons = [];
+  for (const action of legal) {
+    if (action.do === "sideshow" && action.targets.length > 1) {
+      for (const target of action.targets) buttons.push(button(view, st, action, target));
+    } else {
+      buttons.push(button(view, st, action));
+    }
+  }
+  return h(
+    "section",
+    { class: "actions", "data-testid": "actions", "aria-label": t("turn.you") },
+    stepper,
+    h("div", { class: "action-grid" }, buttons),
+  );
+}
+
+function button(view, st, action, target = null) {
+  const { text, amount } = moveLabel(action, st, view.amount, target);
+  const message = { do: action.do };
+  if (action.do === "chaal" && action.max > action.cost) message.amount = amount;
+  if (target !== null) message.with = target;
+  return h(
+    "button",
+    {
+      type: "button",
+      class: `btn act act-${action.do}`,
+      "data-key": `${action.do}${target === null ? "" : target}`,
+      "data-testid": `act-${action.do}`,
+      "data-do": action.do,
+      "data-cost": amount,
+      disabled: view.pending,
+      onclick: () => view.act(message),
+    },
+    text,
+  );
+}

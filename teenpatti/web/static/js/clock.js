@@ -1,0 +1,39 @@
+// The turn clock: how far this phone's clock is from the server's, and the timer bars and text,
+// updated four times a second without re-rendering the table.
+
+import { t } from "./i18n.js";
+
+let skew = 0; // local clock minus the server's, in seconds, learnt from each state
+
+/** Learn the skew from a new state: its `now`, or else a fresh turn deadline. */
+export function learnSkew(prev, st) {
+  if (typeof st.now === "number") {
+    skew = Date.now() / 1000 - st.now; // the server says what time it is
+  } else if (st.hand && st.deadline && prev && prev.deadline !== st.deadline && st.settings.turn_seconds) {
+    skew = Date.now() / 1000 - (st.deadline - st.settings.turn_seconds);
+  }
+}
+
+/** Seconds left on the turn of `st` at local time `nowMs`, between 0 and the turn's length. */
+export function secondsLeft(st, nowMs = Date.now()) {
+  const total = st.settings.turn_seconds || 30;
+  return Math.max(0, Math.min(total, st.deadline - (nowMs / 1000 - skew)));
+}
+
+/** Draw the time left into the timer bars and texts under `root`. */
+export function tick(root, st) {
+  if (!st || !st.deadline || !st.hand || st.hand.finished) return;
+  const total = st.settings.turn_seconds || 30;
+  const left = secondsLeft(st);
+  const share = `${((left / total) * 100).toFixed(1)}%`;
+  for (const bar of root.querySelectorAll("[data-timer-bar]")) {
+    bar.style.width = share;
+    bar.classList.toggle("low", left <= 5);
+  }
+  const secs = Math.ceil(left);
+  for (const el of root.querySelectorAll("[data-timer-text]")) {
+    const text = t("turn.left", { n: secs });
+    if (el.textContent !== text) el.textContent = text;
+    el.parentElement.dataset.left = String(secs);
+  }
+}

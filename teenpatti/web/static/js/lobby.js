@@ -1,0 +1,173 @@
+// The waiting room: the table's code, link and QR code to share, the seats taken so far, the
+// table's settings and house rules, and the host's Start button.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+const NEPAL = {
+  direction: "anticlockwise",
+  bets: "double",
+  stake_cap_boots: 8,
+  pot_limit_boots: 100,
+  blind_turns_max: null,
+  see_anytime: false,
+  show_after_bet: false,
+  show_seen_vs_blind: "forbidden",
+  show_cost: "chaal",
+  show_tie: "asker_loses",
+  sideshow: "previous",
+  sideshow_all_seen: false,
+  a23: "second",
+  suits_break_ties: false,
+  variant: "standard",
+  two_three_five: false,
+};
+
+export function waitingRoom(view, st) {
+  const me = st.you;
+  const host = st.seats.find((seat) => seat.host);
+  const isHost = me !== null && st.seats[me] && st.seats[me].host;
+  const link = `${location.origin}/t/${st.code}`;
+  const rows = [];
+  for (let i = 0; i < st.settings.seats; i++) {
+    const seat = st.seats[i];
+    rows.push(
+      h(
+        "li",
+        { class: seat ? "taken" : "empty", "data-key": `w${i}`, "data-testid": `lobby-seat-${i}` },
+        seat
+          ? [
+              h("span", { class: "seat-name" }, seat.name),
+              i === me ? h("span", { class: "tag" }, t("you")) : null,
+              seat.host ? h("span", { class: "tag" }, t("host")) : null,
+            ]
+          : h("span", { class: "muted" }, t("wait.empty")),
+      ),
+    );
+  }
+  const canShare = typeof navigator.share === "function";
+  return h(
+    "div",
+    { class: "lobby", "data-testid": "lobby" },
+    h(
+      "section",
+      { class: "panel share", "aria-labelledby": "share-title" },
+      h("h1", { id: "share-title" }, t("share.title")),
+      h("p", { class: "label", id: "code-label" }, t("share.code")),
+      h(
+        "p",
+        {
+          class: "code-big",
+          "data-testid": "table-code",
+          "aria-label": t("share.spelled", { code: st.code.split("").join(" ") }),
+        },
+        st.code.split("").map((ch, i) => h("span", { "data-key": `k${i}`, "aria-hidden": "true" }, ch)),
+      ),
+      h(
+        "figure",
+        { class: "qr" },
+        h("img", {
+          src: view.qr.src(),
+          alt: t("share.qr.alt", { code: st.code }),
+          width: 168,
+          height: 168,
+          "data-testid": "qr",
+        }),
+        h("figcaption", {}, t("share.qr")),
+      ),
+      h("label", { class: "label", for: "share-link" }, t("share.link")),
+      h(
+        "div",
+        { class: "link-row" },
+        h("input", {
+          id: "share-link",
+          class: "link",
+          readonly: true,
+          value: link,
+          "data-testid": "share-link",
+          onclick: (e) => e.target.select(),
+        }),
+      ),
+      h(
+        "div",
+        { class: "row" },
+        h(
+          "button",
+          { type: "button", class: "btn", "data-testid": "copy-link", onclick: () => copy(view, link) },
+          t("share.copy"),
+        ),
+        canShare
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "btn",
+                onclick: () => navigator.share({ title: t("app.name"), url: link }).catch(() => {}),
+              },
+              t("share.share"),
+            )
+          : null,
+      ),
+    ),
+    h(
+      "section",
+      { class: "panel", "aria-labelledby": "seats-title" },
+      h("h2", { id: "seats-title" }, t("wait.seats")),
+      h("ol", { class: "lobby-seats" }, rows),
+      h("p", { class: "muted small" }, settingsText(st.settings)),
+      customRules(st.settings),
+      isHost
+        ? h(
+            "button",
+            {
+              type: "button",
+              class: "btn primary big",
+              "data-testid": "start",
+              disabled: view.pending,
+              onclick: () => view.send({ type: "start" }),
+            },
+            t("wait.start"),
+          )
+        : h("p", { class: "waiting", "data-testid": "wait-host" }, t("wait.host", { name: host ? host.name : "" })),
+    ),
+  );
+}
+
+function settingsText(settings) {
+  const rules = settings.rules || {};
+  return t("wait.settings", {
+    hands: rules.hands,
+    boot: rules.boot,
+    bots: t(`bots.${settings.bots}`),
+    timer: settings.turn_seconds ? t("timer.secs", { n: settings.turn_seconds }) : t("timer.none"),
+  });
+}
+
+function customRules(settings) {
+  const rules = settings.rules || {};
+  if (rules.preset && rules.preset !== "nepal") return h("p", { class: "muted small" }, rules.preset);
+  const changed = Object.entries(NEPAL)
+    .filter(([key, value]) => key in rules && rules[key] !== value)
+    .map(([key]) => {
+      const value = rules[key];
+      const label = t(`opt.${key}`);
+      let shown = t(`opt.${key}.${value}`);
+      if (key === "blind_turns_max" && value !== null) shown = t("opt.blind_turns_max.n", { n: value });
+      if (shown === `opt.${key}.${value}`) shown = String(value);
+      return `${label === `opt.${key}` ? key : label}: ${shown}`;
+    });
+  if (!changed.length) return null;
+  return h("p", { class: "small", "data-testid": "house-rules" }, t("wait.custom", { rules: changed.join(" · ") }));
+}
+
+async function copy(view, link) {
+  try {
+    await navigator.clipboard.writeText(link);
+    view.app.toast(t("share.copied"));
+  } catch {
+    const input = view.root.querySelector("#share-link");
+    if (input) input.select();
+    view.app.toast(t("err.copy", { link }));
+  }
+}
+

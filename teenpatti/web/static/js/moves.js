@@ -1,0 +1,53 @@
+// The moves of a hand, in words: whose turn it is, the legal moves in the order the buttons show
+// them, and how a move reads ("Chaal 20"). Pure: it reads the server's state and changes nothing.
+
+import { num, t } from "./i18n.js";
+
+/** The order of the action buttons, left to right. */
+export const ORDER = ["see", "chaal", "raise", "show", "sideshow", "allin", "pack"];
+
+/** Whether the state asks this phone's player to move now. */
+export function isMyTurn(st) {
+  return Boolean(
+    st && st.hand && !st.hand.finished && st.you !== null && st.hand.actor === st.you && st.legal.length > 0,
+  );
+}
+
+/** A seat as the page names it: "You" for this phone's own seat. */
+export function seatName(st, seat) {
+  if (st.you === seat) return t("you");
+  return st.seats[seat] ? st.seats[seat].name : "?";
+}
+
+/** A move in words, with the chips it put in when it put any in. */
+export function moveText(action, cost) {
+  const what = t(`did.${action.do}`);
+  return cost ? t("did.cost", { what, n: cost }) : what;
+}
+
+/** The legal moves in button order. */
+export function orderedLegal(st) {
+  return [...st.legal].sort((a, b) => ORDER.indexOf(a.do) - ORDER.indexOf(b.do));
+}
+
+/**
+ * A move's button text and the chips it would put in: a chaal the player may size shows the
+ * `chosen` amount (null for the least), a side show with a `target` names whom it asks.
+ */
+export function moveLabel(action, st, chosen = null, target = null) {
+  const name = t(`act.${action.do}`);
+  const amount = action.do === "chaal" && chosen !== null && action.max > action.cost ? chosen : action.cost;
+  let text = action.cost || action.max ? `${name} ${num(amount)}` : name;
+  if (target !== null) text = t("act.with", { action: text, name: seatName(st, target) });
+  return { text, amount };
+}
+
+/** The last move each seat made this hand (a See shows as a badge instead), by seat. */
+export function lastMoves(hand) {
+  const moves = new Map();
+  if (!hand) return moves;
+  for (const action of hand.actions) {
+    if (action.do !== "see") moves.set(action.seat, { action, cost: action.paid });
+  }
+  return moves;
+}

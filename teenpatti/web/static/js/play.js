@@ -1,0 +1,196 @@
+// The table in play: the felt (pot, stake, boot, wild card, which way play passes), the seats
+// around it with their chips, cards and badges, whose turn it is with the timer, and below it the
+// panel of this screen: my hand and moves, the hand's result, or the standings at the end.
+
+import { cardsName, hand as handCards } from "./cards.js";
+import { actions, myHand } from "./actions.js";
+import { h } from "./dom.js";
+import { category, num, t } from "./i18n.js";
+import { lastMoves, moveText, seatName } from "./moves.js";
+import { result, standings } from "./results.js";
+
+export function play(view, st) {
+  const hand = st.hand;
+  const n = st.seats.length;
+  const you = st.you;
+  const base = you === null ? 0 : you;
+  const winners = hand && hand.finished ? new Set((hand.pots || []).flatMap((p) => p.winners)) : new Set();
+  const last = lastMoves(hand);
+  const seats = st.seats.map((seat, i) => {
+    const j = (i - base + n) % n;
+    const angle = ((90 + (j * 360) / n) * Math.PI) / 180;
+    return seatBox(st, seat, Math.cos(angle), Math.sin(angle), winners, last.get(i));
+  });
+  const felt = h(
+    "div",
+    { class: "felt", "data-testid": "felt" },
+    hand
+      ? [
+          h(
+            "p",
+            { class: "pot", "data-testid": "pot" },
+            direction(st),
+            h("span", { class: "pot-label" }, t("table.pot")),
+            " ",
+            h("strong", {}, num(hand.finished ? (hand.pots || []).reduce((sum, pot) => sum + pot.amount, 0) : hand.pot)),
+          ),
+          h(
+            "p",
+            { class: "stake", "data-testid": "stake" },
+            h("span", {}, `${t("table.stake")} ${num(hand.stake)}`),
+            " · ",
+            h("span", {}, `${t("table.boot")} ${num(hand.boot)}`),
+          ),
+          hand.wild ? h("p", { class: "wild" }, t("table.wild", { card: cardsName([hand.wild]) })) : null,
+        ]
+      : h("p", { class: "dealing" }, t("table.dealing")),
+  );
+  const panel =
+    st.status === "finished"
+      ? standings(view, st)
+      : hand && hand.finished
+        ? result(view, st)
+        : hand && hand.side_show && hand.side_show[1] === you
+          ? [turnLine(st), actions(view, st), myHand(view, st)]
+          : [turnLine(st), you === null ? null : myHand(view, st), actions(view, st), result(view, st)];
+  return h(
+    "div",
+    { class: "play" },
+    h("div", { class: `felt-area seats-${n}`, "data-testid": "seats" }, felt, seats),
+    h("div", { class: "panel-area" }, you === null ? h("p", { class: "watching" }, t("table.watching")) : null, panel),
+  );
+}
+
+/** Which way play passes: an arrow by the pot, said in words to screen readers. */
+function direction(st) {
+  const clockwise = st.settings.rules.direction === "clockwise";
+  const words = t(clockwise ? "table.clockwise" : "table.anticlockwise");
+  return h(
+    "span",
+    { class: "direction", title: words },
+    h("span", { "aria-hidden": "true" }, clockwise ? "↻" : "↺"),
+    h("span", { class: "sr-only" }, words),
+  );
+}
+
+function seatBox(st, seat, x, y, winners, last) {
+  const hand = st.hand;
+  const i = seat.seat;
+  const me = i === st.you;
+  const active = hand && !hand.finished && hand.actor === i;
+  const dealer = hand && hand.dealer === i;
+  const badges = [];
+  if (hand) {
+    const kind = hand.finished && seat.cards && seat.category ? t(`cat.${seat.category}`) : null;
+    if (!seat.dealt) badges.push(["out", t("seat.out")]);
+    else if (seat.packed) badges.push(["packed", t("seat.packed")]);
+    else if (hand.finished) {
+      // after the hand: who won, and with what (the result below shows the cards)
+      if (winners.has(i)) badges.push(["winner", kind || t("seat.winner"), kind ? `${t("seat.winner")}: ` : ""]);
+      else if (kind) badges.push(["kind", kind]);
+    } else {
+      badges.push(seat.seen ? ["seen", t("seat.seen")] : ["blind", t("seat.blind")]);
+      if (seat.all_in) badges.push(["allin", t("seat.allin")]);
+    }
+  }
+  if (seat.person && seat.bot) badges.push(["auto", t("seat.computer")]);
+  else if (seat.person && seat.connected === false) badges.push(["offline", t("seat.offline")]);
+  const backs = hand && seat.dealt && !seat.packed && !me && !seat.cards;
+  // once the hand is over the result lists the hands; the seat only names its kind
+  const faces = hand && seat.cards && !me && !hand.finished;
+  const cards = backs ? h("span", { class: "seat-cards" }, handCards(null, "sm")) : null;
+  const shown = faces
+    ? h(
+        "div",
+        { class: "seat-cards up", role: "img", "aria-label": `${cardsName(seat.cards)}${seat.category ? ` (${category(seat.category)})` : ""}` },
+        handCards(seat.cards, "sm"),
+      )
+    : null;
+  const classes = ["seat"];
+  if (me) classes.push("me");
+  if (active) classes.push("active");
+  if (hand && seat.packed) classes.push("packed");
+  if (hand && !seat.dealt) classes.push("out");
+  if (winners.has(i)) classes.push("winner");
+  const name = me ? t("you") : seat.name;
+  return h(
+    "div",
+    {
+      class: classes.join(" "),
+      "data-key": `seat${i}`,
+      "data-testid": `seat-${i}`,
+      "data-seat": i,
+      "data-active": active ? "1" : "0",
+      role: "group",
+      "aria-label": name,
+      "aria-current": active ? "true" : null,
+      style: `--x:${x.toFixed(3)};--y:${y.toFixed(3)}`,
+    },
+    h(
+      "div",
+      { class: "seat-top" },
+      h("span", { class: "seat-name", title: seat.name }, name),
+      dealer ? h("span", { class: "dealer", title: t("seat.dealer") }, h("span", { "aria-hidden": "true" }, "D"), h("span", { class: "sr-only" }, t("seat.dealer"))) : null,
+    ),
+    hand
+      ? h(
+          "div",
+          { class: "seat-mid" },
+          h(
+            "span",
+            { class: "chips", "data-testid": `chips-${i}` },
+            h("span", { class: "chip-icon", "aria-hidden": "true" }),
+            h("span", { class: "sr-only" }, `${t("seat.chips", { n: seat.chips })}`),
+            h("span", { "aria-hidden": "true" }, num(seat.chips)),
+          ),
+          cards,
+        )
+      : null,
+    shown,
+    h(
+      "div",
+      { class: "seat-badges" },
+      badges.map(([kind, text, hidden]) =>
+        h("span", { class: `badge ${kind}`, "data-key": kind }, hidden ? h("span", { class: "sr-only" }, hidden) : null, text),
+      ),
+      hand && last && !hand.finished && last.action.do !== "pack"
+        ? h("span", { class: "last-move" }, moveText(last.action, last.cost))
+        : null,
+    ),
+    active ? h("span", { class: "sr-only" }, t("seat.turn")) : null,
+    active && st.deadline
+      ? h("div", { class: "seat-timer", "aria-hidden": "true" }, h("div", { class: "bar", "data-timer-bar": "" }))
+      : null,
+  );
+}
+
+function turnLine(st) {
+  const hand = st.hand;
+  let text = "";
+  let mine = false;
+  if (!hand) text = t("table.dealing");
+  else if (hand.finished) text = t("table.nextHand");
+  else if (hand.side_show && hand.side_show[1] !== st.you) {
+    text = t("side.waiting", { a: seatName(st, hand.side_show[0]), b: seatName(st, hand.side_show[1]) });
+  } else if (hand.actor === st.you) {
+    text = t("turn.you");
+    mine = true;
+  } else if (hand.actor !== null && hand.actor !== undefined) {
+    const seat = st.seats[hand.actor];
+    text = seat && seat.bot ? t("turn.thinking", { name: seat.name }) : t("turn.other", { name: seatName(st, hand.actor) });
+  }
+  const timed = hand && !hand.finished && st.deadline;
+  return h(
+    "div",
+    { class: `turn-line${mine ? " mine" : ""}`, "data-testid": "turn-line" },
+    h("span", { class: "turn-text" }, text),
+    timed
+      ? h(
+          "span",
+          { class: "timer", "data-testid": "timer" },
+          h("span", { class: "timer-text", "data-timer-text": "" }, ""),
+          h("span", { class: "timer-track", "aria-hidden": "true" }, h("span", { class: "bar", "data-timer-bar": "" })),
+        )
+      : null,
+  );
+}

@@ -1,0 +1,136 @@
+// The end of a hand and of the game: who won each pot and with what, the hands shown, a line about
+// the last hand while the next is dealt, and the final standings with "Play again".
+
+import { cardFace, cardsName } from "./cards.js";
+import { h } from "./dom.js";
+import { category, joinNames, num, t } from "./i18n.js";
+import { seatName } from "./moves.js";
+
+/** A finished hand in words: a line per pot, how it ended, and the hands shown. Pure. */
+export function summary(st) {
+  const hand = st.hand;
+  const pots = hand.pots || [];
+  const lines = pots.map((pot, i) => {
+    const names = pot.winners.map((seat) => seatName(st, seat));
+    let text;
+    if (pot.winners.length === 1 && pot.winners[0] === st.you) text = t("result.youWin", { n: pot.amount });
+    else if (pot.winners.length === 1) text = t("result.wins", { name: names[0], n: pot.amount });
+    else text = t("result.share", { names: joinNames(names), n: pot.amount });
+    if (pots.length > 1) text = `${i === 0 ? t("result.main") : t("result.side")}: ${text}`;
+    return text;
+  });
+  const winners = new Set(pots.flatMap((pot) => pot.winners));
+  const shown = st.seats
+    .filter((seat) => seat.cards && seat.dealt)
+    .map((seat) => ({ seat: seat.seat, cards: seat.cards, category: seat.category, packed: seat.packed }));
+  return {
+    number: hand.number,
+    title: lines.join(". ") || t("result.title", { n: hand.number }),
+    lines,
+    how: hand.ended_by ? t(`result.by.${hand.ended_by}`) : "",
+    winners,
+    shown,
+    hands: shown
+      .filter((row) => !row.packed)
+      .map((row) => t("result.hand", { name: seatName(st, row.seat), hand: category(row.category) })),
+  };
+}
+
+export function result(view, st) {
+  const hand = st.hand;
+  if (!hand || !hand.finished) {
+    const done = view.lastFinished;
+    if (!done || !hand || done.hand.number !== hand.number - 1) return null;
+    const last = summary(done); // written now, in the language of now
+    return h(
+      "p",
+      { class: "last-hand small muted", "data-testid": "last-hand" },
+      `${t("result.title", { n: last.number })}: ${last.title}`,
+    );
+  }
+  const ended = summary(st);
+  return h(
+    "section",
+    { class: "result", "data-testid": "result", "aria-labelledby": "result-title" },
+    h("h2", { id: "result-title" }, t("result.title", { n: hand.number })),
+    h(
+      "ul",
+      { class: "result-pots" },
+      ended.lines.map((line, i) => h("li", { "data-key": `p${i}`, "data-testid": "result-line" }, line)),
+    ),
+    ended.how ? h("p", { class: "muted small" }, ended.how) : null,
+    ended.shown.length
+      ? h(
+          "ul",
+          { class: "shown-hands", "aria-label": t("result.shown") },
+          ended.shown.map((row) =>
+            h(
+              "li",
+              {
+                "data-key": `h${row.seat}`,
+                class: ended.winners.has(row.seat) ? "winner" : row.packed ? "packed" : "",
+                "data-testid": "shown-hand",
+              },
+              h("span", { class: "shown-name" }, seatName(st, row.seat)),
+              h("span", { class: "shown-cards", role: "img", "aria-label": cardsName(row.cards) }, row.cards.map((c, i) => cardFace(c, "md", `s${i}`))),
+              h("span", { class: "shown-cat", "data-testid": "shown-category" }, category(row.category)),
+            ),
+          ),
+        )
+      : null,
+    st.status === "playing" ? h("p", { class: "next-hand small muted" }, t("table.nextHand")) : null,
+  );
+}
+
+export function standings(view, st) {
+  const rows = st.standings || [];
+  const top = rows.filter((row) => row.place === 1);
+  const youWin = top.some((row) => row.seat === st.you);
+  return h(
+    "section",
+    { class: "panel standings", "data-testid": "standings", "aria-labelledby": "end-title" },
+    h("h2", { id: "end-title" }, t("end.title")),
+    h(
+      "p",
+      { class: "end-winner", "data-testid": "end-winner" },
+      youWin ? t("end.youWin") : t("end.winner", { name: joinNames(top.map((row) => row.name)) }),
+    ),
+    h(
+      "table",
+      { class: "standings-table" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("end.place")), h("th", { scope: "col" }, t("end.player")), h("th", { scope: "col", class: "num" }, t("end.chips")))),
+      h(
+        "tbody",
+        {},
+        rows.map((row) =>
+          h(
+            "tr",
+            { "data-key": `r${row.seat}`, class: row.seat === st.you ? "me" : "", "data-testid": "standing" },
+            h("td", {}, num(row.place)),
+            h("th", { scope: "row" }, row.seat === st.you ? t("you.name", { name: row.name }) : row.name),
+            h("td", { class: "num" }, num(row.chips)),
+          ),
+        ),
+      ),
+    ),
+    st.hand && st.hand.finished ? result(view, st) : null,
+    h(
+      "div",
+      { class: "row" },
+      st.you !== null
+        ? h(
+            "button",
+            {
+              type: "button",
+              class: "btn primary big",
+              "data-testid": "again",
+              disabled: view.pending,
+              onclick: () => view.send({ type: "again" }),
+            },
+            t("end.again"),
+          )
+        : null,
+      h("a", { class: "btn", href: "/", "data-link": "" }, t("end.home")),
+    ),
+  );
+}

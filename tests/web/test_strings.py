@@ -1,0 +1,171 @@
+"""The page's words in both languages (docs/nepali.md): every key has a Nepali text, every
+number a Nepali string shows is in Devanagari digits (card ranks and screen-reader labels too),
+every error code the server can send has a sentence in both languages, and the words the style
+note retires stay out of the Nepali.
+
+The strings are read by Node from the very modules the page loads (``strings.mjs``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+JS = ROOT / "teenpatti" / "web" / "static" / "js"
+LATIN_DIGIT = re.compile(r"[0-9]")
+PLACEHOLDER = re.compile(r"\{\w+\}")
+NAMES_WITH_DIGITS = ("AK47",)
+"""Names players say as they are written: the digits are part of the name, not a number."""
+RETIRED = {
+    "स्वीकार": "say हुन्छ / हुँदैन",
+    "गृहपृष्ठ": "say मुख्य मेनु",
+    "प्रतीक्षा": "say पर्खनुहोस्",
+    "घरेलु": "say आफ्नै नियम",
+    "नातेदार": "a calque",
+    "लुकेर": "suggests cheating",
+    "नियन्त्रण": "office words",
+    "रकम": "chips are not money: say चिप्स",
+    "पत्ता": "a card is पत्ती, the cards in hand are तास",
+    "हात": "a three-card hand is तास",
+}
+"""Words the style note retires from the Nepali, and why."""
+ERROR_CALL = re.compile(r"\w+\(\s*\"([a-z_0-9]+/[a-z_0-9]+)\"")
+
+
+@cache
+def strings() -> dict[str, Any]:
+    node = shutil.which("node")
+    if node is None:
+        why = "Node is not installed (scripts/test installs it)"
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)
+    out = subprocess.run(
+        [node, str(Path(__file__).with_name("strings.mjs")), str(JS)],
+        capture_output=True,
+        check=True,
+        timeout=60,
+    )
+    data: dict[str, Any] = json.loads(out.stdout)
+    return data
+
+
+def nepali_texts() -> Iterator[tuple[str, str]]:
+    """Every Nepali string of the page, with where it comes from."""
+    data = strings()
+    for key, text in data["strings"]["ne"].items():
+        yield f"i18n {key}", text
+
+    def walk(node: Any, where: str) -> Iterator[tuple[str, str]]:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in ("ne", "neMeaning") and isinstance(value, str):
+                    yield f"{where}.{key}", value
+                else:
+                    yield from walk(value, f"{where}.{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                yield from walk(value, f"{where}[{i}]")
+
+    yield from walk(data["content"], "content")
+
+
+def server_error_codes() -> set[str]:
+    """Every stable error code raised or sent anywhere in the package."""
+    codes: set[str] = set()
+    for path in (ROOT / "teenpatti").rglob("*.py"):
+        codes.update(ERROR_CALL.findall(path.read_text(encoding="utf-8")))
+    return codes
+
+
+def test_every_key_has_both_languages_with_the_same_placeholders() -> None:
+    en, ne = strings()["strings"]["en"], strings()["strings"]["ne"]
+    assert sorted(set(en) - set(ne)) == [], "keys with no Nepali text"
+    assert sorted(set(ne) - set(en)) == [], "keys with no English text"
+    for key in en:
+        assert en[key].strip() and ne[key].strip(), f"{key} is empty"
+        if key != "err.generic":  # Nepali names the code where English gives the server's reason
+            assert set(PLACEHOLDER.findall(en[key])) == set(PLACEHOLDER.findall(ne[key])), key
+
+
+def test_every_rules_text_has_nepali() -> None:
+    def walk(node: Any, where: str) -> Iterator[str]:
+        if isinstance(node, dict):
+            if "en" in node and not (node.get("ne") or "").strip():
+                yield where
+            words_row = "neMeaning" in node or "word" in node
+            if words_row and not ((node.get("neMeaning") or "").strip() and node.get("ne")):
+                yield where
+            for key, value in node.items():
+                yield from walk(value, f"{where}.{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                yield from walk(value, f"{where}[{i}]")
+
+    assert list(walk(strings()["content"], "content")) == []
+
+
+def test_nepali_shows_numbers_in_devanagari_digits() -> None:
+    wrong = []
+    for where, text in nepali_texts():
+        bare = PLACEHOLDER.sub("", text)
+        for name in NAMES_WITH_DIGITS:
+            bare = bare.replace(name, "")
+        if LATIN_DIGIT.search(bare):
+            wrong.append(f"{where}: {text}")
+    assert wrong == [], "Latin digits in Nepali:\n" + "\n".join(wrong)
+
+
+def test_card_names_and_corners_follow_the_language() -> None:
+    cards = strings()["cards"]
+    assert "7 of hearts" in cards["en"]["names"]
+    assert "पानको ७" in cards["ne"]["names"]
+    assert cards["en"]["corners"] == [
+        "2",
+        "3",
+        "4",
+        "5",
+        "6",
+        "7",
+        "8",
+        "9",
+        "10",
+        "J",
+        "Q",
+        "K",
+        "A",
+    ]
+    for text in [*cards["ne"]["names"], *cards["ne"]["corners"]]:
+        assert not LATIN_DIGIT.search(text), text
+
+
+def test_every_server_error_code_has_a_sentence_in_both_languages() -> None:
+    codes = server_error_codes()
+    assert {"turn/not_yours", "name/taken", "rate/limited", "sideshow/pending"} <= codes
+    en, ne = strings()["strings"]["en"], strings()["strings"]["ne"]
+    missing = sorted(code for code in codes if f"err.{code}" not in en or f"err.{code}" not in ne)
+    assert missing == [], "error codes with no sentence"
+    # house-rule errors carry the option in the code (rules/show_tie): one sentence for them all
+    assert "err.rules" in en and "err.rules" in ne
+    ne_errors = strings()["cards"]["ne"]["errors"]
+    assert ne_errors[0] == ne["err.rules"]
+    assert "reason" not in ne_errors[1], "a Nepali page must not show the server's English"
+
+
+def test_retired_words_stay_out_of_the_nepali() -> None:
+    found = [
+        f"{where}: {word} ({why}): {text}"
+        for where, text in nepali_texts()
+        for word, why in RETIRED.items()
+        if word in text
+    ]
+    assert found == [], "\n".join(found)
