@@ -38,10 +38,10 @@ from ..tables.service import Connection, LiveTable, TableService, Timing
 from . import logs
 from .edge import BUDGET, Budget, address_key
 from .headers import SecurityHeaders
-from .limits import Lobby, RateLimiter, Refused, retry_after
+from .limits import Lobby, Refused, retry_after
 from .reach import Reach
 
-__all__ = ["RateLimiter", "TableLimits", "create_app", "send_queued"]
+__all__ = ["TableLimits", "create_app", "send_queued"]
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
@@ -96,16 +96,20 @@ def _status(code: str) -> int:
     return {"table/unknown": 404, "message/content_type": 415}.get(code, 400)
 
 
-def _same_origin(request: Request) -> bool:
-    """Whether a browser says this request comes from a page of this server (a request with
-    neither header is not a browser's cross-site request: a command-line client's)."""
+def _same_origin(request: Request, public_url: str | None) -> bool:
+    """Whether a browser says this request comes from a page of this server: its ``Origin`` is
+    the address it asked (``Host``) or the public address (a request with neither ``Origin``
+    nor ``Sec-Fetch-Site`` is not a browser's cross-site request: a command-line client's)."""
     if request.headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
         return False
     origin = request.headers.get("origin")
     if origin is None:
         return True
+    origin = origin.rstrip("/").lower()
+    if public_url is not None and origin == public_url.rstrip("/").lower():
+        return True
     host = request.headers.get("host", "")
-    return origin.split("://", 1)[-1].rstrip("/").lower() == host.lower()
+    return origin.split("://", 1)[-1] == host.lower()
 
 
 def create_app(
@@ -205,7 +209,7 @@ def create_app(
         return len(codes)
 
     async def create_table(request: Request) -> Response:
-        if not _same_origin(request):
+        if not _same_origin(request, reach.public_url):
             return _error("origin/forbidden", "tables are opened from this server's own page", 403)
         host = client_host(request)
         try:
@@ -245,7 +249,7 @@ def create_app(
         )
 
     async def join_table(request: Request) -> Response:
-        if not _same_origin(request):
+        if not _same_origin(request, reach.public_url):
             return _error("origin/forbidden", "tables are joined from this server's own page", 403)
         live = await look_up(request)
         if isinstance(live, Response):

@@ -240,16 +240,25 @@ def test_idle_slow_and_half_sent_connections_are_closed_while_a_player_is_served
                 b"POST /api/tables HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
                 b"content-length: 1000\r\n\r\n{"
             )
+        kept_alive = await _raw(server, "127.0.0.22")
+        kept_alive[1].write(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        table = await server.api.create(name="Host", seats=2, preset="limited")
+        silent_socket = await _upgrade(server, table["code"], source="127.0.0.23")
         await _player_is_served(server, ws)
         for _, writer in slow_headers:  # still dripping headers
             writer.write(b"X-a: b\r\n")
+        # A socket that never says hello is told so and closed.
+        assert b"message/hello" in await _close_frame(silent_socket[0], 15)
+        # A keep-alive connection answered, then idle, is closed.
+        reply = await _closed_by_server(kept_alive[0], 15)
+        assert reply.startswith(b"HTTP/1.1 200"), reply
         # Every one is closed by the server: the idle ones, the slow ones with a 408.
         for reader, _ in idle:
             assert await _closed_by_server(reader, 8) == b""
         for reader, _ in slow_headers + slow_bodies:
             reply = await _closed_by_server(reader, 8)
             assert reply.startswith(b"HTTP/1.1 408"), reply
-        for _, writer in idle + slow_headers + slow_bodies:
+        for _, writer in [*idle, *slow_headers, *slow_bodies, kept_alive, silent_socket]:
             writer.close()
         server.assert_healthy()
 
@@ -396,6 +405,45 @@ def test_forwarded_addresses_are_believed_only_from_named_proxies(
                     assert reply.json()["error"]["code"] == "table/limit"
             assert got == expected, (proxies, got)
             server.assert_healthy()
+
+    arun(body(), 40)
+
+
+def test_links_come_from_the_public_address_and_pages_carry_security_headers(
+    server_factory: MakeServer, arun: Run
+) -> None:
+    """Problem 9: the QR code and the share link never come from the ``Host`` a client sent
+    when a public address is configured; a page of another site cannot create a table."""
+
+    async def body() -> None:
+        public = "https://cards.example.org"
+        server = server_factory((*EDGE, "--public-url", public))
+        table = await server.api.create(name="Host", seats=2)
+        code = table["code"]
+        assert table["share"]["url"] == f"{public}/t/{code}"
+        svgs = set()
+        for host in (f"127.0.0.1:{server.port}", "evil.example", "evil.example:666"):
+            headers = {"host": host}
+            info = await server.api.request("GET", f"/api/tables/{code}", headers=headers)
+            assert info.json()["share"]["url"] == f"{public}/t/{code}"
+            qr = await server.api.request("GET", f"/api/tables/{code}/qr.svg", headers=headers)
+            svgs.add(qr.content)
+        assert len(svgs) == 1
+        page = await server.api.request("GET", "/")
+        assert "default-src" in page.headers["content-security-policy"]
+        assert page.headers["x-frame-options"] == "DENY"
+        same = await server.api.request(
+            "POST", "/api/tables", json_body={"name": "A"}, headers={"origin": public}
+        )
+        assert same.status_code == 201
+        cross = await server.api.request(
+            "POST",
+            "/api/tables",
+            json_body={"name": "A"},
+            headers={"origin": "https://evil.example", "sec-fetch-site": "cross-site"},
+        )
+        assert cross.json()["error"]["code"] == "origin/forbidden"
+        server.assert_healthy()
 
     arun(body(), 40)
 
