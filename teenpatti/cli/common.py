@@ -14,7 +14,7 @@ from ..engine.rules import Rules
 __all__ = ["OptionArg", "RulesArg", "WildArg", "fail", "parse_option", "rules_from", "wild_from"]
 
 RulesArg = Annotated[
-    str, typer.Option("--rules", help="Preset: nepal, classic, club, duo or limited.")
+    str, typer.Option("--rules", help="Preset: nepal, classic, club, duo, limited or limited2.")
 ]
 """The ``--rules PRESET`` option, as every command takes it."""
 OptionArg = Annotated[

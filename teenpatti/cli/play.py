@@ -81,6 +81,11 @@ class TerminalTable:
         line = f"Pot [bold]{me.pot}[/]   Stake {me.stake}   Boot {me.boot}"
         if me.wild is not None:
             line += f"   Wild {cards_str([me.wild])}"
+        rules = game.rules
+        if rules.variant == "fixed_rank":
+            line += f"   Wild: every {rules.fixed_rank}"
+        if rules.muflis:
+            line += "   Muflis: the lowest hand wins"
         self.console.print(line)
 
     def say(self, seat: int, action: Action, me: HandView) -> None:
@@ -206,7 +211,7 @@ def play(
         None, "--boot", help="The boot (5, 10, 20 or 50 at our table)."
     ),
     rules_preset: str = typer.Option(
-        "nepal", "--rules", help="nepal, classic, club, duo, limited."
+        "nepal", "--rules", help="nepal, classic, club, duo, limited, limited2."
     ),
     option: list[str] = typer.Option([], "--option", "-o", help="A house rule, NAME=VALUE."),
     bot: str = typer.Option("", "--bot", help="The computer players' strength or import path."),
@@ -217,6 +222,11 @@ def play(
     console = Console(highlight=False)
     try:
         rules = rules_from(rules_preset, option, hands=hands, boot=boot)
+        if not rules.min_players <= players <= rules.max_players:
+            raise ValueError(
+                f"the {rules.preset} table seats {rules.min_players} to {rules.max_players}"
+                f" players, not {players}"
+            )
         game_seed = bytes.fromhex(seed) if seed else secrets.token_bytes(32)
         names = [name, *COMPUTER_NAMES[: players - 1]]
         game = Game(rules, names, game_seed)

@@ -11,8 +11,9 @@ the strength of the cards ``a``, ``b``, ``c`` in any order (54 counts the jokers
 :func:`table_index` computes the index). It is built lazily, once per ranking and per wild rank.
 
 Wild cards (``ak47``: every A, K, 4 and 7; ``jokers``: the two jokers; ``wild_rank``: every card of
-the rank of the card turned up) take whatever rank and suit gives the best hand, copies of held
-cards included; the hand then ranks as that hand. The best hand with one wild card and natural
+the rank of the card turned up; ``fixed_rank``: every card of one rank named before the game) take
+whatever rank and suit gives the best hand, copies of held cards included; the hand then ranks as
+that hand. The best hand with one wild card and natural
 cards ``x``, ``y`` is the best of the 52 entries ``table[x, y, z]`` of the natural table (a
 contiguous slice), with two wild cards it is the best of those over ``y``, and so on: building a
 wild table costs a few hundred thousand list reads.
@@ -59,12 +60,25 @@ class Category(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Ranking:
-    """The options that decide which hand beats which."""
+    """The options that decide which hand beats which.
+
+    ``variant`` says which cards are wild (``standard``: none); ``muflis`` turns the whole order
+    upside down and combines with any variant (``variant="muflis"`` alone means the same as
+    ``muflis=True``); ``fixed_rank`` is the rank index (0 for deuces, 12 for aces) that is wild
+    under ``variant="fixed_rank"``.
+    """
 
     a23: str = "second"
     suits_break_ties: bool = False
     two_three_five: bool = False
     variant: str = "standard"
+    muflis: bool = False
+    fixed_rank: int | None = None
+
+    @property
+    def lowest_wins(self) -> bool:
+        """Whether the lowest hand wins (muflis)."""
+        return self.muflis or self.variant == "muflis"
 
 
 CARD_COUNT = 54
@@ -92,7 +106,7 @@ _KIND_SHIFT = 4096 * 64
 # 4-3-2 is 4 and A-K-Q is 24; A-2-3 goes to 23 (second), 25 (highest) or 1 (lowest); 2-3-5 of
 # one suit is 0, below every other pure sequence.
 _A23_POSITION = {"second": 23, "highest": 25, "lowest": 1}
-_VARIANTS = ("standard", "muflis", "ak47", "jokers", "wild_rank")
+_VARIANTS = ("standard", "muflis", "ak47", "jokers", "wild_rank", "fixed_rank")
 _AK47_RANKS = frozenset({RANKS.index("A"), RANKS.index("K"), RANKS.index("4"), RANKS.index("7")})
 
 _LABELS = {
@@ -172,6 +186,10 @@ class Evaluator:
             raise ValueError(f"a23 cannot be {ranking.a23!r} (choose second, highest or lowest)")
         if ranking.variant not in _VARIANTS:
             raise ValueError(f"unknown variant {ranking.variant!r}")
+        if (ranking.variant == "fixed_rank") != (ranking.fixed_rank is not None) or not (
+            ranking.fixed_rank is None or 0 <= ranking.fixed_rank < 13
+        ):
+            raise ValueError("fixed_rank is a rank index, 0-12, given with variant fixed_rank only")
         self.ranking = ranking
         self._top = CARD_COUNT if ranking.variant == "jokers" else 52
         self._natural: list[int] | None = None
@@ -199,6 +217,10 @@ class Evaluator:
             return frozenset(c for c in range(52) if c >> 2 in _AK47_RANKS)
         if variant == "jokers":
             return frozenset(JOKERS)
+        if variant == "fixed_rank":
+            assert self.ranking.fixed_rank is not None
+            rank = self.ranking.fixed_rank * 4
+            return frozenset(range(rank, rank + 4))
         if variant == "wild_rank" and wild is not None:
             self._check_wild(wild)
             return frozenset(range(wild & ~3, (wild & ~3) + 4))
@@ -238,7 +260,7 @@ class Evaluator:
         triples = [(a, b, c) for a in range(52) for b in range(a + 1) for c in range(b + 1)]
         keys = [_key(a, b, c, a23, t35, suits) for a, b, c in triples]
         order = sorted(set(keys))
-        if r.variant == "muflis":
+        if r.lowest_wins:
             order.reverse()
         place = {k: i for i, k in enumerate(order)}
         self._kinds = [_KINDS[k // _KIND_SHIFT] for k in order]

@@ -28,7 +28,17 @@ from .deck import deal, shuffled_deck
 from .errors import IllegalAction
 from .evaluate import Evaluator
 from .pots import Pot, cut_pots, share
-from .rules import Bets, Direction, Rules, ShowCost, ShowSeenVsBlind, ShowTie, SideShow, Variant
+from .rules import (
+    AllIn,
+    Bets,
+    Direction,
+    Rules,
+    ShowCost,
+    ShowSeenVsBlind,
+    ShowTie,
+    SideShow,
+    Variant,
+)
 
 __all__ = ["EndedBy", "Hand"]
 
@@ -127,6 +137,9 @@ class Hand:
         self.seen: list[bool] = [False] * n
         self.all_in: list[bool] = [False] * n
         self.blind_turns: list[int] = [0] * n
+        self.has_bet: list[bool] = [False] * n
+        """Who has bet this hand (a chaal, raise, all in or side show; the boot is no bet): only
+        they can be asked for a side show."""
         self.stake = rules.boot
         self.bet_made = False
         self.to_act: int | None = self.first
@@ -147,7 +160,7 @@ class Hand:
         for seat in self.order:
             if self.dealt[seat]:
                 self._pay(seat, min(rules.boot, self.chips[seat]))
-        if any(self.all_in):
+        if self._all_in_shows():
             self._showdown(EndedBy.ALL_IN)
         elif self._pot_limit_reached():
             self._showdown(EndedBy.POT_LIMIT)
@@ -241,7 +254,8 @@ class Hand:
     def show_cost(self, seat: int) -> int:
         """What asking for a show costs ``seat`` now."""
         cost = self.chaal_cost(seat)
-        if self.seen[seat] and not self.seen[self.next_in(seat)]:
+        quadruple = self.rules.show_seen_vs_blind is ShowSeenVsBlind.QUADRUPLE
+        if quadruple and self.seen[seat] and not self.seen[self.next_in(seat)]:
             cost = self.stake * 4
         if self.rules.show_cost is ShowCost.DOUBLE:
             cost *= 2
@@ -249,10 +263,11 @@ class Hand:
 
     def _max_chaal(self, seat: int) -> int:
         cap = self.rules.stake_cap
+        stakes = self.rules.range_max_stakes  # 2 stakes blind and 4 seen, unless bigger bets
         if self.seen[seat]:
-            top = self.stake * 4
+            top = self.stake * stakes * 2
             return top if cap is None else max(self.stake * 2, min(top, cap * 2))
-        top = self.stake * 2
+        top = self.stake * stakes
         return top if cap is None else max(self.stake, min(top, cap))
 
     def _can_raise(self) -> bool:
@@ -454,6 +469,12 @@ class Hand:
                 "allin/can_afford",
                 f"you can afford your chaal of {cost}: all in is only for a player who cannot",
             )
+        if not self._may_go_all_in():
+            raise IllegalAction(
+                "allin/players",
+                "there is no showdown among three or more at this table: with three or more"
+                " still in, a player short of their chaal can only pack",
+            )
         return chips
 
     def verify_show(self, seat: int) -> int:
@@ -506,6 +527,12 @@ class Hand:
                     f"you can ask only the player before you (seat {prev}) for a side show",
                 )
             target = prev
+            if not self.has_bet[prev]:
+                raise IllegalAction(
+                    "sideshow/not_bet",
+                    f"seat {prev}, the player before you, has not bet yet this hand: you can ask"
+                    " only the player whose bet came just before your turn",
+                )
         elif (
             target is None
             or not 0 <= target < self.seats
@@ -514,6 +541,11 @@ class Hand:
         ):
             raise IllegalAction(
                 "sideshow/target", "name another player still in the hand to ask for a side show"
+            )
+        if not self.has_bet[target]:
+            raise IllegalAction(
+                "sideshow/not_bet",
+                f"seat {target} has not bet yet this hand and cannot be asked for a side show",
             )
         if not self.seen[target]:
             raise IllegalAction(
@@ -546,14 +578,12 @@ class Hand:
         elif kind in (ActionKind.CHAAL, ActionKind.RAISE, ActionKind.ALLIN):
             self._bet(seat, kind, cost)
         elif kind is ActionKind.SHOW:
-            self._pay(seat, cost)
-            if self._pot_limit_reached():
-                self._showdown(EndedBy.ALL_IN if any(self.all_in) else EndedBy.POT_LIMIT)
-            else:
-                self._showdown(EndedBy.SHOW, asker=seat)
+            self._pay(seat, cost)  # the show paid for stands, even if the pot limit is reached
+            self._showdown(EndedBy.SHOW, asker=seat)
         elif kind is ActionKind.SIDESHOW:
             self._pay(seat, cost)
             self.bet_made = True
+            self.has_bet[seat] = True
             if not self._stopped():
                 assert action.target is not None
                 self.side_show = (seat, action.target)
@@ -567,6 +597,7 @@ class Hand:
             self.blind_turns[seat] += 1
         self._pay(seat, cost)
         self.bet_made = True
+        self.has_bet[seat] = True
         if kind is not ActionKind.ALLIN:
             new_stake = cost if not self.seen[seat] else cost // 2
             cap = self.rules.stake_cap
@@ -600,9 +631,21 @@ class Hand:
         limit = self.rules.pot_limit
         return limit is not None and sum(self.contributed) >= limit
 
+    def _may_go_all_in(self) -> bool:
+        """Whether a player short of their chaal may go all in now: always, except that with
+        ``all_in: two_left`` there is no showdown among three or more."""
+        return self.rules.all_in is AllIn.SHOWDOWN or self.in_count == 2
+
+    def _all_in_shows(self) -> bool:
+        """Whether a player still in is all in and that brings the showdown now."""
+        if not any(a and live for a, live in zip(self.all_in, self.live, strict=True)):
+            return False
+        return self._may_go_all_in()
+
     def _stopped(self) -> bool:
-        """After a payment: end the hand if someone is all in or the pot limit is reached."""
-        if any(self.all_in):
+        """After a payment: end the hand if an all in brings the showdown or the pot limit is
+        reached."""
+        if self._all_in_shows():
             self._showdown(EndedBy.ALL_IN)
         elif self._pot_limit_reached():
             self._showdown(EndedBy.POT_LIMIT)
@@ -613,6 +656,8 @@ class Hand:
     def _next_turn(self, seat: int) -> None:
         if self.in_count == 1:
             self._settle(EndedBy.LAST_PLAYER, lambda s: 0)
+        elif self._all_in_shows():  # two_left: the last two, one of them out of chips
+            self._showdown(EndedBy.ALL_IN)
         else:
             self.to_act = self.next_in(seat)
 

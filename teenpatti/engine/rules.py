@@ -18,6 +18,7 @@ from .evaluate import Ranking
 __all__ = [
     "OPTION_NAMES",
     "PRESETS",
+    "AllIn",
     "Bets",
     "Direction",
     "Rules",
@@ -45,9 +46,11 @@ class Bets(StrEnum):
 
 
 class ShowSeenVsBlind(StrEnum):
-    """Whether a seen player may ask a blind player for a show (at four stakes)."""
+    """Whether a seen player may ask a blind player for a show: never, at the normal cost (the
+    seen chaal), or at four stakes."""
 
     FORBIDDEN = "forbidden"
+    ALLOWED = "allowed"
     QUADRUPLE = "quadruple"
 
 
@@ -82,15 +85,34 @@ class A23(StrEnum):
 
 
 class Variant(StrEnum):
-    """Variants that change which hands win or which cards are wild."""
+    """Which cards are wild: none, every A, K, 4 and 7, two jokers, the rank of a card turned up
+    after the deal, or one rank fixed for the whole game (option ``fixed_rank``).
+
+    ``muflis`` (the lowest hand wins) is its own option, so it combines with every wild-card
+    variant; ``variant: muflis`` is still read, as ``variant: standard`` with ``muflis: true``.
+    """
 
     STANDARD = "standard"
     MUFLIS = "muflis"
     AK47 = "ak47"
     JOKERS = "jokers"
     WILD_RANK = "wild_rank"
+    FIXED_RANK = "fixed_rank"
 
 
+class AllIn(StrEnum):
+    """What happens once a player has put in their last chip.
+
+    ``showdown``: betting stops and everyone still in shows at once (our table). ``two_left``:
+    there is no showdown among three or more; with three or more still in, a player with no
+    chips left can only pack when their turn comes, and an all in is a show between the last two.
+    """
+
+    SHOWDOWN = "showdown"
+    TWO_LEFT = "two_left"
+
+
+_RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 _NEPAL_BOOTS = (5, 10, 20, 50)
 _NEPAL_HANDS = (10, 20, 30)
 
@@ -111,6 +133,7 @@ class Rules:
     starting_chips: int = 1000
     direction: Direction = Direction.ANTICLOCKWISE
     bets: Bets = Bets.DOUBLE
+    range_max_stakes: int = 2
     stake_cap_boots: int | None = 8
     pot_limit_boots: int | None = 100
     blind_turns_max: int | None = None
@@ -124,7 +147,10 @@ class Rules:
     a23: A23 = A23.SECOND
     suits_break_ties: bool = False
     variant: Variant = Variant.STANDARD
+    muflis: bool = False
+    fixed_rank: str = "2"
     two_three_five: bool = False
+    all_in: AllIn = AllIn.SHOWDOWN
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -151,6 +177,9 @@ class Rules:
             if key not in OPTION_NAMES:
                 raise RulesError(key, f"unknown house-rule option {key!r}")
             changes[key] = _coerce(key, value)
+        if changes.get("variant") is Variant.MUFLIS:  # the old spelling of muflis, no wild cards
+            changes["variant"] = Variant.STANDARD
+            changes.setdefault("muflis", True)
         if changes.get("sideshow") is SideShow.OFF and "sideshow_all_seen" not in changes:
             changes["sideshow_all_seen"] = False  # a preset's all-seen condition has no side show
         rules = replace(base, **changes)
@@ -184,6 +213,34 @@ class Rules:
                 "starting_chips",
                 f"starting_chips ({self.starting_chips}) cannot be below the boot ({self.boot})",
             )
+        if self.range_max_stakes < 2:
+            raise RulesError(
+                "range_max_stakes",
+                f"range_max_stakes must be at least 2 (a blind bet of 1 to 2 stakes), not"
+                f" {self.range_max_stakes}",
+            )
+        if self.range_max_stakes != 2 and self.bets is not Bets.RANGE:
+            raise RulesError(
+                "range_max_stakes",
+                "range_max_stakes (bigger bets) needs bets: range, where a bet is any amount",
+            )
+        if self.fixed_rank not in _RANK_NAMES:
+            raise RulesError(
+                "fixed_rank",
+                f"fixed_rank must be a rank, 2 to 10, J, Q, K or A, not {self.fixed_rank!r}",
+            )
+        if self.fixed_rank != "2" and self.variant is not Variant.FIXED_RANK:
+            raise RulesError(
+                "fixed_rank", "fixed_rank names the wild rank of variant fixed_rank only"
+            )
+        if self.variant is Variant.MUFLIS:
+            raise RulesError("variant", "muflis is the option muflis: true")
+        if self.all_in is AllIn.TWO_LEFT and self.pot_limit_boots is not None:
+            raise RulesError(
+                "pot_limit_boots",
+                "a pot limit makes everyone still in show at once, and all_in: two_left has no"
+                " showdown among three or more: choose no pot limit or all_in: showdown",
+            )
         if self.sideshow is SideShow.OFF and self.sideshow_all_seen:
             raise RulesError(
                 "sideshow_all_seen",
@@ -209,6 +266,10 @@ class Rules:
             suits_break_ties=self.suits_break_ties,
             two_three_five=self.two_three_five,
             variant=self.variant.value,
+            muflis=self.muflis,
+            fixed_rank=_RANK_NAMES.index(self.fixed_rank)
+            if self.variant is Variant.FIXED_RANK
+            else None,
         )
 
     def options(self) -> dict[str, Any]:
@@ -234,6 +295,7 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "sideshow": SideShow,
     "a23": A23,
     "variant": Variant,
+    "all_in": AllIn,
 }
 _BOOLS = (
     "see_anytime",
@@ -241,11 +303,12 @@ _BOOLS = (
     "sideshow_all_seen",
     "suits_break_ties",
     "two_three_five",
+    "muflis",
 )
-_INTS = ("boot", "hands", "starting_chips")
+_INTS = ("boot", "hands", "starting_chips", "range_max_stakes")
 _OPTIONAL_INTS = ("stake_cap_boots", "pot_limit_boots", "blind_turns_max")
 
-OPTION_NAMES: frozenset[str] = frozenset((*_ENUMS, *_BOOLS, *_INTS, *_OPTIONAL_INTS))
+OPTION_NAMES: frozenset[str] = frozenset((*_ENUMS, *_BOOLS, *_INTS, *_OPTIONAL_INTS, "fixed_rank"))
 """The house-rule options by their names in ``docs/rules.md``."""
 
 
@@ -257,6 +320,14 @@ def _coerce(key: str, value: Any) -> Any:
         except ValueError:
             allowed = ", ".join(repr(e.value) for e in enum)
             raise RulesError(key, f"{key} cannot be {value!r} (choose one of {allowed})") from None
+    if key == "fixed_rank":
+        text = str(value).upper() if isinstance(value, (str, int)) else None
+        text = "10" if text == "T" else text
+        if isinstance(value, bool) or text not in _RANK_NAMES:
+            raise RulesError(
+                key, f"fixed_rank must be a rank, 2 to 10, J, Q, K or A, not {value!r}"
+            )
+        return text
     if key in _BOOLS:
         if not isinstance(value, bool):
             raise RulesError(key, f"{key} must be true or false, not {value!r}")
@@ -280,6 +351,7 @@ PRESETS: dict[str, Rules] = {
         stake_cap_boots=None,
         pot_limit_boots=None,
         sideshow_all_seen=True,
+        all_in=AllIn.TWO_LEFT,
     ),
     "club": Rules(
         preset="club",
@@ -287,6 +359,7 @@ PRESETS: dict[str, Rules] = {
         max_players=10,
         direction=Direction.CLOCKWISE,
         boot=50,
+        starting_chips=12800,
         stake_cap_boots=32,
         pot_limit_boots=256,
         see_anytime=True,
@@ -301,6 +374,7 @@ PRESETS: dict[str, Rules] = {
         stake_cap_boots=8,
         pot_limit_boots=50,
         show_after_bet=True,
+        show_seen_vs_blind=ShowSeenVsBlind.ALLOWED,
     ),
     "limited": Rules(
         preset="limited",
@@ -308,12 +382,27 @@ PRESETS: dict[str, Rules] = {
         max_players=6,
         direction=Direction.CLOCKWISE,
         boot=2,
+        starting_chips=2048,
         blind_turns_max=4,
         stake_cap_boots=64,
         pot_limit_boots=1024,
+        show_seen_vs_blind=ShowSeenVsBlind.ALLOWED,
+    ),
+    "limited2": Rules(
+        preset="limited2",
+        min_players=2,
+        max_players=6,
+        direction=Direction.CLOCKWISE,
+        boot=4,
+        starting_chips=4096,
+        blind_turns_max=4,
+        stake_cap_boots=64,
+        pot_limit_boots=1024,
+        show_seen_vs_blind=ShowSeenVsBlind.ALLOWED,
     ),
 }
-"""The five presets: ``nepal`` (our table, the default) and the four other tables."""
+"""The presets: ``nepal`` (our table, the default), the four other tables, and ``limited2``, the
+second level of the ``limited`` table (boot 4)."""
 
 
 def preset(name: str = "nepal") -> Rules:

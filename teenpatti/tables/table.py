@@ -67,18 +67,25 @@ def clean_name(name: Any) -> str:
     return names.clean_name(name, TableError)
 
 
-_SETTING_KEYS = frozenset({"name", "seats", "preset", "rules", "bots", "turn_seconds", "computer"})
+_SETTING_KEYS = frozenset(
+    {"name", "seats", "preset", "rules", "bots", "turn_seconds", "computer", "play"}
+)
+PLAY_MODES = ("live", "anytime")
+"""``live``: a turn timer; ``anytime``: no timer, the table waits for each player as long as it
+takes (the default for ``duo``)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
     """What the host chose: seats, rules (preset and options, hands and boot included), the
-    computer players' strength, the turn timer in seconds (``None``: no timer)."""
+    computer players' strength, how the table plays (``live`` with a turn timer in seconds, or
+    ``anytime``: no timer) and the timer."""
 
     seats: int = 4
     rules: dict[str, Any] = field(default_factory=lambda: {"preset": "nepal"})
     bots: str = "medium"
     turn_seconds: int | None = 30
+    play: str = "live"
 
     @classmethod
     def from_json(cls, data: Any) -> Settings:
@@ -105,21 +112,28 @@ class Settings:
         seats = data.get("seats", 4)
         if isinstance(seats, bool) or not isinstance(seats, int):
             raise TableError("settings/seats", "seats must be a whole number")
-        if not max(2, rules.min_players) <= seats <= min(6, rules.max_players):
+        if not rules.min_players <= seats <= rules.max_players:
             raise TableError(
                 "settings/seats",
-                f"a {rules.preset} table here seats {max(2, rules.min_players)} to"
-                f" {min(6, rules.max_players)} players",
+                f"a {rules.preset} table seats {rules.min_players} to {rules.max_players} players",
             )
         bots = data.get("bots", "medium")
         if bots not in BOT_LEVELS:
             raise TableError("settings/bots", f"the computer plays {', '.join(BOT_LEVELS)}")
-        turn = data.get("turn_seconds", 30)
-        if turn is not None and (
+        play = data.get("play")
+        if play is None:  # no timer asked for, or a duo table: play anytime
+            untimed = "turn_seconds" in data and data["turn_seconds"] is None
+            play = "anytime" if untimed or rules.preset == "duo" else "live"
+        if play not in PLAY_MODES:
+            raise TableError("settings/play", "play is live (with a turn timer) or anytime")
+        turn = data.get("turn_seconds", 30 if play == "live" else None)
+        if play == "anytime" and turn is not None:
+            raise TableError("settings/timer", "an anytime table has no turn timer")
+        if play == "live" and (
             isinstance(turn, bool) or not isinstance(turn, int) or not 5 <= turn <= 600
         ):
-            raise TableError("settings/timer", "the turn timer is 5 to 600 seconds, or none")
-        return cls(seats=seats, rules=rules.options(), bots=bots, turn_seconds=turn)
+            raise TableError("settings/timer", "a live table's turn timer is 5 to 600 seconds")
+        return cls(seats=seats, rules=rules.options(), bots=bots, turn_seconds=turn, play=play)
 
     def to_json(self) -> dict[str, Any]:
         """The settings as stored and as clients see them."""
@@ -128,6 +142,7 @@ class Settings:
             "rules": self.rules,
             "bots": self.bots,
             "turn_seconds": self.turn_seconds,
+            "play": self.play,
         }
 
 
@@ -184,7 +199,9 @@ class Table:
         """Apply one event from the log (trusted: it was checked before it was stored)."""
         kind = event["type"]
         if kind == "created":
-            self.settings = Settings(**event["settings"])
+            stored = dict(event["settings"])  # logs from before "play" had only the timer
+            stored.setdefault("play", "live" if stored.get("turn_seconds") else "anytime")
+            self.settings = Settings(**stored)
             self.rules = Rules.from_options(self.settings.rules)
             host = event["host"]
             self.seats = [Seat(host["name"], host["token_hash"], False, True)]

@@ -32,7 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bus.base import Bus
 from ..engine import EngineError
-from ..metrics import CONTENT_TYPE
+from ..metrics import CONTENT_TYPE, NOT_READY
 from ..store.base import EventStore
 from ..tables.service import Connection, LiveTable, TableService, Timing
 from . import logs
@@ -40,6 +40,7 @@ from .edge import BUDGET, Budget, address_key
 from .headers import SecurityHeaders
 from .limits import Lobby, Refused, retry_after
 from .reach import Reach
+from .shell import shell_routes
 
 __all__ = ["TableLimits", "create_app", "send_queued"]
 
@@ -243,9 +244,11 @@ def create_app(
         if isinstance(live, Response):
             return live
         state = live.table.state(None)
+        hand = state["hand"]
+        turn = None if hand is None or hand["finished"] else hand["actor"]
         return JSONResponse(
             {k: state[k] for k in ("code", "status", "settings", "seats", "version")}
-            | {"share": share(request, live.table.code)}
+            | {"share": share(request, live.table.code), "turn": turn}
         )
 
     async def join_table(request: Request) -> Response:
@@ -416,7 +419,7 @@ def create_app(
         checks["tables"] = "loaded" if ready else "loading"
         up = all(v in ("ok", "loaded") for v in checks.values())
         if not up:
-            metrics.error("ready/failed")
+            metrics.error(NOT_READY)
         body = {"status": "ready" if up else "not ready", **checks}
         return JSONResponse(
             body | {"live_tables": len(service.tables)}, status_code=200 if up else 503
@@ -439,6 +442,7 @@ def create_app(
         WebSocketRoute("/ws/{code}", socket),
     ]
     if STATIC.is_dir():
+        routes += shell_routes(STATIC)
         routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
     middleware = [Middleware(SecurityHeaders), Middleware(_NoCache)]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)

@@ -475,3 +475,45 @@ def test_strengths_are_class_numbers() -> None:
     strengths = {evaluator.strength(h) for h in ALL_HANDS}
     assert strengths == set(range(741))
     assert Evaluator(Ranking(suits_break_ties=True)).classes == 24804  # C(54, 3) multisets
+
+
+# ------------------------------------------------------------------ muflis with wild cards
+@pytest.mark.parametrize(
+    ("ranking", "wild"),
+    [
+        (Ranking(variant="jokers", muflis=True), None),
+        (Ranking(variant="fixed_rank", fixed_rank=0, muflis=True), None),
+        (Ranking(variant="fixed_rank", fixed_rank=11), None),
+        (Ranking(variant="wild_rank", muflis=True), parse_card("7d")),
+    ],
+)
+def test_wild_cards_by_brute_force(ranking: Ranking, wild: int | None) -> None:
+    """Every wild card tried as each of the 52 cards (repeats allowed): the table holds the best
+    result, which under muflis is the lowest hand."""
+    evaluator = Evaluator.get(ranking)
+    natural = Evaluator.get(Ranking(muflis=ranking.muflis)).table()
+    wilds = evaluator.wild_cards(wild)
+    assert wilds
+    pack = range(54 if ranking.variant == "jokers" else 52)
+    hands = [h for h in itertools.combinations(pack, 3) if wilds.intersection(h)]
+    for hand in hands[:: max(1, len(hands) // 1500)]:
+        choices = [range(52) if card in wilds else (card,) for card in hand]
+        best = max(natural[table_index(c)] for c in itertools.product(*choices))
+        assert evaluator.strength(hand, wild) == best, hand
+
+
+def test_muflis_wild_card_makes_the_lowest_hand() -> None:
+    ev = Evaluator.get(Ranking(variant="jokers", muflis=True))
+    assert ev.describe(parse_cards("Jk 5c 3s")).startswith("High card, 5-3-2")
+    assert ev.describe(parse_cards("Jk 9s 9c")).startswith("Pair, 9-9-2")
+    assert ev.compare(parse_cards("Jk 5c 3s"), parse_cards("6d 4h 2c")) == 1
+
+
+def test_fixed_rank_is_wild_in_every_hand() -> None:
+    ev = Evaluator.get(Ranking(variant="fixed_rank", fixed_rank=0))
+    assert ev.wild_cards() == frozenset(parse_cards("2c 2d 2h 2s"))
+    assert ev.describe(parse_cards("2h 9s 9c")).startswith("Trail, 9-9-9")
+    with pytest.raises(ValueError):
+        Evaluator(Ranking(variant="fixed_rank"))
+    with pytest.raises(ValueError):
+        Evaluator(Ranking(fixed_rank=3))

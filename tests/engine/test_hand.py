@@ -343,20 +343,27 @@ def test_show_after_bet_needs_a_chaal_first() -> None:
     assert hand.chips == [96, 104]
 
 
-def test_show_after_bet_counts_a_side_show_payment() -> None:
-    hand = make([PAIR, SEQ, COLOUR, TRAIL], show_after_bet=True, see_anytime=True)
+@pytest.mark.parametrize("sideshow", ["previous", "any_seen"])
+def test_nobody_who_has_not_bet_can_be_asked_for_a_side_show(sideshow: str) -> None:
+    # Under see_anytime the dealer (seat 0) may look before anyone bets; the first player (seat
+    # 3) still cannot ask it, because its bet does not come before seat 3's turn.
+    hand = make([PAIR, SEQ, COLOUR, TRAIL], see_anytime=True, sideshow=sideshow)
     assert hand.to_act == 3
-    hand.see(0)  # out of turn, under see_anytime
+    hand.see(0)
     hand.see(3)
-    hand.side_show_ask(3)
-    assert hand.waiting_for == 0
-    hand.decline(0)
-    hand.pack(2)
-    hand.pack(1)
-    assert hand.to_act == 0 and hand.players_in == [0, 3]
-    assert "Show 20" in labels(hand)
-    hand.show(0)
-    assert hand.ended_by == "show"
+    assert not any(a.kind is K.SIDESHOW for a in hand.legal_actions(3))
+    refused(hand, Action(3, K.SIDESHOW, None, 0), "sideshow/not_bet")
+    hand.chaal(3)
+    hand.see(2)
+    offered = [a for a in hand.legal_actions(2) if a.kind is K.SIDESHOW]
+    assert [a.targets for a in offered] == [(3,)]  # seat 3 has bet now; seat 0 still has not
+    refused(
+        hand,
+        Action(2, K.SIDESHOW, None, 0),
+        "sideshow/not_previous" if sideshow == "previous" else "sideshow/not_bet",
+    )
+    hand.side_show_ask(2, 3)
+    assert hand.waiting_for == 3
 
 
 def test_show_after_bet_without_any_bet() -> None:
@@ -462,13 +469,33 @@ def test_range_bets_under_a_stake_cap() -> None:
     assert labels(hand) == ["See cards", "Chaal 40", "Pack"]
 
 
-def test_range_bet_limited_by_chips() -> None:
-    hand = make([PAIR, SEQ, COLOUR], chips=[1000, 25, 1000], preset="classic")
+@pytest.mark.parametrize("all_in", ["showdown", "two_left"])
+def test_range_bet_limited_by_chips(all_in: str) -> None:
+    hand = make([PAIR, SEQ, COLOUR], chips=[1000, 25, 1000], preset="classic", all_in=all_in)
     assert labels(hand) == ["See cards", "Chaal 10-15", "Pack"]
     refused(hand, Action(1, K.CHAAL, 16), "chaal/cannot_afford")
     refused(hand, Action(1, K.RAISE), "raise/cannot_afford")
     hand.chaal(1, 15)  # the last chip: all in
-    assert hand.finished and hand.ended_by == "all_in"
+    if all_in == "showdown":
+        assert hand.finished and hand.ended_by == "all_in"
+        return
+    # No showdown among three: seat 1 stays in with no chips and can only pack on its turn,
+    # unless by then only two are left, when the two show at once.
+    assert not hand.finished and hand.to_act == 2 and hand.all_in[1]
+    hand.chaal(2, 15)
+    hand.chaal(0, 15)
+    assert labels(hand, 1) == ["See cards", "Pack"]
+    refused(hand, Action(1, K.ALLIN), "allin/players")
+    hand.see(1)
+    hand.pack(1)
+    assert hand.players_in == [0, 2] and hand.to_act == 2 and not hand.finished
+
+
+def test_no_showdown_among_three_ends_at_two_left() -> None:
+    hand = make([PAIR, SEQ, COLOUR], chips=[1000, 25, 1000], preset="classic")
+    hand.chaal(1, 15)  # seat 1's last chip; three still in
+    hand.pack(2)  # two left, one of them out of chips: they show at once
+    assert hand.finished and hand.ended_by == "all_in" and hand.shown == [True, True, False]
 
 
 def test_double_bets_take_no_other_amount() -> None:
@@ -581,9 +608,17 @@ def test_side_show_refusals() -> None:
     refused(hand, Action(1, K.SIDESHOW, 20, 2), "action/malformed")
     fresh = make([HIGH, SEQ, PAIR])
     refused(fresh, Action(2, K.SIDESHOW), "sideshow/blind")
-    fresh.see(2)  # the player before seat 2 is seat 0, still blind
+    fresh.see(2)  # the player before seat 2 is seat 0, who has not bet yet
     assert not any(a.kind is K.SIDESHOW for a in fresh.legal_actions())
-    refused(fresh, Action(2, K.SIDESHOW), "sideshow/target_blind")
+    refused(fresh, Action(2, K.SIDESHOW), "sideshow/not_bet")
+    fresh.chaal(2)
+    fresh.see(1)  # the player before seat 1 is seat 2, who has bet, seen
+    assert any(a.kind is K.SIDESHOW for a in fresh.legal_actions())
+    blind = make([HIGH, SEQ, PAIR])
+    blind.chaal(2)  # seat 2 bets blind
+    blind.see(1)
+    assert not any(a.kind is K.SIDESHOW for a in blind.legal_actions())
+    refused(blind, Action(1, K.SIDESHOW), "sideshow/target_blind")
 
 
 def test_side_show_needs_three_players() -> None:
@@ -715,12 +750,12 @@ def test_pot_limit_stops_betting_and_everyone_shows() -> None:
     assert hand.legal_actions() == []
 
 
-def test_pot_limit_reached_by_a_show_shares_a_tie() -> None:
+def test_pot_limit_reached_by_a_show_keeps_the_show() -> None:
     hand = make([TIE_A, TIE_B], pot_limit_boots=3)
-    hand.show(1)  # pot 20 + 10 = 30: the pot limit wins over the show's tie rule
-    assert hand.ended_by == "pot_limit"
-    assert hand.chips == [1005, 995]
-    assert [p.to_json() for p in hand.pots] == [{"amount": 30, "winners": [0, 1]}]
+    hand.show(1)  # pot 20 + 10 = 30: the show paid for stands, and the asker loses the tie
+    assert hand.ended_by == "show"
+    assert hand.chips == [1020, 980]
+    assert [p.to_json() for p in hand.pots] == [{"amount": 30, "winners": [0]}]
 
 
 @pytest.mark.parametrize(
@@ -938,6 +973,13 @@ def _seen() -> Hand:
     return hand
 
 
+def _blind_bet() -> Hand:
+    hand = make([PAIR, SEQ, COLOUR])
+    hand.chaal(2)
+    hand.see(1)
+    return hand
+
+
 def _short() -> Hand:
     return make([PAIR, SEQ, COLOUR], chips=[1000, 1000, 15])
 
@@ -1026,7 +1068,8 @@ REFUSALS: list[tuple[str, Builder, Action, str]] = [
     ("side show off", _sideshow_ready(sideshow="off"), Action(1, K.SIDESHOW), "sideshow/off"),
     ("side show of two", _two_seen, Action(0, K.SIDESHOW), "sideshow/players"),
     ("side show blind", _start3, Action(2, K.SIDESHOW), "sideshow/blind"),
-    ("side show target blind", _seen, Action(2, K.SIDESHOW), "sideshow/target_blind"),
+    ("side show of a player yet to bet", _seen, Action(2, K.SIDESHOW), "sideshow/not_bet"),
+    ("side show target blind", _blind_bet, Action(1, K.SIDESHOW), "sideshow/target_blind"),
     (
         "side show not previous",
         _sideshow_ready(),

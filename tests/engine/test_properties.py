@@ -48,13 +48,17 @@ OPTION_CHOICES: list[tuple[str, list[Any]]] = [
     ("blind_turns_max", [None, 1, 2, 3]),
     ("see_anytime", [False, True]),
     ("show_after_bet", [False, True]),
-    ("show_seen_vs_blind", ["forbidden", "quadruple"]),
+    ("show_seen_vs_blind", ["forbidden", "allowed", "quadruple"]),
     ("show_cost", ["chaal", "double"]),
     ("show_tie", ["asker_loses", "split"]),
     ("sideshow", ["previous", "any_seen", "off"]),
     ("sideshow_all_seen", [False, True]),
     ("suits_break_ties", [False, True]),
-    ("variant", ["standard", "muflis", "ak47", "jokers", "wild_rank"]),
+    ("variant", ["standard", "muflis", "ak47", "jokers", "wild_rank", "fixed_rank"]),
+    ("muflis", [False, True]),
+    ("fixed_rank", ["2", "7", "A"]),
+    ("range_max_stakes", [2, 3, 4]),
+    ("all_in", ["showdown", "two_left"]),
 ]
 
 
@@ -69,8 +73,15 @@ def rules_strategy(draw: st.DrawFn) -> Rules:
     for key, values in OPTION_CHOICES:
         if draw(st.integers(0, 2)) == 0:
             options[key] = draw(st.sampled_from(values))
-    if options.get("sideshow", PRESETS[name].sideshow) == "off":
+    base = PRESETS[name]
+    if options.get("sideshow", base.sideshow) == "off":
         options["sideshow_all_seen"] = False
+    if options.get("bets", base.bets) != "range":
+        options.pop("range_max_stakes", None)
+    if options.get("variant", base.variant) != "fixed_rank":
+        options.pop("fixed_rank", None)
+    if options.get("all_in", base.all_in) == "two_left":  # no pot limit without a showdown
+        options["pot_limit_boots"] = None
     return Rules.from_options(options)
 
 
@@ -216,6 +227,37 @@ def test_chips_are_conserved_in_a_hand(spec: Spec) -> None:
         for s in range(hand.seats):
             if spec.chips[s] == 0:
                 assert hand.chips[s] == 0 and hand.contributed[s] == 0
+
+    play(spec, check)
+
+
+# --------------------------------------------------------------------- (1b) who may be asked
+BETS = (K.CHAAL, K.RAISE, K.ALLIN, K.SIDESHOW)
+
+
+@settings(HAND_SETTINGS, max_examples=150)
+@given(specs())
+def test_side_shows_ask_only_a_player_whose_bet_came_before(spec: Spec) -> None:
+    """Every side show offered names players still in and seen who have bet this hand (by the
+    log: a chaal, raise, all in or side show of their own); under ``previous``, exactly the
+    previous player still in. And without a showdown among three or more (``two_left``), no
+    hand ever shows more than two hands."""
+
+    def check(hand: Hand, _: Action | None) -> None:
+        if hand.finished:
+            if hand.rules.all_in == "two_left":
+                assert sum(hand.shown) <= 2
+            return
+        bettors = {a.seat for a in hand.log if a.kind in BETS}
+        for seat in range(hand.seats):
+            for option in hand.legal_actions(seat):
+                if option.kind is not K.SIDESHOW:
+                    continue
+                assert option.targets
+                for target in option.targets:
+                    assert target in bettors and hand.live[target] and hand.seen[target]
+                if hand.rules.sideshow == "previous":
+                    assert option.targets == (hand.previous_in(seat),)
 
     play(spec, check)
 

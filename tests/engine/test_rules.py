@@ -18,6 +18,7 @@ EXPECTED_PRESETS: dict[str, dict[str, Any]] = {
         "starting_chips": 1000,
         "direction": "anticlockwise",
         "bets": "double",
+        "range_max_stakes": 2,
         "stake_cap_boots": 8,
         "pot_limit_boots": 100,
         "blind_turns_max": None,
@@ -31,7 +32,10 @@ EXPECTED_PRESETS: dict[str, dict[str, Any]] = {
         "a23": "second",
         "suits_break_ties": False,
         "variant": "standard",
+        "muflis": False,
+        "fixed_rank": "2",
         "two_three_five": False,
+        "all_in": "showdown",
     },
 }
 EXPECTED_PRESETS["classic"] = {
@@ -46,6 +50,7 @@ EXPECTED_PRESETS["classic"] = {
     "show_cost": "chaal",
     "sideshow_all_seen": True,
     "show_tie": "asker_loses",
+    "all_in": "two_left",
 }
 EXPECTED_PRESETS["club"] = {
     **EXPECTED_PRESETS["nepal"],
@@ -53,6 +58,7 @@ EXPECTED_PRESETS["club"] = {
     "max_players": 10,
     "direction": "clockwise",
     "boot": 50,
+    "starting_chips": 12800,
     "stake_cap_boots": 32,
     "pot_limit_boots": 256,
     "see_anytime": True,
@@ -67,6 +73,7 @@ EXPECTED_PRESETS["duo"] = {
     "stake_cap_boots": 8,
     "pot_limit_boots": 50,
     "show_after_bet": True,
+    "show_seen_vs_blind": "allowed",
 }
 EXPECTED_PRESETS["limited"] = {
     **EXPECTED_PRESETS["nepal"],
@@ -74,9 +81,16 @@ EXPECTED_PRESETS["limited"] = {
     "max_players": 6,
     "direction": "clockwise",
     "boot": 2,
+    "starting_chips": 2048,
     "blind_turns_max": 4,
     "stake_cap_boots": 64,
     "pot_limit_boots": 1024,
+    "show_seen_vs_blind": "allowed",
+}
+EXPECTED_PRESETS["limited2"] = {
+    **EXPECTED_PRESETS["limited"],
+    "boot": 4,
+    "starting_chips": 4096,
 }
 
 # Chip amounts the seeds state outright.
@@ -86,10 +100,11 @@ EXPECTED_CHIPS: dict[str, tuple[int | None, int | None]] = {
     "club": (1600, 12800),
     "duo": (16, 100),
     "limited": (128, 2048),
+    "limited2": (256, 4096),
 }
 
 
-def test_the_five_presets_exist() -> None:
+def test_every_preset_exists() -> None:
     assert set(PRESETS) == set(EXPECTED_PRESETS)
 
 
@@ -139,14 +154,18 @@ OPTION_VALUES: list[tuple[str, str, Any]] = [
     *(("nepal", "blind_turns_max", v) for v in (None, 1, 2, 3, 4)),
     *(("nepal", "see_anytime", v) for v in (False, True)),
     *(("nepal", "show_after_bet", v) for v in (False, True)),
-    *(("nepal", "show_seen_vs_blind", v) for v in ("forbidden", "quadruple")),
+    *(("nepal", "show_seen_vs_blind", v) for v in ("forbidden", "allowed", "quadruple")),
     *(("nepal", "show_cost", v) for v in ("chaal", "double")),
     *(("nepal", "show_tie", v) for v in ("asker_loses", "split")),
     *(("nepal", "sideshow", v) for v in ("previous", "any_seen", "off")),
     *(("nepal", "sideshow_all_seen", v) for v in (False, True)),
     *(("nepal", "a23", v) for v in ("second", "highest", "lowest")),
     *(("nepal", "suits_break_ties", v) for v in (False, True)),
-    *(("nepal", "variant", v) for v in ("standard", "muflis", "ak47", "jokers", "wild_rank")),
+    *(("nepal", "variant", v) for v in ("standard", "ak47", "jokers", "wild_rank", "fixed_rank")),
+    *(("nepal", "muflis", v) for v in (False, True)),
+    *(("classic", "range_max_stakes", v) for v in (2, 3, 4, 10)),
+    *(("nepal", "all_in", v) for v in ("showdown",)),
+    ("classic", "all_in", "showdown"),
     *(("nepal", "two_three_five", v) for v in (False, True)),
     ("classic", "sideshow_all_seen", False),
     ("limited", "blind_turns_max", None),
@@ -225,7 +244,14 @@ WRONG_TYPES: list[tuple[str, Any]] = [
     ("direction", 1),
     ("direction", None),
     ("bets", "any"),
-    ("show_seen_vs_blind", "allowed"),
+    ("show_seen_vs_blind", "sometimes"),
+    ("muflis", "yes"),
+    ("range_max_stakes", 2.5),
+    ("range_max_stakes", "3"),
+    ("fixed_rank", "1"),
+    ("fixed_rank", True),
+    ("fixed_rank", None),
+    ("all_in", "never"),
     ("show_cost", 2),
     ("show_tie", "asker"),
     ("sideshow", True),
@@ -343,11 +369,15 @@ ROUND_TRIPS: list[dict[str, Any]] = [
     {"preset": "nepal", "direction": "clockwise", "bets": "range", "stake_cap_boots": None},
     {"preset": "nepal", "sideshow": "any_seen", "sideshow_all_seen": True, "see_anytime": True},
     {"preset": "classic", "sideshow": "off", "sideshow_all_seen": False, "show_tie": "split"},
-    {"preset": "classic", "stake_cap_boots": 4, "pot_limit_boots": 30, "boot": 3},
+    {"preset": "classic", "stake_cap_boots": 4, "pot_limit_boots": 30, "all_in": "showdown"},
+    {"preset": "classic", "range_max_stakes": 4, "boot": 3, "variant": "fixed_rank"},
+    {"preset": "club", "variant": "fixed_rank", "fixed_rank": "Q", "muflis": True},
     {"preset": "club", "variant": "wild_rank", "a23": "lowest", "suits_break_ties": True},
     {"preset": "duo", "show_after_bet": False, "show_cost": "double", "starting_chips": 40},
-    {"preset": "limited", "blind_turns_max": None, "two_three_five": True, "variant": "muflis"},
+    {"preset": "limited", "blind_turns_max": None, "two_three_five": True, "muflis": True},
     {"preset": "limited", "show_seen_vs_blind": "quadruple", "variant": "jokers", "hands": 3},
+    {"preset": "duo", "show_seen_vs_blind": "forbidden"},
+    {"preset": "limited2", "show_seen_vs_blind": "quadruple", "starting_chips": 1000},
     {"preset": "nepal", "variant": "ak47", "pot_limit_boots": None, "blind_turns_max": 2},
 ]
 
@@ -364,3 +394,44 @@ def test_changed_options_round_trips(options: dict[str, Any]) -> None:
 def test_changed_options_leaves_out_values_equal_to_the_preset() -> None:
     rules = Rules.from_options({"preset": "club", "boot": 50, "see_anytime": True, "hands": 7})
     assert rules.changed_options() == {"preset": "club", "hands": 7}
+
+
+def test_variant_muflis_is_read_as_the_muflis_option() -> None:
+    old = Rules.from_options({"variant": "muflis"})
+    assert (old.variant, old.muflis) == ("standard", True)
+    assert old == Rules.from_options({"muflis": True})
+    assert old.changed_options() == {"preset": "nepal", "muflis": True}
+
+
+@pytest.mark.parametrize("variant", ["ak47", "jokers", "wild_rank", "fixed_rank"])
+def test_muflis_combines_with_every_wild_card_variant(variant: str) -> None:
+    rules = Rules.from_options({"variant": variant, "muflis": True})
+    assert rules.ranking.lowest_wins and rules.ranking.variant == variant
+
+
+@pytest.mark.parametrize(("text", "rank"), [(2, "2"), ("10", "10"), ("T", "10"), ("k", "K")])
+def test_fixed_rank_reads_rank_names(text: Any, rank: str) -> None:
+    rules = Rules.from_options({"variant": "fixed_rank", "fixed_rank": text})
+    assert rules.fixed_rank == rank
+
+
+@pytest.mark.parametrize(
+    ("options", "option"),
+    [
+        ({"fixed_rank": "K"}, "fixed_rank"),
+        ({"range_max_stakes": 3}, "range_max_stakes"),
+        ({"preset": "classic", "range_max_stakes": 1}, "range_max_stakes"),
+        ({"preset": "classic", "pot_limit_boots": 100}, "pot_limit_boots"),
+        ({"all_in": "two_left"}, "pot_limit_boots"),
+    ],
+)
+def test_contradicting_options_are_refused(options: dict[str, Any], option: str) -> None:
+    with pytest.raises(RulesError) as info:
+        Rules.from_options(options)
+    assert info.value.code == f"rules/{option}"
+
+
+@pytest.mark.parametrize("name", sorted(n for n in EXPECTED_PRESETS if n != "classic"))
+def test_starting_chips_are_the_pot_limit(name: str) -> None:
+    rules = preset(name)
+    assert rules.starting_chips == rules.pot_limit

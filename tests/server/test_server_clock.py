@@ -235,3 +235,85 @@ def test_reconnect_grace_hands_the_seat_to_the_computer_and_back(
                 await client.close()
 
     arun(body(), 20)
+
+
+# ---------------------------------------------------------------------- play anytime
+def test_anytime_duo_table_waits_through_restarts_and_resumes(
+    tmp_path: Path, ws: MakeClient, arun: Run
+) -> None:
+    """A duo table plays anytime by default: no turn timer, no computer taking over an absent
+    player's seat, and the table (its turn included) survives a restart of the server."""
+    db = tmp_path / "anytime.sqlite3"
+
+    async def body() -> None:
+        async with serving(db, FAST) as (http, base):
+            host = await post(http, "/api/tables", {"name": "Host", "preset": "duo", "seats": 2})
+            code = host["code"]
+            guest = await post(http, f"/api/tables/{code}/join", {"name": "Guest"})
+            info = await get(http, f"/api/tables/{code}")
+            assert info["settings"]["play"] == "anytime"
+            assert info["settings"]["turn_seconds"] is None and info["turn"] is None
+            me = ws(base, code, 0, "host")
+            await me.hello(host["token"])
+            await me.send({"type": "start"})
+            state = await me.state(lambda s: s["hand"] is not None and s["hand"]["actor"] == 1)
+            assert state["deadline"] is None
+            await me.close()
+            # The guest (first to act: the host deals) comes, plays a chaal and leaves.
+            them = ws(base, code, 1, "guest")
+            state = await them.hello(guest["token"])
+            if state["hand"]["actor"] != 1 or not state["legal"]:
+                state = await them.state(lambda s: s["hand"]["actor"] == 1 and bool(s["legal"]))
+            await them.send({"type": "act", "action": {"do": "chaal"}, "version": state["version"]})
+            after = await them.state(lambda s: s["hand"]["actor"] == 0)
+            assert after["deadline"] is None
+            await them.close()
+            await asyncio.sleep(FAST.reconnect_grace * 2)  # past any grace: nobody takes over
+            assert (await get(http, f"/api/tables/{code}"))["turn"] == 0
+        kinds = [e["type"] for e in events(db, code)]
+        assert "control" not in kinds  # the computer never took a seat
+        assert all(e.get("by") != "timer" for e in events(db, code))
+        # The server restarts from its log: the table waits for the host as it did.
+        async with serving(db, FAST) as (http, base):
+            info = await get(http, f"/api/tables/{code}")
+            assert (info["status"], info["turn"], info["settings"]["play"]) == (
+                "playing",
+                0,
+                "anytime",
+            )
+            back = ws(base, code, 0, "host back")
+            state = await back.hello(host["token"])
+            assert state["hand"]["actor"] == 0 and state["deadline"] is None
+            assert {m["do"] for m in state["legal"]} >= {"chaal", "show", "pack"}
+            await back.send({"type": "act", "action": {"do": "pack"}, "version": state["version"]})
+            done = await back.state(
+                lambda s: s["hand"] is not None and s["hand"]["number"] == 2, timeout=5
+            )
+            assert done["seats"][1]["chips"] > done["seats"][0]["chips"]
+            await back.close()
+
+    arun(body(), 30)
+
+
+def test_ten_seat_club_table(tmp_path: Path, ws: MakeClient, arun: Run) -> None:
+    """The club seats ten; nine computer players fill a table against the computer."""
+    db = tmp_path / "club.sqlite3"
+
+    async def body() -> None:
+        async with serving(db, FAST) as (http, base):
+            host = await post(
+                http,
+                "/api/tables",
+                {"name": "Host", "preset": "club", "seats": 10, "computer": True, "hands": 1},
+            )
+            info = await get(http, f"/api/tables/{host['code']}")
+            assert len(info["seats"]) == 10 and info["settings"]["rules"]["starting_chips"] == 12800
+            me = ws(base, host["code"], 0, "host")
+            state = await me.hello(host["token"])
+            if state["hand"] is None:
+                state = await me.state(lambda s: s["hand"] is not None)
+            assert sum(1 for row in state["seats"] if row["dealt"]) == 10
+            assert len({row["name"] for row in state["seats"]}) == 10
+            await me.close()
+
+    arun(body(), 20)

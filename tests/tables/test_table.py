@@ -144,8 +144,19 @@ def test_settings_defaults_and_shortcuts() -> None:
         assert Settings.from_json({"bots": level}).bots == level
     assert Settings.from_json({"preset": "duo", "seats": 2}).seats == 2
     assert Settings.from_json({"preset": "club", "seats": 6}).seats == 6
+    # Each preset seats as many as its table does: ten at the club, eight at classic.
+    assert Settings.from_json({"preset": "club", "seats": 10}).seats == 10
+    assert Settings.from_json({"preset": "classic", "seats": 8}).seats == 8
+    # Live tables have a turn timer; anytime tables none, and duo plays anytime unless asked.
+    assert (default.play, chosen.play) == ("live", "anytime")
+    duo = Settings.from_json({"preset": "duo", "seats": 2})
+    assert (duo.play, duo.turn_seconds) == ("anytime", None)
+    live_duo = Settings.from_json({"preset": "duo", "seats": 2, "play": "live"})
+    assert (live_duo.play, live_duo.turn_seconds) == ("live", 30)
+    anytime = Settings.from_json({"play": "anytime"})
+    assert (anytime.play, anytime.turn_seconds) == ("anytime", None)
     # What is stored is read back as the same settings (the ``created`` event).
-    for s in (default, chosen, other):
+    for s in (default, chosen, other, duo, live_duo):
         assert Settings(**s.to_json()) == s
         assert Settings.from_json({**s.to_json(), **s.to_json()["rules"]}) == s
 
@@ -166,7 +177,13 @@ def test_settings_defaults_and_shortcuts() -> None:
         ({"seats": None}, "settings/seats"),
         ({"preset": "classic", "seats": 2}, "settings/seats"),
         ({"preset": "duo", "seats": 3}, "settings/seats"),
-        ({"preset": "club", "seats": 7}, "settings/seats"),
+        ({"preset": "club", "seats": 11}, "settings/seats"),
+        ({"preset": "classic", "seats": 9}, "settings/seats"),
+        ({"preset": "limited2", "seats": 7}, "settings/seats"),
+        ({"play": "later"}, "settings/play"),
+        ({"play": None, "turn_seconds": 3}, "settings/timer"),
+        ({"play": "anytime", "turn_seconds": 30}, "settings/timer"),
+        ({"play": "live", "turn_seconds": None}, "settings/timer"),
         ({"bots": "expert"}, "settings/bots"),
         ({"bots": None}, "settings/bots"),
         ({"bots": "Medium"}, "settings/bots"),

@@ -38,7 +38,9 @@ RETIRED = {
     "हात": "a three-card hand is तास",
 }
 """Words the style note retires from the Nepali, and why."""
-ERROR_CALL = re.compile(r"\w+\(\s*\"([a-z_0-9]+/[a-z_0-9]+)\"")
+ERROR_CALL = re.compile(r"\w+\(\s*\"([a-z_0-9]+/[a-z_0-9]+)\"\s*,")
+"""An error raised or sent with its code and a reason for the player (a metric's label, with no
+reason, is not one)."""
 
 
 @cache
@@ -80,7 +82,7 @@ def nepali_texts() -> Iterator[tuple[str, str]]:
 
 
 def server_error_codes() -> set[str]:
-    """Every stable error code raised or sent anywhere in the package."""
+    """Every stable error code raised or sent to a player anywhere in the package."""
     codes: set[str] = set()
     for path in (ROOT / "teenpatti").rglob("*.py"):
         codes.update(ERROR_CALL.findall(path.read_text(encoding="utf-8")))

@@ -8,6 +8,7 @@ import { h, morphChildren } from "./dom.js";
 import { createPage, homePage, joinPage } from "./home.js";
 import { digits, lang, onLang, setLang, t } from "./i18n.js";
 import { SECTIONS, rulesPage } from "./rules.js";
+import { startPwa } from "./pwa.js";
 import * as store from "./store.js";
 import { TableView } from "./table.js";
 
@@ -274,4 +275,5 @@ window.__tp = {
 };
 
 route(false);
+startPwa(app, () => table !== null);
 document.documentElement.dataset.ready = "1";
