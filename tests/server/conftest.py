@@ -335,6 +335,31 @@ def api(server: Server) -> Api:
     return Api(server.http)
 
 
+@pytest.fixture
+def lobby_from() -> Callable[[Server, str], Api]:
+    """``lobby_from(server, "127.0.0.2")``: a server's lobby asked from another loopback address
+    (another client, as far as the server's limits can tell)."""
+    return lambda srv, source: Api(srv.http, source=source)
+
+
+EDGE_ARGS = ("--bot-delay", "0", "--result-pause", "0", "--client-timeout", "2")
+"""The edge tests' server: production limits, a short client timeout."""
+
+
+@pytest.fixture(scope="module")
+def edge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server with the production limits (a short client timeout) for a module's tests
+    that need no options of their own (up to 100 tables open from loopback)."""
+    srv = Server(
+        tmp_path_factory.mktemp("edge") / "data", args=(*EDGE_ARGS, "--tables-per-address", "100")
+    )
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
 # ---------------------------------------------------------------------- what a seat may see
 def accepted_side_shows(actions: Sequence[dict[str, Any]]) -> set[frozenset[int]]:
     """The pairs of seats whose side show was accepted, from a hand's public action list."""

@@ -21,46 +21,32 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import re
 import resource
 import secrets
 import socket
 import struct
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import httpx
-import pytest
 import websockets
 from websockets.frames import Frame, Opcode
 
 if TYPE_CHECKING:
-    from conftest import Client, Server
+    from conftest import Api, Client, Server
 
-from conftest import Api as LobbyApi
-from conftest import Server as ServerProcess
 
 Run = Callable[..., Any]
 MakeClient = Callable[..., "Client"]
 MakeServer = Callable[..., "Server"]
+MakeLobby = Callable[..., "Api"]
 
-# The limits these servers run with: small enough to reach in a test, as in production otherwise.
+# The limits these servers run with: small enough to reach in a test, as in production otherwise
+# (the module's ``edge`` server, from conftest, runs with EDGE too).
 FAST_PLAY = ("--bot-delay", "0", "--result-pause", "0")
 EDGE = (*FAST_PLAY, "--client-timeout", "2")
-
-
-@pytest.fixture(scope="module")
-def edge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server with the production limits (a short client timeout) for this module's tests
-    that need no options of their own."""
-    srv = ServerProcess(
-        tmp_path_factory.mktemp("edge") / "data", args=(*EDGE, "--tables-per-address", "100")
-    )
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
 
 
 def _more_descriptors(wanted: int) -> None:
@@ -317,12 +303,12 @@ async def _wait_for(condition: Callable[[], bool], timeout: float = 20.0) -> Non
 
 # ---------------------------------------------------------------------- 3. guessing codes
 def test_every_route_spends_the_lookup_budget_with_back_off(
-    edge: Server, ws: MakeClient, arun: Run
+    edge: Server, ws: MakeClient, arun: Run, lobby_from: MakeLobby
 ) -> None:
     async def body() -> None:
         server = edge
         real = await server.api.create(name="Host", seats=2, preset="limited")
-        guesser = LobbyApi(server.http, source="127.0.0.2")
+        guesser = lobby_from(server, "127.0.0.2")
         routes = ["/api/tables/{}", "/api/tables/{}/hands", "/api/tables/{}/qr.svg"]
         statuses = []
         for i in range(12):
@@ -457,12 +443,14 @@ def test_a_table_of_ten_behind_one_address_is_seated_while_one_polls(
         table = await api.create(name="Host", seats=6, preset="club", turn_seconds=None)
         code = table["code"]
         polling = True
+        polled = asyncio.Event()
 
         async def poll() -> int:
             """One of them asks for the table 20 times a second."""
             refused = 0
             while polling:
                 refused += (await api.request("GET", f"/api/tables/{code}")).status_code == 429
+                polled.set()
                 await asyncio.sleep(0.05)
             return refused
 
@@ -474,7 +462,7 @@ def test_a_table_of_ten_behind_one_address_is_seated_while_one_polls(
             await client.close()
 
         poller = asyncio.create_task(poll())
-        await asyncio.sleep(0.5)
+        await polled.wait()
         names = ["Bikash", "Chandra", "Deepa", "Ekraj", "Firoza"]
         await asyncio.gather(*(seat(n) for n in names))  # none refused
         # And four more who only watch, as a table of ten would.
@@ -491,13 +479,13 @@ def test_a_table_of_ten_behind_one_address_is_seated_while_one_polls(
 
 # ---------------------------------------------------------------------- 5. table limits
 def test_tables_are_capped_per_address_and_per_process_and_hands_bounded(
-    server_factory: MakeServer, arun: Run
+    server_factory: MakeServer, arun: Run, lobby_from: MakeLobby
 ) -> None:
     async def body() -> None:
         server = server_factory(
             (*EDGE, "--lobby-rate", "1000,1000", "--tables-per-address", "3", "--max-tables", "5")
         )
-        one, two = server.api, LobbyApi(server.http, source="127.0.0.2")
+        one, two = server.api, lobby_from(server, "127.0.0.2")
         replies = [
             await one.request("POST", "/api/tables", json_body={"name": "A"}) for _ in "1234"
         ]
@@ -571,17 +559,25 @@ def test_blank_and_look_alike_names_and_loose_types_are_refused(edge: Server, ar
 def test_a_client_that_leaves_mid_body_leaves_no_trace(edge: Server, arun: Run) -> None:
     async def body() -> None:
         server = edge
-        for path in ("/api/tables", "/api/tables/ABCDEF/join"):
+        table = await server.api.create(name="Host", seats=3)
+
+        async def incomplete() -> int:
+            metrics = (await server.api.request("GET", "/metrics")).text
+            found = re.search(r'teenpatti_errors_total\{kind="message/incomplete"\} (\S+)', metrics)
+            return int(float(found.group(1))) if found else 0
+
+        before = await incomplete()
+        for path in ("/api/tables", f"/api/tables/{table['code']}/join"):
             _, writer = await _raw(server)
             writer.write(
                 f"POST {path} HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
                 'content-length: 500\r\n\r\n{"name": '.encode()
             )
             await writer.drain()
-            await asyncio.sleep(0.3)
             writer.transport.abort()
-        await asyncio.sleep(0.5)
-        assert (await server.api.request("GET", "/")).status_code == 200
+        async with asyncio.timeout(10):  # the server saw both requests end half-sent
+            while await incomplete() < before + 2:
+                pass
         server.assert_healthy()
 
     arun(body(), 20)
