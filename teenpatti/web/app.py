@@ -32,6 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bus.base import Bus
 from ..engine import EngineError
+from ..engine.rules import catalogue
 from ..metrics import CONTENT_TYPE, NOT_READY
 from ..store.base import EventStore
 from ..tables.service import Connection, LiveTable, TableService, Timing
@@ -92,9 +93,12 @@ async def _body(request: Request) -> Any:
         raise EngineError("message/json", "send the request as a JSON object") from None
 
 
-def _status(code: str) -> int:
-    """The HTTP status of a lobby error."""
-    return {"table/unknown": 404, "message/content_type": 415}.get(code, 400)
+def _status(error: EngineError, status: int = 400) -> int:
+    """The HTTP status for a refusal: 503 when the store cannot be reached (try again), 404 for
+    an unknown table, 415 for a body that is not JSON, else ``status``."""
+    if getattr(error, "retryable", False):
+        return 503
+    return {"table/unknown": 404, "message/content_type": 415}.get(error.code, status)
 
 
 def _same_origin(request: Request, public_url: str | None) -> bool:
@@ -143,6 +147,7 @@ def create_app(
     opened: list[EventStore] = []
     service = TableService(store if not callable(store) else _NotOpen(), timing)
     metrics = service.metrics
+    rules = catalogue()  # the same for every request: built once
     reach = reach or Reach()
     ready: list[bool] = []
     lobby = Lobby(lobby_rate, lookup_misses)
@@ -196,7 +201,7 @@ def create_app(
         except EngineError as error:
             if error.code == "table/unknown":
                 lobby.missed(host)
-            return _error(error.code, error.reason, 404)
+            return _error(error.code, error.reason, _status(error, 404))
 
     def live_tables(key: str | None = None) -> int:
         if key is None:
@@ -227,7 +232,7 @@ def create_app(
         try:
             code, token, seat = await service.create(await _body(request))
         except EngineError as error:
-            return _error(error.code, error.reason, _status(error.code))
+            return _error(error.code, error.reason, _status(error))
         except _Gone:
             return _error("message/incomplete", "the request did not arrive whole")
         opened_by.setdefault(key, []).append(code)
@@ -262,7 +267,7 @@ def create_app(
             name = body.get("name") if isinstance(body, dict) else None
             token, seat = await service.join(live.table.code, name)
         except EngineError as error:
-            return _error(error.code, error.reason, _status(error.code))
+            return _error(error.code, error.reason, _status(error))
         except _Gone:
             return _error("message/incomplete", "the request did not arrive whole")
         return JSONResponse({"token": token, "seat": seat})
@@ -397,6 +402,9 @@ def create_app(
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
 
+    async def rules_catalogue(request: Request) -> Response:
+        return JSONResponse(rules)
+
     async def index(request: Request) -> Response:
         page = STATIC / "index.html"
         if page.is_file():
@@ -434,6 +442,7 @@ def create_app(
         Route("/metrics", prometheus),
         Route("/", index),
         Route("/t/{code}", index),
+        Route("/api/rules", rules_catalogue),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{code}", table_info),
         Route("/api/tables/{code}/join", join_table, methods=["POST"]),
@@ -479,7 +488,15 @@ def _socket_error(code: str, reason: str) -> str:
 
 async def _handle(service: TableService, live: Any, conn: Connection, text: str) -> str | None:
     """One client message -> ``None`` (the state update follows) or an error to send back."""
-    error = _socket_error
+
+    def error(code: str, reason: str, echo: Any = None, retryable: bool = False) -> str:
+        out: dict[str, Any] = {"type": "error", "code": code, "reason": reason}
+        if retryable:
+            out["retryable"] = True
+        if isinstance(echo, str) and len(echo) <= 64:
+            out["id"] = echo  # which command this answers
+        return json.dumps(out)
+
     if len(text) > MAX_MESSAGE:
         return error("message/too_large", "that message is too large")
     try:
@@ -491,16 +508,19 @@ async def _handle(service: TableService, live: Any, conn: Connection, text: str)
     kind = message.get("type")
     if kind == "ping":
         return json.dumps({"type": "pong", "version": live.table.version})
-    if kind == "sync":
-        await service.find(live.table.code)  # with other processes: catch up from the store
-        conn.push(service.render(live, conn.seat))
-        return None
-    if kind not in ("act", "start", "again"):
+    if kind not in ("act", "start", "again", "sync"):
         return error("message/unknown", f"{str(kind)[:40]!r} is not a message this table knows")
     try:
-        await service.command(live.table.code, conn.seat, message)
+        if kind == "sync":
+            await service.find(live.table.code)  # catch up from the store if need be
+            conn.push(service.render(live, conn.seat))
+        elif not await service.command(live.table.code, conn.seat, message):
+            conn.push(service.render(live, conn.seat))  # a repeat: the state it made
     except EngineError as err:
-        return error(err.code, err.reason)
+        return error(err.code, err.reason, message.get("id"), getattr(err, "retryable", False))
+    except Exception:  # a fault of ours must cost this message only, never the socket
+        log.exception("table %s: %s message failed", live.table.code, kind)
+        return error("server/error", "that did not work: try again", message.get("id"), True)
     return None
 
 

@@ -1,34 +1,58 @@
 // The home page and its two forms: Play with friends (open a table) and Join with a code.
 
+import { catalogue, loadCatalogue, optionValues, presetOptions } from "./catalogue.js";
 import { h, uid } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { api } from "./net.js";
 import * as store from "./store.js";
 
-const HANDS = [10, 20, 30];
-const BOOTS = [5, 10, 20, 50];
 const BOTS = ["random", "easy", "medium", "hard"];
 const SEATS = [2, 3, 4, 5, 6];
 const TIMERS = [15, 30, 60, null];
+/** The house rules the create form offers, in this order; their values and defaults come from the
+ *  server's catalogue (catalogue.js). Number options list the counts the form offers. */
 const HOUSE = [
-  ["show_tie", ["asker_loses", "split"]],
-  ["sideshow", ["previous", "any_seen", "off"]],
-  ["see_anytime", [false, true]],
-  ["bets", ["double", "range"]],
-  ["a23", ["second", "highest", "lowest"]],
-  ["suits_break_ties", [false, true]],
-  ["show_cost", ["chaal", "double"]],
-  ["blind_turns_max", [null, 2, 3, 4]],
-  ["variant", ["standard", "muflis", "ak47", "jokers", "wild_rank"]],
+  "show_tie",
+  "sideshow",
+  "see_anytime",
+  "bets",
+  "a23",
+  "suits_break_ties",
+  "show_cost",
+  "blind_turns_max",
+  "variant",
 ];
+const COUNTS = { blind_turns_max: [null, 2, 3, 4] };
 const CODE_RE = /^[A-Z2-9]{6}$/;
+
+/** The preset the create form opens tables at (the server's default). */
+function presetName() {
+  const cat = catalogue();
+  return cat ? cat.default : undefined;
+}
+
+/** A house rule's values, the first being the preset's own (the one left unsaid when sent). */
+function houseValues(key) {
+  const values = optionValues(key, presetName(), COUNTS[key] || []);
+  const own = presetOptions(presetName())[key];
+  return [own, ...values.filter((value) => value !== own)];
+}
+
+/** A value of an option in words; a value the page has no words for yet shows as it is. */
+function optionText(key, value) {
+  const text = t(`opt.${key}.${value}`);
+  return text === `opt.${key}.${value}` ? String(value) : text;
+}
 
 function defaults() {
   const p = store.prefs();
+  const preset = presetOptions(presetName());
+  const hands = optionValues("hands", presetName());
+  const boots = optionValues("boot", presetName());
   return {
     seats: SEATS.includes(p.seats) ? p.seats : 4,
-    hands: HANDS.includes(p.hands) ? p.hands : 20,
-    boot: BOOTS.includes(p.boot) ? p.boot : 10,
+    hands: hands.includes(p.hands) ? p.hands : preset.hands,
+    boot: boots.includes(p.boot) ? p.boot : preset.boot,
     bots: BOTS.includes(p.bots) ? p.bots : "medium",
     turn_seconds: p.turn_seconds === null || TIMERS.includes(p.turn_seconds) ? p.turn_seconds : 30,
     rules: typeof p.rules === "object" && p.rules ? p.rules : {},
@@ -188,22 +212,33 @@ function readForm(form) {
 const drafts = {};
 
 export function createPage(app) {
+  if (!catalogue()) {
+    // the options come from the server: wait for them (a first visit straight to #create)
+    const holder = h("div", { class: "page" }, h("p", { class: "panel muted", "data-testid": "create-loading" }, t("conn.connecting")));
+    loadCatalogue().then((cat) => {
+      if (!holder.isConnected) return;
+      if (cat) holder.replaceWith(createPage(app));
+      else holder.firstChild.textContent = t("err.network");
+    });
+    return holder;
+  }
   const d = { ...defaults(), ...(drafts.create || {}) };
   const rules = { ...(defaults().rules || {}), ...((drafts.create && drafts.create.rules) || {}) };
   const status = h("p", { class: "error", role: "alert", "data-testid": "form-error" });
-  const house = HOUSE.map(([key, values]) =>
-    select(`rule.${key}`, t(`opt.${key}`), values, key in rules ? rules[key] : values[0], (value) =>
-      key === "blind_turns_max" && value !== null ? t("opt.blind_turns_max.n", { n: value }) : t(`opt.${key}.${value}`),
-    ),
-  );
+  const house = HOUSE.map((key) => {
+    const values = houseValues(key);
+    return select(`rule.${key}`, t(`opt.${key}`), values, key in rules ? rules[key] : values[0], (value) =>
+      key === "blind_turns_max" && value !== null ? t("opt.blind_turns_max.n", { n: value }) : optionText(key, value),
+    );
+  });
   const onsubmit = async (event) => {
     event.preventDefault();
     const form = event.currentTarget;
     const data = readForm(form);
     const chosen = {};
-    for (const [key, values] of HOUSE) {
+    for (const key of HOUSE) {
       const value = data[`rule.${key}`];
-      if (value !== values[0]) chosen[key] = value;
+      if (value !== houseValues(key)[0]) chosen[key] = value;
     }
     const name = (data.name || "").trim();
     if (!name) {
@@ -221,7 +256,7 @@ export function createPage(app) {
       boot: data.boot,
       bots: data.bots,
       turn_seconds: data.turn_seconds,
-      rules: { preset: "nepal", ...chosen },
+      rules: { preset: presetName(), ...chosen },
     };
     try {
       const reply = await api("/api/tables", body);
@@ -246,7 +281,7 @@ export function createPage(app) {
       oninput: (event) => {
         const data = readForm(event.currentTarget);
         const kept = { ...data, rules: {} };
-        for (const [key] of HOUSE) kept.rules[key] = data[`rule.${key}`];
+        for (const key of HOUSE) kept.rules[key] = data[`rule.${key}`];
         drafts.create = kept;
       },
     },
@@ -254,8 +289,8 @@ export function createPage(app) {
     h("p", { class: "muted" }, t("create.intro")),
     nameField(drafts.create ? drafts.create.name : store.savedName()),
     choice("seats", t("create.seats"), SEATS, d.seats, (v) => String(v)),
-    choice("hands", t("create.hands"), HANDS, d.hands, (v) => String(v), t("create.hands.help")),
-    choice("boot", t("create.boot"), BOOTS, d.boot, (v) => String(v), t("create.boot.help")),
+    choice("hands", t("create.hands"), optionValues("hands", presetName()), d.hands, (v) => String(v), t("create.hands.help")),
+    choice("boot", t("create.boot"), optionValues("boot", presetName()), d.boot, (v) => String(v), t("create.boot.help")),
     choice("bots", t("create.bots"), BOTS, d.bots, (v) => t(`bots.${v}`)),
     h(
       "details",
