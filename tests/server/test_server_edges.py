@@ -599,9 +599,9 @@ def test_lobby_replies_keep_to_the_sizes_the_protocol_promises(
         hands = await api.request("GET", f"/api/tables/{table['code']}/hands")
         histories = hands.json()
         assert 1 <= len(histories) <= 30  # a game ends early when one player has every chip
-        # Each history is at most 8 KiB; the reply, one game's histories.
-        assert max(len(__import__("json").dumps(h)) for h in histories) <= 8192
-        assert len(hands.content) <= len(histories) * 8192
+        # Each history is at most 16 KiB; the reply, one game's histories.
+        assert max(len(__import__("json").dumps(h)) for h in histories) <= 16384
+        assert len(hands.content) <= len(histories) * 16384
         await host.close()
         server.assert_healthy()
 
