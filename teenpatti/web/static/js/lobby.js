@@ -145,7 +145,10 @@ function settingsText(settings) {
 
 function customRules(settings) {
   const rules = settings.rules || {};
-  if (rules.preset && rules.preset !== "nepal") return h("p", { class: "muted small" }, rules.preset);
+  if (rules.preset && rules.preset !== "nepal") {
+    const play = t(`play.${settings.play || "live"}`);
+    return h("p", { class: "muted small", "data-testid": "preset" }, `${t(`preset.${rules.preset}`)} · ${play}`);
+  }
   const changed = Object.entries(NEPAL)
     .filter(([key, value]) => key in rules && rules[key] !== value)
     .map(([key]) => {
