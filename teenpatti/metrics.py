@@ -24,9 +24,13 @@ from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
-__all__ = ["CONTENT_TYPE", "Metrics"]
+__all__ = ["CLOCK_REFUSED", "CONTENT_TYPE", "NOT_READY", "Metrics"]
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+CLOCK_REFUSED = "clock/refused"
+"""The server's own error kind: a table's clock fired a move the table refused."""
+NOT_READY = "ready/failed"
+"""The server's own error kind: ``/readyz`` found the store or the bus down."""
 _FAST = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 _LATE = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 

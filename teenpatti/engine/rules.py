@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from .errors import RulesError
-from .evaluate import Ranking
+from .evaluate import A23, Ranking, Variant
 
 __all__ = [
     "OPTION_NAMES",
@@ -74,30 +74,6 @@ class SideShow(StrEnum):
     PREVIOUS = "previous"
     ANY_SEEN = "any_seen"
     OFF = "off"
-
-
-class A23(StrEnum):
-    """Where the run A-2-3 ranks: second (below A-K-Q), highest, or lowest (below 4-3-2)."""
-
-    SECOND = "second"
-    HIGHEST = "highest"
-    LOWEST = "lowest"
-
-
-class Variant(StrEnum):
-    """Which cards are wild: none, every A, K, 4 and 7, two jokers, the rank of a card turned up
-    after the deal, or one rank fixed for the whole game (option ``fixed_rank``).
-
-    ``muflis`` (the lowest hand wins) is its own option, so it combines with every wild-card
-    variant; ``variant: muflis`` is still read, as ``variant: standard`` with ``muflis: true``.
-    """
-
-    STANDARD = "standard"
-    MUFLIS = "muflis"
-    AK47 = "ak47"
-    JOKERS = "jokers"
-    WILD_RANK = "wild_rank"
-    FIXED_RANK = "fixed_rank"
 
 
 class AllIn(StrEnum):
@@ -262,10 +238,10 @@ class Rules:
     def ranking(self) -> Ranking:
         """The options that decide which hand beats which."""
         return Ranking(
-            a23=self.a23.value,
+            a23=self.a23,
             suits_break_ties=self.suits_break_ties,
             two_three_five=self.two_three_five,
-            variant=self.variant.value,
+            variant=self.variant,
             muflis=self.muflis,
             fixed_rank=_RANK_NAMES.index(self.fixed_rank)
             if self.variant is Variant.FIXED_RANK

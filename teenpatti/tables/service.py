@@ -32,7 +32,7 @@ from ..bots import DecidesActions, load_bot
 from ..bus.base import MISSED, Bus
 from ..bus.memory import MemoryBus
 from ..engine import EngineError, IllegalAction, view
-from ..metrics import Metrics
+from ..metrics import CLOCK_REFUSED, Metrics
 from ..store.base import CodeTaken, EventStore, VersionConflict
 from .codes import looks_like_code, new_code, new_seed, new_token
 from .table import Settings, Table, TableError, clean_name, token_hash
@@ -499,7 +499,7 @@ class TableService:
         try:
             await self._commit(live, lambda t: job() if t.version == version else [])
         except (EngineError, VersionConflict) as error:  # pragma: no cover - logged, not fatal
-            self.metrics.error("clock/refused")
+            self.metrics.error(CLOCK_REFUSED)
             log.warning("table %s: automatic move refused: %s", live.table.code, error)
 
     def _schedule(self, live: LiveTable) -> None:

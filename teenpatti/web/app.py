@@ -32,12 +32,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bus.base import Bus
 from ..engine import EngineError
-from ..metrics import CONTENT_TYPE
+from ..metrics import CONTENT_TYPE, NOT_READY
 from ..store.base import EventStore
 from ..tables.service import Connection, TableService, Timing
 from . import logs
 from .headers import SecurityHeaders
 from .reach import Reach
+from .shell import shell_routes
 
 __all__ = ["RateLimiter", "create_app", "send_queued"]
 
@@ -307,7 +308,7 @@ def create_app(
         checks["tables"] = "loaded" if ready else "loading"
         up = all(v in ("ok", "loaded") for v in checks.values())
         if not up:
-            metrics.error("ready/failed")
+            metrics.error(NOT_READY)
         body = {"status": "ready" if up else "not ready", **checks}
         return JSONResponse(
             body | {"live_tables": len(service.tables)}, status_code=200 if up else 503
@@ -330,6 +331,7 @@ def create_app(
         WebSocketRoute("/ws/{code}", socket),
     ]
     if STATIC.is_dir():
+        routes += shell_routes(STATIC)
         routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
     middleware = [Middleware(SecurityHeaders), Middleware(_NoCache)]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)

@@ -4,6 +4,7 @@ passes ``systemd-analyze verify``, the Caddyfile adapts with its documented sett
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -20,6 +21,7 @@ UNIT = ROOT / "deploy" / "teenpatti.service"
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
 
 
+@functools.cache
 def serve_options() -> set[str]:
     """The long options ``teenpatti serve --help`` lists."""
     shown = subprocess.run(

@@ -55,6 +55,8 @@ def test_friends_play_a_whole_game(phone, shot, check_layout, play) -> None:
     page.get_by_test_id("lobby").wait_for()
     code = page.get_by_test_id("table-code").text_content().strip()
     assert re.fullmatch(r"[A-Z2-9]{6}", code), code
+    # the link comes from the server (the address friends can open), a moment after the room
+    page.wait_for_function("document.querySelector('[data-testid=share-link]').value !== ''")
     link = page.get_by_test_id("share-link").input_value()
     assert link.endswith(f"/t/{code}")
     page.wait_for_function("document.querySelector('[data-testid=qr]').naturalWidth > 0")

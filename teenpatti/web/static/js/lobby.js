@@ -3,6 +3,7 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { copyText, shareTable } from "./share.js";
 
 const NEPAL = {
   direction: "anticlockwise",
@@ -27,7 +28,8 @@ export function waitingRoom(view, st) {
   const me = st.you;
   const host = st.seats.find((seat) => seat.host);
   const isHost = me !== null && st.seats[me] && st.seats[me].host;
-  const link = `${location.origin}/t/${st.code}`;
+  const share = view.share.get();
+  const link = share ? share.url : "";
   const rows = [];
   for (let i = 0; i < st.settings.seats; i++) {
     const seat = st.seats[i];
@@ -45,7 +47,6 @@ export function waitingRoom(view, st) {
       ),
     );
   }
-  const canShare = typeof navigator.share === "function";
   return h(
     "div",
     { class: "lobby", "data-testid": "lobby" },
@@ -85,28 +86,38 @@ export function waitingRoom(view, st) {
           readonly: true,
           value: link,
           "data-testid": "share-link",
+          "data-local": share && share.local_only ? "1" : "0",
           onclick: (e) => e.target.select(),
         }),
       ),
+      share && share.local_only
+        ? h("p", { class: "warn small", role: "note", "data-testid": "share-local" }, t("share.local"))
+        : null,
       h(
         "div",
         { class: "row" },
         h(
           "button",
-          { type: "button", class: "btn", "data-testid": "copy-link", onclick: () => copy(view, link) },
+          {
+            type: "button",
+            class: "btn",
+            "data-testid": "copy-link",
+            disabled: !link,
+            onclick: () => copyText(view, link, t("share.copied")),
+          },
           t("share.copy"),
         ),
-        canShare
-          ? h(
-              "button",
-              {
-                type: "button",
-                class: "btn",
-                onclick: () => navigator.share({ title: t("app.name"), url: link }).catch(() => {}),
-              },
-              t("share.share"),
-            )
-          : null,
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn",
+            "data-testid": "share",
+            disabled: !link,
+            onclick: () => shareTable(view, st.code, link),
+          },
+          t("share.share"),
+        ),
       ),
     ),
     h(
@@ -162,15 +173,3 @@ function customRules(settings) {
   if (!changed.length) return null;
   return h("p", { class: "small", "data-testid": "house-rules" }, t("wait.custom", { rules: changed.join(" · ") }));
 }
-
-async function copy(view, link) {
-  try {
-    await navigator.clipboard.writeText(link);
-    view.app.toast(t("share.copied"));
-  } catch {
-    const input = view.root.querySelector("#share-link");
-    if (input) input.select();
-    view.app.toast(t("err.copy", { link }));
-  }
-}
-

@@ -9,6 +9,7 @@ import { createPage, homePage, joinPage } from "./home.js";
 import { digits, lang, onLang, setLang, t } from "./i18n.js";
 import { myTablesPage } from "./mytables.js";
 import { SECTIONS, rulesPage } from "./rules.js";
+import { startPwa } from "./pwa.js";
 import * as store from "./store.js";
 import { TableView } from "./table.js";
 
@@ -285,4 +286,5 @@ window.__tp = {
 };
 
 route(false);
+startPwa(app, () => table !== null);
 document.documentElement.dataset.ready = "1";

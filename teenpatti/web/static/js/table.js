@@ -13,6 +13,7 @@ import { isMyTurn } from "./moves.js";
 import { TableSocket } from "./net.js";
 import { play } from "./play.js";
 import { QrImage } from "./qr.js";
+import { ShareLink } from "./share.js";
 import * as store from "./store.js";
 
 export class TableView {
@@ -28,6 +29,7 @@ export class TableView {
     this.amount = null; // the chaal amount chosen on the stepper, this hand
     this.fresh = true;
     this.qr = new QrImage(code, () => this.render());
+    this.share = new ShareLink(code, () => this.render());
     this.socket = new TableSocket(code, token, {
       state: (msg) => this.onState(msg),
       error: (msg) => this.onError(msg),
