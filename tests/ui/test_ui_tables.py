@@ -14,8 +14,10 @@ BOXES_JS = """() => [...document.querySelectorAll('[data-testid=seats] .seat')].
 
 
 def _overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
-    return a["left"] < b["right"] - 1 and b["left"] < a["right"] - 1 and (
-        a["top"] < b["bottom"] - 1 and b["top"] < a["bottom"] - 1
+    return (
+        a["left"] < b["right"] - 1
+        and b["left"] < a["right"] - 1
+        and (a["top"] < b["bottom"] - 1 and b["top"] < a["bottom"] - 1)
     )
 
 
