@@ -32,6 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bus.base import Bus
 from ..engine import EngineError
+from ..engine.rules import catalogue
 from ..metrics import CONTENT_TYPE, NOT_READY
 from ..store.base import EventStore
 from ..tables.service import Connection, TableService, Timing
@@ -48,6 +49,7 @@ MAX_MESSAGE = 4096
 HELLO_TIMEOUT = 15.0
 READY_TIMEOUT = 2.0
 """How long ``/readyz`` waits for the store and the bus to answer."""
+
 log = logging.getLogger("teenpatti.web")
 
 
@@ -79,6 +81,11 @@ def _error_response(code: str, reason: str, status: int = 400) -> Response:
     # text that cannot be written as UTF-8 (a lone surrogate) must not turn the reply into a 500.
     body = json.dumps({"error": {"code": code, "reason": reason}})
     return Response(body, status_code=status, media_type="application/json")
+
+
+def _status(error: EngineError, status: int) -> int:
+    """The HTTP status for a refusal: 503 when the store cannot be reached (try again)."""
+    return 503 if getattr(error, "retryable", False) else status
 
 
 async def _body(request: Request) -> Any:
@@ -115,6 +122,7 @@ def create_app(
     service = TableService(store if not callable(store) else _NotOpen(), timing)
     metrics = service.metrics
     lobby = RateLimiter(*lobby_rate)
+    rules = catalogue()  # the same for every request: built once
     reach = reach or Reach()
     ready: list[bool] = []
 
@@ -154,7 +162,7 @@ def create_app(
         try:
             code, token, seat = await service.create(await _body(request))
         except EngineError as error:
-            return _error(error.code, error.reason)
+            return _error(error.code, error.reason, _status(error, 400))
         logs.set_table(code)
         log.info("table %s opened", code)
         return JSONResponse(
@@ -169,7 +177,7 @@ def create_app(
         try:
             live = await service.find(request.path_params["code"])
         except EngineError as error:
-            return _error(error.code, error.reason, 404)
+            return _error(error.code, error.reason, _status(error, 404))
         state = live.table.state(None)
         hand = state["hand"]
         turn = None if hand is None or hand["finished"] else hand["actor"]
@@ -187,14 +195,14 @@ def create_app(
             token, seat = await service.join(request.path_params["code"], name)
         except EngineError as error:
             status = 404 if error.code == "table/unknown" else 400
-            return _error(error.code, error.reason, status)
+            return _error(error.code, error.reason, _status(error, status))
         return JSONResponse({"token": token, "seat": seat})
 
     async def hand_histories(request: Request) -> Response:
         try:
             hands = await service.histories(request.path_params["code"])
         except EngineError as error:
-            return _error(error.code, error.reason, 404)
+            return _error(error.code, error.reason, _status(error, 404))
         return JSONResponse(
             hands,
             headers={"Content-Disposition": 'attachment; filename="hands.json"'},
@@ -205,7 +213,7 @@ def create_app(
         try:
             live = await service.find(code)
         except EngineError as error:
-            return _error(error.code, error.reason, 404)
+            return _error(error.code, error.reason, _status(error, 404))
         link = share(request, live.table.code)["url"]
         out = io.BytesIO()
         segno.make(link, error="m").save(out, kind="svg", xmldecl=False, scale=6, border=2)
@@ -286,6 +294,9 @@ def create_app(
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
 
+    async def rules_catalogue(request: Request) -> Response:
+        return JSONResponse(rules)
+
     async def index(request: Request) -> Response:
         page = STATIC / "index.html"
         if page.is_file():
@@ -323,6 +334,7 @@ def create_app(
         Route("/metrics", prometheus),
         Route("/", index),
         Route("/t/{code}", index),
+        Route("/api/rules", rules_catalogue),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{code}", table_info),
         Route("/api/tables/{code}/join", join_table, methods=["POST"]),
@@ -357,8 +369,13 @@ async def _handle(
 ) -> str | None:
     """One client message -> ``None`` (the state update follows) or an error to send back."""
 
-    def error(code: str, reason: str) -> str:
-        return json.dumps({"type": "error", "code": code, "reason": reason})
+    def error(code: str, reason: str, echo: Any = None, retryable: bool = False) -> str:
+        out: dict[str, Any] = {"type": "error", "code": code, "reason": reason}
+        if retryable:
+            out["retryable"] = True
+        if isinstance(echo, str) and len(echo) <= 64:
+            out["id"] = echo  # which command this answers
+        return json.dumps(out)
 
     if not limiter.allow("socket"):
         return error("rate/limited", "too many messages: slow down")
@@ -373,16 +390,19 @@ async def _handle(
     kind = message.get("type")
     if kind == "ping":
         return json.dumps({"type": "pong", "version": live.table.version})
-    if kind == "sync":
-        await service.find(live.table.code)  # with other processes: catch up from the store
-        conn.push(service.render(live, conn.seat))
-        return None
-    if kind not in ("act", "start", "again"):
+    if kind not in ("act", "start", "again", "sync"):
         return error("message/unknown", f"{str(kind)[:40]!r} is not a message this table knows")
     try:
-        await service.command(live.table.code, conn.seat, message)
+        if kind == "sync":
+            await service.find(live.table.code)  # catch up from the store if need be
+            conn.push(service.render(live, conn.seat))
+        elif not await service.command(live.table.code, conn.seat, message):
+            conn.push(service.render(live, conn.seat))  # a repeat: the state it made
     except EngineError as err:
-        return error(err.code, err.reason)
+        return error(err.code, err.reason, message.get("id"), getattr(err, "retryable", False))
+    except Exception:  # a fault of ours must cost this message only, never the socket
+        log.exception("table %s: %s message failed", live.table.code, kind)
+        return error("server/error", "that did not work: try again", message.get("id"), True)
     return None
 
 

@@ -86,7 +86,7 @@ class Server:
         """The SQLite event store the server writes."""
         return self.data / "teenpatti.sqlite3"
 
-    def start(self, timeout: float = 15.0) -> None:
+    def start(self, timeout: float = 60.0) -> None:
         """Start the process and wait until it answers HTTP."""
         assert self.proc is None or self.proc.poll() is not None, "the server is running"
         self.starts += 1

@@ -1,5 +1,6 @@
 // The home page and its two forms: Play with friends (open a table) and Join with a code.
 
+import { catalogue, loadCatalogue, optionValues, presetOptions } from "./catalogue.js";
 import { h, uid } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { api } from "./net.js";
@@ -10,8 +11,8 @@ const BOOTS = [5, 10, 20, 50];
 const BOTS = ["random", "easy", "medium", "hard"];
 const TIMERS = [15, 30, 60];
 const PLAYS = ["live", "anytime"];
-// The tables a host can open (docs/rules.md, section 5): how many they seat, how they play by
-// default, and the house rules of the list below in which they differ from our table.
+// The tables a host can open (docs/rules.md, section 5): how they play by default; their seats and
+// rules come from the server's catalogue (catalogue.js) once it is here, these until then.
 const PRESETS = {
   nepal: { seats: [2, 6], play: "live", rules: {} },
   classic: { seats: [3, 8], play: "live", rules: { bets: "range", sideshow_all_seen: true, all_in: "two_left" } },
@@ -33,12 +34,16 @@ const HOUSE = [
 const HOUSE_KEYS = HOUSE.flatMap(([, options]) => options);
 
 function presetValue(preset, key, values) {
+  const own = presetOptions(preset);
+  if (key in own) return own[key];
   const rules = PRESETS[preset].rules;
   return key in rules ? rules[key] : values[0];
 }
 
 function seatRange(preset) {
-  const [low, high] = PRESETS[preset].seats;
+  const cat = catalogue();
+  const seats = cat && cat.presets[preset] ? cat.presets[preset].seats : null;
+  const [low, high] = seats ? [seats.min, seats.max] : PRESETS[preset].seats;
   return Array.from({ length: high - low + 1 }, (_, i) => low + i);
 }
 const CODE_RE = /^[A-Z2-9]{6}$/;
@@ -221,6 +226,16 @@ function readForm(form) {
 const drafts = {};
 
 export function createPage(app) {
+  if (!catalogue()) {
+    // the options come from the server: wait for them (a first visit straight to #create)
+    const holder = h("div", { class: "page" }, h("p", { class: "panel muted", "data-testid": "create-loading" }, t("conn.connecting")));
+    loadCatalogue().then((cat) => {
+      if (!holder.isConnected) return;
+      if (cat) holder.replaceWith(createPage(app));
+      else holder.firstChild.textContent = t("err.network");
+    });
+    return holder;
+  }
   const draft = drafts.create || {};
   const d = { ...defaults(), ...draft };
   if (!(d.preset in PRESETS)) d.preset = "nepal";
@@ -332,7 +347,7 @@ export function createPage(app) {
     seats.length > 1 ? choice("seats", t("create.seats"), seats, d.seats, (v) => String(v)) : h("input", { type: "hidden", name: "seats", value: JSON.stringify(seats[0]) }),
     choice("play", t("create.play"), PLAYS, d.play, (v) => t(`play.${v}`), t(`play.${d.play}.help`)),
     choice("hands", t("create.hands"), HANDS, d.hands, (v) => String(v), t("create.hands.help")),
-    preset === "nepal" ? choice("boot", t("create.boot"), BOOTS, d.boot, (v) => String(v), t("create.boot.help")) : null,
+    preset === "nepal" ? choice("boot", t("create.boot"), optionValues("boot", "nepal", BOOTS), d.boot, (v) => String(v), t("create.boot.help")) : null,
     choice("bots", t("create.bots"), BOTS, d.bots, (v) => t(`bots.${v}`)),
     h(
       "details",

@@ -3,6 +3,7 @@
 // open over whatever is underneath, so a table keeps playing (and cueing) while you read them.
 
 import { cardFace } from "./cards.js";
+import { loadCatalogue } from "./catalogue.js";
 import { isSoundMuted, setSoundMuted } from "./cue.js";
 import { h, morphChildren } from "./dom.js";
 import { createPage, homePage, joinPage } from "./home.js";
@@ -23,7 +24,7 @@ const politeEl = document.getElementById("announce");
 const assertiveEl = document.getElementById("alert");
 
 let table = null; // {code, view: TableView}
-let watching = new Set(); // table codes this page chose to watch without a seat
+const watching = new Set(); // table codes this page chose to watch without a seat
 let headerState = { title: "", sub: null, table: false };
 let lastPath = null;
 let lastRouted = null;
@@ -61,7 +62,8 @@ const app = {
     }
     banner.hidden = false;
     banner.dataset.state = kind;
-    banner.textContent = t(kind === "offline" ? "conn.offline" : kind === "connecting" ? "conn.connecting" : "conn.reconnecting");
+    const key = { offline: "conn.offline", connecting: "conn.connecting", retrying: "conn.retrying" }[kind];
+    banner.textContent = t(key || "conn.reconnecting");
   },
   /** A notice that stays on the page until it is clicked or cleared (null): "Your turn at ...". */
   notice(text) {
@@ -285,6 +287,7 @@ window.__tp = {
   },
 };
 
+loadCatalogue(); // the presets and options, fetched while the first page is drawn
 route(false);
 startPwa(app, () => table !== null);
 document.documentElement.dataset.ready = "1";
