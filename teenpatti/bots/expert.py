@@ -1,12 +1,14 @@
 """The expert computer player: a solved heads-up strategy, looked up; hard's values multiway.
 
-Heads-up, from the first move, ``expert`` plays the strategy CFR+ found for the abstract game of
-its table (:mod:`teenpatti.bots.solver`): it turns its view into the public state (chips put in
-by each player, in boots; the stake; who has seen; whose turn; whether a bet has been made; blind
-turns) and, once it has seen, its hand's bucket, and draws its move from the table with its
-seeded random source. That is a dictionary lookup and one draw: a few microseconds.
+Heads-up, once the other player has seen its cards, ``expert`` plays the strategy CFR+ found
+for the abstract game of its table (:mod:`teenpatti.bots.solver`): it turns its view into the
+public state (chips put in by each player, in boots; the stake; who has seen; whose turn;
+whether a bet has been made; blind turns) and, once it has seen, its hand's bucket, and draws its
+move from the table with its seeded random source. That is a dictionary lookup and one draw: a few microseconds.
 
-Where the table does not reach it plays as ``hard`` does: with three or more players in (or when
+Where the table does not reach it plays as ``hard`` does: while the other player is blind (there
+the table, not yet converged, loses to a player who never looks, and hard's values to the pot
+limit beat it), with three or more players in (or when
 players have packed, leaving dead chips in the pot), with stacks shorter than the table's, at a
 table whose betting has no solved table (another preset, range bets), and for side-show answers.
 
@@ -17,11 +19,13 @@ table whose betting has no solved table (another preset, range bets), and for si
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..engine.actions import Action, ActionKind
 from ..engine.rules import Bets, Rules
 from ..engine.view import HandView
 from ..odds import heads_up_equity
-from .hard import HardBot
+from .hard import HARD, HardBot
 from .solver.game import ACTIONS, State, bucket_of
 from .solver.tables import Table, load
 
@@ -93,6 +97,7 @@ class ExpertBot(HardBot):
     """The solved heads-up strategy where it reaches; ``hard``'s play elsewhere."""
 
     name = "expert"
+    level = replace(HARD, name="expert")
 
     def decide(self, view: HandView) -> Action:
         """A move drawn from the solved table, or hard's move where the table does not reach."""
@@ -110,7 +115,9 @@ class ExpertBot(HardBot):
         found = public_state(view, table.chips)
         if found is None:
             return None
-        state, _player = found
+        state, player = found
+        if not state.seen[1 - player]:
+            return None  # against a blind player: hard's values to the pot limit (see the docs)
         row = table.index.get(state)
         if row is None:
             return None

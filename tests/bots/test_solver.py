@@ -129,10 +129,11 @@ def test_the_expert_draws_its_heads_up_moves_from_the_table() -> None:
             action = bot.decide(seen)
             found = public_state(seen, table.chips)
             assert found is not None
-            row = table.index[found[0]]
-            weights = table.policy[row, ACTIONS.index(action.kind.value)]
-            assert weights.max() > 0
-            if action.kind is not ActionKind.SEE:
-                checked += 1
+            state, player = found
+            if state.seen[1 - player]:  # against a seen player the table decides
+                row = table.index[state]
+                weights = table.policy[row, ACTIONS.index(action.kind.value)]
+                assert weights.max() > 0
+                checked += action.kind is not ActionKind.SEE
             hand.apply(action)
-    assert checked > 20
+    assert checked > 10

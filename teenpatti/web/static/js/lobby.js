@@ -153,7 +153,9 @@ function customRules(settings) {
       return `${label === `opt.${key}` ? key : label}: ${shown}`;
     });
   return [
-    named ? h("p", { class: "muted small" }, rules.preset) : null,
+    named
+      ? h("p", { class: "muted small", "data-testid": "preset" }, `${t(`preset.${rules.preset}`)} · ${t(`play.${settings.play || "live"}`)}`)
+      : null,
     changed.length
       ? h("p", { class: "small", "data-testid": "house-rules" }, t("wait.custom", { rules: changed.join(" · ") }))
       : null,

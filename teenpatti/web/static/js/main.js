@@ -1,5 +1,5 @@
 // The page: one document that routes between home, the two forms, a table and the rules by its
-// path (/ or /t/CODE) and hash (#create, #join, #rules, #ranking, #words, #faq, #tips). The rules
+// path (/ or /t/CODE) and hash (#create, #join, #mine, #rules, #ranking, #words, #faq, #tips). The rules
 // open over whatever is underneath, so a table keeps playing (and cueing) while you read them.
 
 import { cardFace } from "./cards.js";
@@ -8,6 +8,7 @@ import { isSoundMuted, setSoundMuted } from "./cue.js";
 import { h, morphChildren } from "./dom.js";
 import { createPage, homePage, joinPage } from "./home.js";
 import { digits, lang, onLang, setLang, t } from "./i18n.js";
+import { myTablesPage } from "./mytables.js";
 import { SECTIONS, rulesPage } from "./rules.js";
 import { startPwa } from "./pwa.js";
 import * as store from "./store.js";
@@ -18,6 +19,7 @@ const view = document.getElementById("view");
 const overlay = document.getElementById("overlay");
 const banner = document.getElementById("banner");
 const toastEl = document.getElementById("toast");
+const noticeEl = document.getElementById("notice");
 const politeEl = document.getElementById("announce");
 const assertiveEl = document.getElementById("alert");
 
@@ -62,6 +64,11 @@ const app = {
     banner.dataset.state = kind;
     const key = { offline: "conn.offline", connecting: "conn.connecting", retrying: "conn.retrying" }[kind];
     banner.textContent = t(key || "conn.reconnecting");
+  },
+  /** A notice that stays on the page until it is clicked or cleared (null): "Your turn at ...". */
+  notice(text) {
+    noticeEl.hidden = !text;
+    noticeEl.textContent = text || "";
   },
   setHeader(state) {
     headerState = state;
@@ -225,6 +232,7 @@ function route(navigated = false) {
     if (!rules || pathChanged || !view.firstChild) {
       if (hash === "create") view.replaceChildren(createPage(app));
       else if (hash === "join") view.replaceChildren(joinPage(app));
+      else if (hash === "mine") view.replaceChildren(myTablesPage(app));
       else view.replaceChildren(homePage(app));
     }
   }
@@ -267,8 +275,11 @@ onLang(() => {
   else if (code) view.replaceChildren(joinPage(app, code));
   else if (hash === "create") view.replaceChildren(createPage(app));
   else if (hash === "join") view.replaceChildren(joinPage(app));
+  else if (hash === "mine") view.replaceChildren(myTablesPage(app));
   else view.replaceChildren(homePage(app));
 });
+
+noticeEl.addEventListener("click", () => app.notice(null));
 
 window.__tp = {
   get table() {

@@ -19,7 +19,7 @@ import { ShareLink } from "./share.js";
 import * as store from "./store.js";
 
 export class TableView {
-  /** app: {setHeader, announce, alert, toast, banner, go, joinPage} */
+  /** app: {setHeader, announce, alert, toast, notice, banner, go, joinPage} */
   constructor(code, root, app, token) {
     this.code = code;
     this.root = root;
@@ -52,6 +52,7 @@ export class TableView {
     this.qr.release();
     clearInterval(this.ticker);
     this.app.banner(null);
+    this.app.notice(null);
   }
 
   // ---------------------------------------------------------------- messages
@@ -97,7 +98,10 @@ export class TableView {
     if (turn) {
       yourTurn();
       this.app.alert(turn);
+      // a page in the background (a play-anytime table left open) says so when the player looks
+      if (document.hidden) this.app.notice(t("notice.turn", { code: this.code }));
     }
+    if (!isMyTurn(st)) this.app.notice(null);
     this.render();
   }
 
