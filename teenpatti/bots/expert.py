@@ -4,7 +4,8 @@ Heads-up, once the other player has seen its cards, ``expert`` plays the strateg
 for the abstract game of its table (:mod:`teenpatti.bots.solver`): it turns its view into the
 public state (chips put in by each player, in boots; the stake; who has seen; whose turn;
 whether a bet has been made; blind turns) and, once it has seen, its hand's bucket, and draws its
-move from the table with its seeded random source. That is a dictionary lookup and one draw: a few microseconds.
+move from the table with its seeded random source. That is a dictionary lookup and one draw:
+a few microseconds.
 
 Where the table does not reach it plays as ``hard`` does: while the other player is blind (there
 the table, not yet converged, loses to a player who never looks, and hard's values to the pot

@@ -6,16 +6,9 @@ import { errorText, t } from "./i18n.js";
 import { api } from "./net.js";
 import * as store from "./store.js";
 
-<<<<<<< HEAD
-const BOTS = ["random", "easy", "medium", "hard", "expert"];
-const SEATS = [2, 3, 4, 5, 6];
-const TIMERS = [15, 30, 60, null];
-/** The house rules the create form offers, in this order; their values and defaults come from the
- *  server's catalogue (catalogue.js). Number options list the counts the form offers. */
-=======
 const HANDS = [10, 20, 30];
 const BOOTS = [5, 10, 20, 50];
-const BOTS = ["random", "easy", "medium", "hard"];
+const BOTS = ["random", "easy", "medium", "hard", "expert"];
 const TIMERS = [15, 30, 60];
 const PLAYS = ["live", "anytime"];
 // The tables a host can open (docs/rules.md, section 5): how they play by default; their seats and
@@ -30,7 +23,6 @@ const PRESETS = {
 };
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 // The house rules, grouped; each shows one line saying what it does.
->>>>>>> main
 const HOUSE = [
   ["bets", [["bets", ["double", "range"]], ["range_max_stakes", [2, 3, 4]], ["blind_turns_max", [null, 2, 3, 4]], ["see_anytime", [false, true]]]],
   ["show", [["show_tie", ["asker_loses", "split"]], ["show_cost", ["chaal", "double"]], ["show_seen_vs_blind", ["forbidden", "allowed", "quadruple"]], ["show_after_bet", [false, true]]]],
