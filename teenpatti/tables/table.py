@@ -20,26 +20,37 @@ Events are the typed structs of :mod:`teenpatti.tables.events` (stored as JSON, 
 from __future__ import annotations
 
 import hashlib
-import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..engine import Action, EngineError, Game, IllegalAction, Rules, cards_str, view
+from ..engine import Action, EngineError, Game, IllegalAction, Rules, RulesError, cards_str, view
 from ..engine.deck import commitment
 from ..engine.evaluate import Evaluator
 from ..engine.rules import OPTION_NAMES
+from . import names
 from .events import Act, Again, Control, Created, Event, Hand, Joined, Started
+from .names import NAME_MAX, name_key
 
-__all__ = ["Seat", "Settings", "Table", "TableError", "Unavailable", "token_hash"]
+__all__ = [
+    "NAME_MAX",
+    "Seat",
+    "Settings",
+    "Table",
+    "TableError",
+    "Unavailable",
+    "clean_name",
+    "name_key",
+    "token_hash",
+]
 
 BOT_NAMES = ("Asha", "Bikash", "Chandra", "Deepa", "Ekraj", "Firoza", "Gita", "Hari", "Indra")
 """Names the computer players take."""
 
+HANDS_MAX = 100
+"""The most hands a game may have at a table here (the nepal table allows 10, 20 or 30)."""
+
 BOT_LEVELS = ("random", "easy", "medium", "hard")
 """The computer players' strengths a host may choose."""
-
-NAME_MAX = 24
-"""The longest player name, in characters."""
 
 COMMAND_IDS_KEPT = 256
 """How many of its latest command ids a table remembers (a retry comes within seconds)."""
@@ -68,38 +79,10 @@ def token_hash(token: str) -> str:
 
 
 def clean_name(name: Any) -> str:
-    """A player's name, trimmed; refused if empty, too long or holding control characters.
-
-    Names are shown as text by every client, so HTML in a name is harmless; it is kept as typed.
-    """
-    if not isinstance(name, str):
-        raise TableError("name/invalid", "a name must be text")
-    text: str = " ".join(name.split())
-    if not text:
-        raise TableError("name/empty", "type a name to sit at the table")
-    if len(text) > NAME_MAX:
-        raise TableError("name/too_long", f"a name can be at most {NAME_MAX} characters")
-    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in text):
-        raise TableError("name/invalid", "a name cannot hold control characters")
-    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
-        # A lone surrogate (JSON "\ud800") cannot be written as UTF-8: stored in the log, it
-        # would make every reply about the table fail to encode, for good.
-        raise TableError("name/invalid", "a name must be valid text")
-    if any(unicodedata.category(ch) == "Cf" and ch not in _JOINERS for ch in text):
-        # Invisible and direction-changing characters would let a name hide or pose as another;
-        # the zero-width joiners stay, as Devanagari and other scripts need them.
-        raise TableError("name/invalid", "a name cannot hold invisible characters")
-    return text
-
-
-_JOINERS = "\u200c\u200d"
-
-
-def name_key(name: str) -> str:
-    """What two names must differ in: case, compatibility forms and joiners do not count."""
-    return (
-        unicodedata.normalize("NFKC", name).translate({ord(j): None for j in _JOINERS}).casefold()
-    )
+    """A player's name, normalised; refused (``name/...``) if it cannot be one: see
+    :mod:`teenpatti.tables.names`. Names are shown as text by every client, so HTML in a name
+    is harmless; it is kept as typed."""
+    return names.clean_name(name, TableError)
 
 
 _SETTING_KEYS = frozenset(
@@ -138,6 +121,12 @@ class Settings:
             if key in data:
                 opts[key] = data[key]
         rules = Rules.from_options(opts)
+        if rules.hands > HANDS_MAX:
+            raise RulesError(
+                "hands", f"a game here is at most {HANDS_MAX} hands, not {rules.hands}"
+            )
+        if not isinstance(data.get("computer", False), bool):
+            raise TableError("settings/computer", "computer must be true or false")
         seats = data.get("seats", 4)
         if isinstance(seats, bool) or not isinstance(seats, int):
             raise TableError("settings/seats", "seats must be a whole number")

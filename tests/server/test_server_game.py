@@ -453,7 +453,8 @@ def test_again_after_the_game_ends(server: Server, api: Api, ws: MakeClient, aru
         dealt = await a.sync()
         if dealt["hand"] is None:
             dealt = await a.state(lambda s: s["hand"] is not None)
-        assert sum(r["chips"] for r in dealt["seats"]) + dealt["hand"]["pot"] == 2000
+        starting = dealt["settings"]["rules"]["starting_chips"]
+        assert sum(r["chips"] for r in dealt["seats"]) + dealt["hand"]["pot"] == 2 * starting
         assert (await api.info(code))["status"] == "playing"
         await a.play(random.Random(2), finished, chooser=pack, timeout=15)
         assert len(await api.hands(code)) == 1  # the histories of the current game
