@@ -158,8 +158,13 @@ def create_app(
         logs.set_table(code)
         log.info("table %s opened", code)
         return JSONResponse(
-            {"code": code, "token": token, "seat": seat, "link": f"/t/{code}"}
-            | {"share": share(request, code)},
+            {
+                "code": code,
+                "token": token,
+                "seat": seat,
+                "link": f"/t/{code}",
+                "share": share(request, code),
+            },
             status_code=201,
         )
 
@@ -267,9 +272,6 @@ def create_app(
                     text = (message.get("bytes") or b"").decode("utf-8", "replace")
                 reply = await _handle(service, live, conn, text, limiter)
                 if reply is not None:
-                    sent = json.loads(reply)
-                    if sent.get("type") == "error":
-                        metrics.error(sent["code"])
                     conn.push(reply)
                 if conn.dropped:
                     break
@@ -358,6 +360,7 @@ async def _handle(
     """One client message -> ``None`` (the state update follows) or an error to send back."""
 
     def error(code: str, reason: str) -> str:
+        service.metrics.error(code)
         return json.dumps({"type": "error", "code": code, "reason": reason})
 
     if not limiter.allow("socket"):
