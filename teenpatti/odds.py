@@ -36,7 +36,7 @@ from itertools import combinations
 import numpy as np
 
 from .engine.bulk import strength_array
-from .engine.evaluate import Evaluator, Ranking
+from .engine.evaluate import CARD_COUNT, Evaluator, Ranking, Variant, table_index
 from .engine.view import HandView
 
 __all__ = [
@@ -54,16 +54,17 @@ __all__ = [
 DEFAULT_SAMPLES = 200_000
 """Deals sampled for three or more opponents."""
 _SAMPLE_SEED = 0x7E3A
-_STRIDE_A = 54 * 54
-_STRIDE_B = 54
+_STRIDES = np.array([table_index((1, 0, 0)), table_index((0, 1, 0)), table_index((0, 0, 1))])
+"""What each of three cards adds to a table index (:func:`table_index`), for numpy."""
 
 
 class Universe:
     """Every hand the pack can deal under one ranking and one wild rank, as sorted strength lists.
 
     ``all`` holds the strength of every hand; ``by_card[c]`` of every hand holding ``c``;
-    ``by_pair[c * 54 + d]`` (``c < d``) of every hand holding both. Counting the hands weaker than
-    a strength that avoid some removed cards is then inclusion-exclusion over those cards.
+    ``by_pair[c * CARD_COUNT + d]`` (``c < d``) of every hand holding both. Counting the hands
+    weaker than a strength that avoid some removed cards is then inclusion-exclusion over those
+    cards.
     """
 
     def __init__(self, ranking: Ranking, wild: int | None) -> None:
@@ -71,16 +72,16 @@ class Universe:
         self.ranking = ranking
         self.wild = wild
         self.table: list[int] = evaluator.table(wild)
-        self.cards = 54 if ranking.variant == "jokers" else 52
+        self.cards = CARD_COUNT if ranking.variant == Variant.JOKERS else 52
         n = self.cards
         table = self.table
         everything: list[int] = []
         by_card: list[list[int]] = [[] for _ in range(n)]
-        by_pair: list[list[int]] = [[] for _ in range(54 * 54)]
+        by_pair: list[list[int]] = [[] for _ in range(CARD_COUNT * CARD_COUNT)]
         for a in range(n):
             for b in range(a + 1, n):
-                ab = by_pair[a * 54 + b]
-                base = a * _STRIDE_A + b * _STRIDE_B
+                ab = by_pair[a * CARD_COUNT + b]
+                base = table_index((a, b, 0))
                 for c in range(b + 1, n):
                     s = table[base + c]
                     everything.append(s)
@@ -88,8 +89,8 @@ class Universe:
                     by_card[b].append(s)
                     by_card[c].append(s)
                     ab.append(s)
-                    by_pair[a * 54 + c].append(s)
-                    by_pair[b * 54 + c].append(s)
+                    by_pair[a * CARD_COUNT + c].append(s)
+                    by_pair[b * CARD_COUNT + c].append(s)
         everything.sort()
         for hands in by_card:
             hands.sort()
@@ -101,8 +102,7 @@ class Universe:
 
     def strength(self, cards: Sequence[int]) -> int:
         """The strength of three cards (not checked)."""
-        a, b, c = cards
-        return self.table[a * _STRIDE_A + b * _STRIDE_B + c]
+        return self.table[table_index(cards)]
 
     def count(self, strength: int, removed: Sequence[int], *, equal: bool = False) -> int:
         """How many hands avoiding every card in ``removed`` (sorted, distinct) are weaker than
@@ -113,9 +113,9 @@ class Universe:
         for c in removed:
             total -= find(by_card[c], strength)
         for c, d in combinations(removed, 2):
-            total += find(by_pair[c * 54 + d], strength)
+            total += find(by_pair[c * CARD_COUNT + d], strength)
         for c, d, e in combinations(removed, 3):
-            s = table[c * _STRIDE_A + d * _STRIDE_B + e]
+            s = table[table_index((c, d, e))]
             if s < strength or (equal and s == strength):
                 total -= 1
         return total
@@ -129,7 +129,7 @@ class Universe:
 def universe(ranking: Ranking, wild: int | None = None) -> Universe:
     """The (cached) :class:`Universe` of ``ranking``; ``wild`` matters only under ``wild_rank``,
     and only its rank."""
-    if ranking.variant != "wild_rank" or wild is None:
+    if ranking.variant != Variant.WILD_RANK or wild is None:
         return _universe(ranking, None)
     return _universe(ranking, wild & ~3)
 
@@ -182,7 +182,7 @@ def _removed(
 ) -> tuple[int, ...]:
     out = set(cards)
     out.update(dead)
-    if wild is not None and ranking.variant == "wild_rank":
+    if wild is not None and ranking.variant == Variant.WILD_RANK:
         out.add(wild)
     return tuple(sorted(out))
 
@@ -190,7 +190,7 @@ def _removed(
 def _check(cards: Sequence[int], ranking: Ranking, wild: int | None) -> tuple[int, int, int]:
     evaluator = Evaluator.get(ranking)
     evaluator.strength(cards, wild)  # raises CardError for anything but a hand of this pack
-    if wild is not None and ranking.variant == "wild_rank" and wild in cards:
+    if wild is not None and ranking.variant == Variant.WILD_RANK and wild in cards:
         raise ValueError("the card turned up cannot be in the hand")
     a, b, c = sorted(cards)
     return a, b, c
@@ -243,7 +243,8 @@ def heads_up_equity(
     cached: the computer players' measure of a hand, from 0 to 1. Cards are not checked."""
     a, b, c = sorted(cards)
     removed = _removed((a, b, c), dead, ranking, wild)
-    return _equity((a, b, c), removed, ranking, None if ranking.variant != "wild_rank" else wild)
+    turned = wild if ranking.variant == Variant.WILD_RANK else None
+    return _equity((a, b, c), removed, ranking, turned)
 
 
 def percentile(
@@ -289,15 +290,15 @@ def _two(
         for c in left:
             m = find(by_card[c], strength)
             for r in removed:
-                m -= find(by_pair[min(c, r) * 54 + max(c, r)], strength)
+                m -= find(by_pair[min(c, r) * CARD_COUNT + max(c, r)], strength)
             for r, q in rem_pairs:
                 x, y, z = sorted((c, r, q))
-                if weak(table[x * _STRIDE_A + y * _STRIDE_B + z]):
+                if weak(table[table_index((x, y, z))]):
                     m += 1
             total -= m * m
         for c, d in combinations(left, 2):
-            m = find(by_pair[c * 54 + d], strength)
-            base = c * _STRIDE_A + d * _STRIDE_B
+            m = find(by_pair[c * CARD_COUNT + d], strength)
+            base = table_index((c, d, 0))
             for r in removed:
                 if weak(table[base + r]):
                     m -= 1
@@ -336,7 +337,7 @@ def _sampled(
         size = min(chunk, samples - done)
         deals = rng.permuted(np.broadcast_to(left, (size, len(left))), axis=1)
         dealt = deals[:, : 3 * opponents].reshape(size, opponents, 3)
-        index = dealt[:, :, 0] * _STRIDE_A + dealt[:, :, 1] * _STRIDE_B + dealt[:, :, 2]
+        index = dealt @ _STRIDES
         best = table[index].max(axis=1)
         wins += int(np.count_nonzero(best < strength))
         ties += int(np.count_nonzero(best == strength))

@@ -21,7 +21,6 @@ HARD = Level(
     blind_bonus=0.25,
     side_shows=True,
     bluff=0.03,
-    caution=0.0,
     stake_step=0.05,
     loose_floor=0.6,
     raise_centre=0.78,

@@ -21,7 +21,6 @@ MEDIUM = Level(
     blind_bonus=0.0,
     side_shows=True,
     bluff=0.0,
-    caution=0.0,
     stake_step=0.07,
 )
 

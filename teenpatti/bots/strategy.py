@@ -71,8 +71,6 @@ class Level:
     """Ask for side shows when they are worth it (else never)."""
     bluff: float
     """Chance of betting on a hand it would pack, when that can make seen players pack."""
-    caution: float
-    """Subtracted from every continuing value, in chaals (a margin against the model's errors)."""
     chaal_centre: float = 0.5
     """Where the likelihood of a seen chaal steps up (on the ``u`` scale)."""
     raise_centre: float = 0.72
@@ -99,7 +97,6 @@ class Opponent:
 
     seat: int
     seen: bool
-    weights: list[float]
     cdf: list[float]
     """Cumulative weights, normalised: ``cdf[i]`` is the share of the range below bin ``i``."""
 
@@ -122,7 +119,7 @@ def _make_opponent(seat: int, seen: bool, weights: Sequence[float]) -> Opponent:
     for i, w in enumerate(weights):
         run += w
         cdf[i + 1] = run / total
-    return Opponent(seat, seen, list(weights), cdf)
+    return Opponent(seat, seen, cdf)
 
 
 @dataclass(slots=True)
@@ -371,18 +368,15 @@ class StrategyBot(Bot):
         e = r.best_chance(u)
         others = r.others_put()
         values: dict[ActionKind, float] = {ActionKind.PACK: 0.0}
-        caution = level.caution
         chaal = legal.get(ActionKind.CHAAL)
         if chaal is not None:
-            c = chaal.cost
-            values[ActionKind.CHAAL] = (
-                chaal_value(e, pot, c, others, level.horizon, r.pot_limit) - caution * c
+            values[ActionKind.CHAAL] = chaal_value(
+                e, pot, chaal.cost, others, level.horizon, r.pot_limit
             )
         raise_ = legal.get(ActionKind.RAISE)
         if raise_ is not None:
-            c = raise_.cost
-            values[ActionKind.RAISE] = (
-                chaal_value(e, pot, c, others * 2, level.horizon, r.pot_limit) - caution * c
+            values[ActionKind.RAISE] = chaal_value(
+                e, pot, raise_.cost, others * 2, level.horizon, r.pot_limit
             )
         show = legal.get(ActionKind.SHOW)
         if show is not None:
@@ -409,7 +403,7 @@ class StrategyBot(Bot):
         after = chaal_value(e_after, r.pot + c, c, others_after, level.horizon - 1, r.pot_limit)
         accept = 0.6
         knocked = p * max(0.0, after) - c
-        return accept * knocked + (1 - accept) * stay - level.caution * c
+        return accept * knocked + (1 - accept) * stay
 
     @staticmethod
     def _side_show_target(r: Reading, u: float, side: LegalAction) -> int:
@@ -448,7 +442,7 @@ class StrategyBot(Bot):
         seat = r.seat
         you = view.seats[seat]
         if not level.blind_ev:
-            if you.blind_turns >= self._blind_turns(view) or self._pressure(r):
+            if you.blind_turns >= level.blind_turns or self._pressure(r):
                 return legal[ActionKind.SEE].action(seat)
             if ActionKind.CHAAL in legal:
                 return self._act(view, r, ActionKind.CHAAL)
@@ -502,13 +496,9 @@ class StrategyBot(Bot):
             total += max(self._seen_options(seen, u).values())
         return total / BINS
 
-    def _blind_turns(self, view: HandView) -> int:
-        """How many blind turns this bot takes before it looks."""
-        return self.level.blind_turns
-
     @staticmethod
     def _pressure(r: Reading) -> bool:
-        """A seen opponent has shown strength or the stake has climbed: time to look."""
+        """The stake has climbed to four boots or more: time to look."""
         return r.stake >= 4 * r.boot
 
     # ---------------------------------------------------------------- side show answer

@@ -6,6 +6,10 @@ so hidden cards never cross the bus. Delivery may be lossy (Redis pub/sub is fir
 versions make it whole, since a process that missed a message catches up at the next one, and a
 client that asks for a sync gets the current state.
 
+Presence is shared the same way: each process records which seats have a socket open in it, for
+a few seconds at a time, renewed while the socket stays; every process reads the others'
+records, so a person connected anywhere is online everywhere.
+
 Leases decide which process runs a table's clocks (deals, computer players, turn timers): a lease
 is held for ``ttl`` seconds and renewed while the process lives, so when it dies another process
 takes the table's clocks over. Two processes firing the same clock cannot both write: the store's
@@ -17,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
-__all__ = ["MISSED", "Bus", "Listener", "open_bus"]
+__all__ = ["MISSED", "PRESENCE", "Bus", "Listener", "open_bus"]
 
 Listener = Callable[[str, int], Awaitable[None]]
 """Called with ``(code, version)`` when another process has appended to a table's log, and with
@@ -25,6 +29,9 @@ Listener = Callable[[str, int], Awaitable[None]]
 
 MISSED = "*"
 """The code a listener is given when announcements may have been lost: catch every table up."""
+
+PRESENCE = 0
+"""The version announced when only who is connected changed (read :meth:`Bus.online` again)."""
 
 
 class Bus(Protocol):
@@ -45,8 +52,22 @@ class Bus(Protocol):
         """Take or renew the lease on ``code``'s clocks for ``ttl`` seconds; ``True`` if held."""
         ...
 
+    async def leases(self, codes: list[str], ttl: float) -> set[str]:
+        """:meth:`lease` for many tables at once (one round trip); the codes held afterwards."""
+        ...
+
     async def release(self, code: str) -> None:
         """Give up the lease on ``code`` if this process holds it."""
+        ...
+
+    async def present(self, seats: dict[str, list[int]], ttl: float) -> None:
+        """Record, for ``ttl`` seconds, which seats of each table have a socket open in this
+        process (an empty list: none any more). One round trip."""
+        ...
+
+    async def online(self, codes: list[str]) -> dict[str, set[int]]:
+        """The seats of each table with a socket open in some other process (one round trip);
+        a process that stops renewing its record drops out after its ``ttl``."""
         ...
 
     async def ping(self) -> None:

@@ -22,8 +22,19 @@ class MemoryBus:
         """Always held."""
         return True
 
+    async def leases(self, codes: list[str], ttl: float) -> set[str]:
+        """All held."""
+        return set(codes)
+
     async def release(self, code: str) -> None:
         """Nothing to release."""
+
+    async def present(self, seats: dict[str, list[int]], ttl: float) -> None:
+        """No other process to tell."""
+
+    async def online(self, codes: list[str]) -> dict[str, set[int]]:
+        """No other process."""
+        return {}
 
     async def ping(self) -> None:
         """Always reachable."""

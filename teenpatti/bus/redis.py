@@ -9,6 +9,7 @@ import logging
 import os
 import secrets
 import socket
+import time
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -22,6 +23,8 @@ __all__ = ["CHANNEL", "RedisBus"]
 CHANNEL = "teenpatti:tables"
 """The pub/sub channel every process listens on."""
 _LEASE = "teenpatti:lease:"
+_ONLINE = "teenpatti:online:"
+"""A hash per table: process -> ``"<expiry ms>:<seat>,<seat>"``."""
 
 # Renew only a lease we hold; take it when free. Returns 1 when the lease is ours afterwards.
 _TAKE_OR_RENEW = """
@@ -36,6 +39,25 @@ if holder == false then
 end
 return 0
 """
+# The same for many keys in one call (the lease keeper's round): 1 or 0 per key, in order.
+_TAKE_OR_RENEW_MANY = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  local holder = redis.call('GET', key)
+  if holder == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+    out[i] = 1
+  elseif holder == false then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+    out[i] = 1
+  else
+    out[i] = 0
+  end
+end
+return out
+"""
+_BATCH = 1000
+"""Leases renewed per call."""
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
@@ -45,6 +67,13 @@ return 0
 
 log = logging.getLogger("teenpatti.bus")
 
+CONNECT_TIMEOUT = 2.0
+"""Seconds to connect to Redis."""
+COMMAND_TIMEOUT = 2.0
+"""Seconds a command may wait for its answer (a paused or silently dead Redis)."""
+HEALTH_CHECK = 10.0
+"""A connection idle this long is checked (PING) before it is used again."""
+
 
 class RedisBus:
     """Announcements over one Redis pub/sub channel; leases as keys that expire."""
@@ -53,17 +82,30 @@ class RedisBus:
         self.client = client
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._take = client.register_script(_TAKE_OR_RENEW)
+        self._take_many = client.register_script(_TAKE_OR_RENEW_MANY)
         self._release = client.register_script(_RELEASE)
         self._task: asyncio.Task[None] | None = None
         self._held: set[str] = set()
+        self._present: set[str] = set()
 
     @classmethod
     async def open(cls, url: str) -> RedisBus:
-        """Connect to ``url`` and check the server answers."""
-        # A restarted Redis leaves every pooled connection stale: retry a command once or twice
-        # on a new connection rather than lose an announcement or a lease renewal to it.
-        retry = Retry(ExponentialBackoff(cap=0.2, base=0.05), 2)
-        client = aioredis.from_url(url, decode_responses=True, retry=retry)
+        """Connect to ``url`` and check the server answers.
+
+        Every command has a deadline (:data:`COMMAND_TIMEOUT`, :data:`CONNECT_TIMEOUT`): a
+        paused Redis gives errors, which the table service rides out, never a call that hangs.
+        The channel's listener waits without a deadline (a quiet channel is not an error)."""
+        # A restarted Redis leaves every pooled connection stale: retry a command once on a new
+        # connection rather than lose an announcement or a lease renewal to it.
+        retry = Retry(ExponentialBackoff(cap=0.2, base=0.05), 1)
+        client = aioredis.from_url(
+            url,
+            decode_responses=True,
+            retry=retry,
+            socket_timeout=COMMAND_TIMEOUT,
+            socket_connect_timeout=CONNECT_TIMEOUT,
+            health_check_interval=HEALTH_CHECK,
+        )
         await client.ping()
         return cls(client)
 
@@ -134,10 +176,62 @@ class RedisBus:
             self._held.discard(code)
         return held
 
+    async def leases(self, codes: list[str], ttl: float) -> set[str]:
+        """Take or renew many leases, a thousand per round trip; the codes held afterwards."""
+        held: set[str] = set()
+        for i in range(0, len(codes), _BATCH):
+            chunk = codes[i : i + _BATCH]
+            flags = await self._take_many(
+                keys=[_LEASE + code for code in chunk], args=[self.owner, int(ttl * 1000)]
+            )
+            held.update(code for code, flag in zip(chunk, flags, strict=True) if flag)
+        self._held.difference_update(codes)
+        self._held.update(held)
+        return held
+
     async def release(self, code: str) -> None:
         """Give the lease up (another process may take the clocks at once)."""
         self._held.discard(code)
         await self._release(keys=[_LEASE + code], args=[self.owner])
+
+    async def present(self, seats: dict[str, list[int]], ttl: float) -> None:
+        """Record this process's seats per table (one pipeline)."""
+        if not seats:
+            return
+        expiry = int((time.time() + ttl) * 1000)
+        async with self.client.pipeline(transaction=False) as pipe:
+            for code, held in seats.items():
+                key = _ONLINE + code
+                if held:
+                    pipe.hset(key, self.owner, f"{expiry}:{','.join(map(str, sorted(held)))}")
+                    pipe.pexpire(key, int(ttl * 1000) * 4)
+                else:
+                    pipe.hdel(key, self.owner)
+            await pipe.execute()
+        for code, held in seats.items():
+            if held:
+                self._present.add(code)
+            else:
+                self._present.discard(code)
+
+    async def online(self, codes: list[str]) -> dict[str, set[int]]:
+        """The seats other processes have recorded and renewed in time (one pipeline)."""
+        if not codes:
+            return {}
+        async with self.client.pipeline(transaction=False) as pipe:
+            for code in codes:
+                pipe.hgetall(_ONLINE + code)
+            records = await pipe.execute()
+        now = int(time.time() * 1000)
+        out: dict[str, set[int]] = {}
+        for code, record in zip(codes, records, strict=True):
+            seats: set[int] = set()
+            for owner, value in (record or {}).items():
+                expiry, _, held = str(value).partition(":")
+                if owner != self.owner and expiry.isdigit() and int(expiry) > now and held:
+                    seats.update(int(s) for s in held.split(",") if s.isdigit())
+            out[code] = seats
+        return out
 
     async def ping(self) -> None:
         """Ask Redis for a PONG."""
@@ -152,4 +246,6 @@ class RedisBus:
         for code in list(self._held):
             with contextlib.suppress(Exception):
                 await self.release(code)
+        with contextlib.suppress(Exception):
+            await self.present({code: [] for code in self._present}, 1.0)
         await self.client.aclose()

@@ -15,7 +15,7 @@ app = typer.Typer(
 
 def commands() -> typer.Typer:
     """The app with every command (each module adds its own to ``app`` when imported)."""
-    from . import arena, odds, play, rank, replay, serve, verify  # noqa: F401
+    from . import arena, doctor, odds, play, rank, replay, serve, verify  # noqa: F401
 
     return app
 

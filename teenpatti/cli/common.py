@@ -9,7 +9,7 @@ import typer
 
 from ..engine.cards import CardError, parse_card
 from ..engine.errors import RulesError
-from ..engine.rules import Rules
+from ..engine.rules import Rules, Variant
 
 __all__ = ["OptionArg", "RulesArg", "WildArg", "fail", "parse_option", "rules_from", "wild_from"]
 
@@ -80,7 +80,7 @@ def wild_from(text: str | None, rules: Rules) -> int | None:
     """The card turned up, from ``--wild`` (only under ``wild_rank``; never a joker)."""
     if text is None:
         return None
-    if rules.variant != "wild_rank":
+    if rules.variant is not Variant.WILD_RANK:
         fail("--wild is the card turned up under the wild_rank variant only")
     try:
         card = parse_card(text)

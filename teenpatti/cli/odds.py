@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from ..engine.cards import CardError, cards_str, parse_cards
-from ..engine.evaluate import Evaluator
+from ..engine.evaluate import Evaluator, Variant
 from ..odds import DEFAULT_SAMPLES, hand_odds
 from . import app
 from .common import OptionArg, RulesArg, WildArg, fail, rules_from, wild_from
@@ -53,7 +53,7 @@ def odds(
         fail(str(error))
     if len(cards) != 3:
         fail(f"a hand is three cards, not {len(cards)}")
-    if ranking.variant != "jokers" and any(c >= 52 for c in cards):
+    if ranking.variant != Variant.JOKERS and any(c >= 52 for c in cards):
         fail("jokers are in the pack only under variant=jokers")
     wild_card = wild_from(wild, table)
     if wild_card is not None and wild_card in cards:
@@ -66,7 +66,7 @@ def odds(
             fail(str(error))
         if set(dead_cards) & set(cards) or (wild_card is not None and wild_card in dead_cards):
             fail("a dead card cannot be in the hand or be the card turned up")
-        if ranking.variant != "jokers" and any(c >= 52 for c in dead_cards):
+        if ranking.variant != Variant.JOKERS and any(c >= 52 for c in dead_cards):
             fail("jokers are in the pack only under variant=jokers")
     if opponents < 1:
         fail("--opponents must be at least 1")

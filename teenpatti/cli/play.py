@@ -25,6 +25,7 @@ from ..engine import (
     cards_str,
     view,
 )
+from ..engine.rules import Variant
 from . import app
 from .common import rules_from
 
@@ -82,7 +83,7 @@ class TerminalTable:
         if me.wild is not None:
             line += f"   Wild {cards_str([me.wild])}"
         rules = game.rules
-        if rules.variant == "fixed_rank":
+        if rules.variant is Variant.FIXED_RANK:
             line += f"   Wild: every {rules.fixed_rank}"
         if rules.muflis:
             line += "   Muflis: the lowest hand wins"

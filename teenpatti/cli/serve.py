@@ -22,6 +22,25 @@ def _pair(text: str, option: str) -> tuple[float, float]:
     return rate, burst
 
 
+def _fit_descriptors(wanted: int) -> int:
+    """Raise this process's descriptor limit as far as it may go, and fit ``wanted``
+    connections under it (leaving room for the store, the bus and the files served)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, wanted + 256)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    room = wanted if soft == resource.RLIM_INFINITY else max(16, int(soft) - 128)
+    if room < wanted:
+        typer.echo(f"Descriptor limit {soft}: at most {room} open connections", err=True)
+    return min(wanted, room)
+
+
 @app.command()
 def serve(
     host: str = typer.Option(
@@ -42,10 +61,31 @@ def serve(
     result_pause: float = typer.Option(4.0, "--result-pause", help="Pause after each hand (s)."),
     grace: float = typer.Option(45.0, "--grace", help="Reconnect grace before the computer plays."),
     lobby_rate: str = typer.Option(
-        "1,30", "--lobby-rate", help="Creates, joins and look-ups per address: RATE,BURST."
+        "5,100",
+        "--lobby-rate",
+        help="Creates, joins, look-ups and sockets per client address: RATE,BURST.",
+    ),
+    lookup_misses: str = typer.Option(
+        "0.1,10", "--lookup-misses", help="Table codes per address that name no table: RATE,BURST."
     ),
     message_rate: str = typer.Option(
-        "10,30", "--message-rate", help="Messages per socket: RATE,BURST."
+        "10,30", "--message-rate", help="Messages, pings and pongs per socket: RATE,BURST."
+    ),
+    max_connections: int = typer.Option(
+        4096, "--max-connections", help="Open connections in all (fitted to the descriptor limit)."
+    ),
+    connections_per_address: int = typer.Option(
+        256, "--connections-per-address", help="Open connections per client address."
+    ),
+    client_timeout: float = typer.Option(
+        10.0,
+        "--client-timeout",
+        help="Seconds for a request's headers, for its body, and for a stalled write"
+        " (a socket's hello: half as long).",
+    ),
+    max_tables: int = typer.Option(10_000, "--max-tables", help="Live tables in this process."),
+    tables_per_address: int = typer.Option(
+        20, "--tables-per-address", help="Live tables opened from one client address."
     ),
     public_url: str | None = typer.Option(
         None,
@@ -79,7 +119,8 @@ def serve(
     from ..bus import Bus, open_bus
     from ..store import EventStore, open_store
     from ..tables.service import Timing
-    from ..web.app import create_app
+    from ..web.app import TableLimits, create_app
+    from ..web.edge import Edge, EdgeLimits, protocols
 
     timing = Timing(
         bot_delay=(bot_delay * 0.6, bot_delay * 1.4),
@@ -99,10 +140,24 @@ def serve(
         bus=open_the_bus,
         timing=timing,
         lobby_rate=_pair(lobby_rate, "--lobby-rate"),
+        lookup_misses=_pair(lookup_misses, "--lookup-misses"),
         message_rate=_pair(message_rate, "--message-rate"),
+        hello_timeout=client_timeout / 2,
+        tables=TableLimits(per_process=max_tables, per_address=tables_per_address),
         freeze_every=1.0,
         reach=reach,
     )
+    proxies = tuple(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())
+    edge = Edge(
+        EdgeLimits(
+            max_connections=_fit_descriptors(max_connections),
+            per_address=connections_per_address,
+            timeout=client_timeout,
+            frame_rate=_pair(message_rate, "--message-rate"),
+            trusted=proxies,
+        )
+    )
+    http, ws = protocols(edge)
     # Thousands of sockets make the collector's pauses the p99: collect young objects less often
     # (the app freezes the survivors every second, so no collection walks the whole heap).
     gc.set_threshold(50_000, 20, 100)
@@ -113,16 +168,18 @@ def serve(
         asgi,
         host=host,
         port=port,
-        ws="websockets-sansio",
+        http=http,
+        ws=ws,
         ws_max_size=64 * 1024,  # the app refuses anything over 4 KiB itself, with an error
         ws_per_message_deflate=False,
         ws_ping_interval=20.0,  # a client that stops reading is dropped once pings go unanswered
         ws_ping_timeout=20.0,
+        timeout_keep_alive=5,  # idle keep-alive connections close after 5 s
         log_level="warning",
         log_config=None,  # our own handler (logs.configure): text or JSON, one format
         lifespan="on",
-        proxy_headers=bool(forwarded_allow_ips),
-        forwarded_allow_ips=forwarded_allow_ips or "",
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=",".join(proxies),
     )
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .evaluate import CARD_COUNT, Evaluator, Ranking
+from .evaluate import CARD_COUNT, Evaluator, Ranking, Variant
 
 __all__ = [
     "DEFAULT_RANKING",
@@ -49,7 +49,7 @@ def strength_array(
     ``wild`` is the card turned up under ``wild_rank`` and ignored otherwise.
     """
     wild_rank = None
-    if wild is not None and ranking.variant == "wild_rank":
+    if wild is not None and ranking.variant == Variant.WILD_RANK:
         Evaluator.get(ranking).wild_cards(wild)  # refuses a card that cannot be turned up
         wild_rank = wild // 4
     return _array(ranking, wild_rank)

@@ -38,11 +38,13 @@ from typing import ClassVar
 from .cards import JOKERS, RANKS, CardError, card_str
 
 __all__ = [
+    "A23",
     "CARD_COUNT",
     "TABLE_SIZE",
     "Category",
     "Evaluator",
     "Ranking",
+    "Variant",
     "table_index",
 ]
 
@@ -58,6 +60,30 @@ class Category(StrEnum):
     HIGH_CARD = "high_card"
 
 
+class A23(StrEnum):
+    """Where the run A-2-3 ranks: second (below A-K-Q), highest, or lowest (below 4-3-2)."""
+
+    SECOND = "second"
+    HIGHEST = "highest"
+    LOWEST = "lowest"
+
+
+class Variant(StrEnum):
+    """Which cards are wild: none, every A, K, 4 and 7, two jokers, the rank of a card turned up
+    after the deal, or one rank fixed for the whole game (option ``fixed_rank``).
+
+    ``muflis`` (the lowest hand wins) is its own option, so it combines with every wild-card
+    variant; ``variant: muflis`` is still read, as ``variant: standard`` with ``muflis: true``.
+    """
+
+    STANDARD = "standard"
+    MUFLIS = "muflis"
+    AK47 = "ak47"
+    JOKERS = "jokers"
+    WILD_RANK = "wild_rank"
+    FIXED_RANK = "fixed_rank"
+
+
 @dataclass(frozen=True, slots=True)
 class Ranking:
     """The options that decide which hand beats which.
@@ -68,17 +94,17 @@ class Ranking:
     under ``variant="fixed_rank"``.
     """
 
-    a23: str = "second"
+    a23: A23 = A23.SECOND
     suits_break_ties: bool = False
     two_three_five: bool = False
-    variant: str = "standard"
+    variant: Variant = Variant.STANDARD
     muflis: bool = False
     fixed_rank: int | None = None
 
     @property
     def lowest_wins(self) -> bool:
         """Whether the lowest hand wins (muflis)."""
-        return self.muflis or self.variant == "muflis"
+        return self.muflis or self.variant == Variant.MUFLIS
 
 
 CARD_COUNT = 54
@@ -105,8 +131,8 @@ _KIND_SHIFT = 4096 * 64
 # Run positions (rank part of a run's key): a run with top rank index t is at 2 * t, so that
 # 4-3-2 is 4 and A-K-Q is 24; A-2-3 goes to 23 (second), 25 (highest) or 1 (lowest); 2-3-5 of
 # one suit is 0, below every other pure sequence.
-_A23_POSITION = {"second": 23, "highest": 25, "lowest": 1}
-_VARIANTS = ("standard", "muflis", "ak47", "jokers", "wild_rank", "fixed_rank")
+_A23_POSITION = {A23.SECOND: 23, A23.HIGHEST: 25, A23.LOWEST: 1}
+_VARIANTS = frozenset(Variant)
 _AK47_RANKS = frozenset({RANKS.index("A"), RANKS.index("K"), RANKS.index("4"), RANKS.index("7")})
 
 _LABELS = {
@@ -186,12 +212,12 @@ class Evaluator:
             raise ValueError(f"a23 cannot be {ranking.a23!r} (choose second, highest or lowest)")
         if ranking.variant not in _VARIANTS:
             raise ValueError(f"unknown variant {ranking.variant!r}")
-        if (ranking.variant == "fixed_rank") != (ranking.fixed_rank is not None) or not (
+        if (ranking.variant == Variant.FIXED_RANK) != (ranking.fixed_rank is not None) or not (
             ranking.fixed_rank is None or 0 <= ranking.fixed_rank < 13
         ):
             raise ValueError("fixed_rank is a rank index, 0-12, given with variant fixed_rank only")
         self.ranking = ranking
-        self._top = CARD_COUNT if ranking.variant == "jokers" else 52
+        self._top = CARD_COUNT if ranking.variant == Variant.JOKERS else 52
         self._natural: list[int] | None = None
         self._kinds: list[Category] = []
         self._tables: dict[int | None, list[int]] = {}
@@ -213,22 +239,22 @@ class Evaluator:
         ``wild`` is the card turned up under ``wild_rank``; other variants ignore it.
         """
         variant = self.ranking.variant
-        if variant == "ak47":
+        if variant == Variant.AK47:
             return frozenset(c for c in range(52) if c >> 2 in _AK47_RANKS)
-        if variant == "jokers":
+        if variant == Variant.JOKERS:
             return frozenset(JOKERS)
-        if variant == "fixed_rank":
+        if variant == Variant.FIXED_RANK:
             assert self.ranking.fixed_rank is not None
             rank = self.ranking.fixed_rank * 4
             return frozenset(range(rank, rank + 4))
-        if variant == "wild_rank" and wild is not None:
+        if variant == Variant.WILD_RANK and wild is not None:
             self._check_wild(wild)
             return frozenset(range(wild & ~3, (wild & ~3) + 4))
         return frozenset()
 
     def _wild_key(self, wild: int | None) -> int | None:
         """Which cached table serves ``wild``: its rank under ``wild_rank``, else ``None``."""
-        if wild is None or self.ranking.variant != "wild_rank":
+        if wild is None or self.ranking.variant != Variant.WILD_RANK:
             return None
         self._check_wild(wild)
         return wild >> 2
@@ -305,14 +331,16 @@ class Evaluator:
     def _build(self, wild_key: int | None) -> list[int]:
         natural = self._natural_table()
         variant = self.ranking.variant
-        if variant in ("standard", "muflis") or (variant == "wild_rank" and wild_key is None):
+        if variant in (Variant.STANDARD, Variant.MUFLIS) or (
+            variant == Variant.WILD_RANK and wild_key is None
+        ):
             return natural
         wilds = self.wild_cards(None if wild_key is None else wild_key * 4)
         one, two = self._wild_bests()
         best = max(two)
         table = list(natural)
         sa, sb = _STRIDE_A, _STRIDE_B
-        cards = range(54) if variant == "jokers" else range(52)
+        cards = range(54) if variant == Variant.JOKERS else range(52)
         for a in cards:
             for b in range(a):
                 for c in range(b):
@@ -370,11 +398,6 @@ class Evaluator:
     def category(self, cards: Sequence[int], wild: int | None = None) -> Category:
         """The kind of hand the cards make, wild cards taken as chosen."""
         strength = self.strength(cards, wild)  # first: building a table fills the class kinds
-        return self._kinds[strength]
-
-    def category_of(self, strength: int) -> Category:
-        """The kind of hand every hand of this strength is."""
-        self._natural_table()
         return self._kinds[strength]
 
     def compare(self, a: Sequence[int], b: Sequence[int], wild: int | None = None) -> int:

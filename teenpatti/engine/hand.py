@@ -26,7 +26,7 @@ from .actions import Action, ActionKind, LegalAction, Outcome
 from .cards import CardError, cards_str, is_joker
 from .deck import deal, shuffled_deck
 from .errors import IllegalAction
-from .evaluate import Evaluator
+from .evaluate import Evaluator, table_index
 from .pots import Pot, cut_pots, share
 from .rules import (
     AllIn,
@@ -127,9 +127,7 @@ class Hand:
             raise IllegalAction("hand/cards", "the wild card must be another standard card")
         self.wild = wild
         table = self.evaluator.table(wild)
-        self.strength: list[int] = [
-            table[c[0] * 2916 + c[1] * 54 + c[2]] if c else -1 for c in self.cards
-        ]
+        self.strength: list[int] = [table[table_index(c)] if c else -1 for c in self.cards]
         self.contributed: list[int] = [0] * n
         self.live: list[bool] = list(self.dealt)
         self.in_count = sum(self.dealt)

@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from .errors import RulesError
-from .evaluate import Ranking
+from .evaluate import A23, Ranking, Variant
 
 __all__ = [
     "OPTION_NAMES",
@@ -27,6 +27,7 @@ __all__ = [
     "ShowTie",
     "SideShow",
     "Variant",
+    "catalogue",
     "preset",
 ]
 
@@ -74,30 +75,6 @@ class SideShow(StrEnum):
     PREVIOUS = "previous"
     ANY_SEEN = "any_seen"
     OFF = "off"
-
-
-class A23(StrEnum):
-    """Where the run A-2-3 ranks: second (below A-K-Q), highest, or lowest (below 4-3-2)."""
-
-    SECOND = "second"
-    HIGHEST = "highest"
-    LOWEST = "lowest"
-
-
-class Variant(StrEnum):
-    """Which cards are wild: none, every A, K, 4 and 7, two jokers, the rank of a card turned up
-    after the deal, or one rank fixed for the whole game (option ``fixed_rank``).
-
-    ``muflis`` (the lowest hand wins) is its own option, so it combines with every wild-card
-    variant; ``variant: muflis`` is still read, as ``variant: standard`` with ``muflis: true``.
-    """
-
-    STANDARD = "standard"
-    MUFLIS = "muflis"
-    AK47 = "ak47"
-    JOKERS = "jokers"
-    WILD_RANK = "wild_rank"
-    FIXED_RANK = "fixed_rank"
 
 
 class AllIn(StrEnum):
@@ -262,10 +239,10 @@ class Rules:
     def ranking(self) -> Ranking:
         """The options that decide which hand beats which."""
         return Ranking(
-            a23=self.a23.value,
+            a23=self.a23,
             suits_break_ties=self.suits_break_ties,
             two_three_five=self.two_three_five,
-            variant=self.variant.value,
+            variant=self.variant,
             muflis=self.muflis,
             fixed_rank=_RANK_NAMES.index(self.fixed_rank)
             if self.variant is Variant.FIXED_RANK
@@ -411,3 +388,44 @@ def preset(name: str = "nepal") -> Rules:
 
 
 assert {f.name for f in fields(Rules)} >= OPTION_NAMES
+
+
+def catalogue() -> dict[str, Any]:
+    """Every preset and house-rule option as plain JSON values: what a client offers and checks.
+
+    ``presets`` gives each preset's seats, every option's value and, where a preset allows only some
+    values of an option, those values (``only``); ``options`` gives each option's kind and values
+    (``choice`` and ``bool``) or least value (``int``, ``null`` saying whether it may be unset).
+
+    >>> cat = catalogue()
+    >>> cat["default"], cat["presets"]["nepal"]["only"]["boot"]
+    ('nepal', [5, 10, 20, 50])
+    >>> cat["options"]["sideshow"]
+    {'kind': 'choice', 'values': ['previous', 'any_seen', 'off']}
+    >>> cat["options"]["blind_turns_max"]
+    {'kind': 'int', 'min': 1, 'null': True}
+    >>> cat["options"]["fixed_rank"]["values"][-4:], cat["options"]["range_max_stakes"]["min"]
+    (['J', 'Q', 'K', 'A'], 2)
+    """
+    options: dict[str, dict[str, Any]] = {}
+    for field in fields(Rules):
+        key = field.name
+        if key in _ENUMS:
+            options[key] = {"kind": "choice", "values": [e.value for e in _ENUMS[key]]}
+        elif key == "fixed_rank":
+            options[key] = {"kind": "choice", "values": list(_RANK_NAMES)}
+        elif key in _BOOLS:
+            options[key] = {"kind": "bool", "values": [False, True]}
+        elif key in OPTION_NAMES:
+            least = 2 if key == "range_max_stakes" else 1  # as check() holds them
+            options[key] = {"kind": "int", "min": least, "null": key in _OPTIONAL_INTS}
+    only = {"nepal": {"boot": list(_NEPAL_BOOTS), "hands": list(_NEPAL_HANDS)}}
+    presets = {
+        name: {
+            "seats": {"min": rules.min_players, "max": rules.max_players},
+            "options": {k: v for k, v in rules.options().items() if k != "preset"},
+            "only": only.get(name, {}),
+        }
+        for name, rules in PRESETS.items()
+    }
+    return {"default": "nepal", "presets": presets, "options": options}

@@ -11,7 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-__all__ = ["CodeTaken", "EventStore", "StoredEvent", "TableRecord", "VersionConflict"]
+__all__ = [
+    "CodeTaken",
+    "DamagedLog",
+    "EventStore",
+    "StoredEvent",
+    "TableRecord",
+    "VersionConflict",
+]
 
 
 class VersionConflict(Exception):
@@ -20,6 +27,16 @@ class VersionConflict(Exception):
 
 class CodeTaken(Exception):
     """The table code (or id) is in use already."""
+
+
+class DamagedLog(Exception):
+    """A table's log holds a row that cannot be read (damaged storage, or a bad write)."""
+
+    def __init__(self, table_id: str, version: int | None, reason: str) -> None:
+        at = f" at version {version}" if version is not None else ""
+        super().__init__(f"table {table_id}: damaged log{at}: {reason}")
+        self.table_id = table_id
+        self.version = version
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +72,17 @@ class EventStore(Protocol):
         ...
 
     async def load(self, table_id: str, after: int = 0) -> list[StoredEvent]:
-        """The table's events with version above ``after``, in order."""
+        """The table's events with version above ``after``, in order; :class:`DamagedLog` if
+        a row cannot be read."""
+        ...
+
+    async def versions(self, table_ids: list[str]) -> dict[str, int]:
+        """The last version of each of these tables' logs (one round trip)."""
+        ...
+
+    async def purge(self, before: float) -> list[str]:
+        """Remove every table whose last event was stored before ``before`` (epoch seconds);
+        returns their codes."""
         ...
 
     async def find(self, code: str) -> TableRecord | None:

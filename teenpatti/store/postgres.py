@@ -13,7 +13,7 @@ from typing import Any
 
 import asyncpg
 
-from .base import CodeTaken, StoredEvent, TableRecord, VersionConflict
+from .base import CodeTaken, DamagedLog, StoredEvent, TableRecord, VersionConflict
 
 __all__ = ["MIGRATIONS", "PostgresStore"]
 
@@ -37,6 +37,11 @@ MIGRATIONS: list[str] = [
 
 _LOCK = 7_163_616_161  # the advisory lock that serialises migrations
 
+CONNECT_TIMEOUT = 3.0
+"""Seconds to open a connection (or wait for a free one in the pool)."""
+COMMAND_TIMEOUT = 5.0
+"""Seconds a statement may take before it is given up (a silently dead connection)."""
+
 
 class PostgresStore:
     """Tables and their event logs in PostgreSQL. Open with :meth:`open`."""
@@ -45,16 +50,26 @@ class PostgresStore:
         self.pool = pool
 
     @classmethod
-    async def open(cls, url: str, *, min_size: int = 2, max_size: int = 10) -> PostgresStore:
-        """Connect to ``url`` (``postgresql://user@host:port/db``) and migrate the schema."""
-        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+    async def open(cls, url: str, *, min_size: int = 0, max_size: int = 10) -> PostgresStore:
+        """Connect to ``url`` (``postgresql://user@host:port/db``) and migrate the schema.
+
+        Every call has a deadline: :data:`CONNECT_TIMEOUT` to connect or get a connection,
+        :data:`COMMAND_TIMEOUT` per statement; a server that stops answering gives an error
+        (``TimeoutError``) instead of a call that hangs."""
+        pool = await asyncpg.create_pool(
+            url,
+            min_size=min_size,
+            max_size=max_size,
+            timeout=CONNECT_TIMEOUT,
+            command_timeout=COMMAND_TIMEOUT,
+        )
         store = cls(pool)
         await store.migrate()
         return store
 
     async def migrate(self) -> int:
         """Bring the schema up to date; return its version."""
-        async with self.pool.acquire() as conn, conn.transaction():
+        async with self.pool.acquire(timeout=CONNECT_TIMEOUT) as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", _LOCK)
             await conn.execute(
                 "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
@@ -75,7 +90,7 @@ class PostgresStore:
     async def create_table(self, table_id: str, code: str, first: dict[str, Any]) -> None:
         """Register a table and store its first event as version 1."""
         try:
-            async with self.pool.acquire() as conn, conn.transaction():
+            async with self.pool.acquire(timeout=CONNECT_TIMEOUT) as conn, conn.transaction():
                 now = await conn.fetchval("SELECT extract(epoch FROM clock_timestamp())")
                 await conn.execute(
                     "INSERT INTO tables (table_id, code, created) VALUES ($1, $2, $3)",
@@ -97,7 +112,7 @@ class PostgresStore:
     ) -> int:
         """Append after ``expected_version`` or raise :class:`VersionConflict`."""
         try:
-            async with self.pool.acquire() as conn, conn.transaction():
+            async with self.pool.acquire(timeout=CONNECT_TIMEOUT) as conn, conn.transaction():
                 last = await conn.fetchval(
                     "SELECT COALESCE(MAX(version), 0) FROM events WHERE table_id = $1", table_id
                 )
@@ -117,24 +132,56 @@ class PostgresStore:
 
     async def load(self, table_id: str, after: int = 0) -> list[StoredEvent]:
         """The table's events above ``after``, in order."""
-        rows = await self.pool.fetch(
-            "SELECT version, data, at FROM events WHERE table_id = $1 AND version > $2"
-            " ORDER BY version",
-            table_id,
-            after,
-        )
-        return [StoredEvent(r["version"], json.loads(r["data"]), r["at"]) for r in rows]
+        async with self.pool.acquire(timeout=CONNECT_TIMEOUT) as conn:
+            rows = await conn.fetch(
+                "SELECT version, data, at FROM events WHERE table_id = $1 AND version > $2"
+                " ORDER BY version",
+                table_id,
+                after,
+            )
+        out = []
+        for r in rows:
+            try:
+                out.append(StoredEvent(r["version"], json.loads(r["data"]), r["at"]))
+            except (ValueError, TypeError) as error:
+                raise DamagedLog(table_id, r["version"], str(error)) from None
+        return out
+
+    async def versions(self, table_ids: list[str]) -> dict[str, int]:
+        """The last version of each of these tables' logs."""
+        async with self.pool.acquire(timeout=CONNECT_TIMEOUT) as conn:
+            rows = await conn.fetch(
+                "SELECT table_id, MAX(version) AS v FROM events"
+                " WHERE table_id = ANY($1::text[]) GROUP BY table_id",
+                table_ids,
+            )
+        return {r["table_id"]: r["v"] for r in rows}
+
+    async def purge(self, before: float) -> list[str]:
+        """Remove the tables whose last event is older than ``before``."""
+        async with self.pool.acquire(timeout=CONNECT_TIMEOUT) as conn, conn.transaction():
+            rows = await conn.fetch(
+                "SELECT t.table_id, t.code FROM tables t JOIN events e USING (table_id)"
+                " GROUP BY t.table_id HAVING MAX(e.at) < $1",
+                before,
+            )
+            ids = [r["table_id"] for r in rows]
+            await conn.execute("DELETE FROM events WHERE table_id = ANY($1::text[])", ids)
+            await conn.execute("DELETE FROM tables WHERE table_id = ANY($1::text[])", ids)
+        return [r["code"] for r in rows]
 
     async def find(self, code: str) -> TableRecord | None:
         """The table with this code."""
-        row = await self.pool.fetchrow(
-            "SELECT table_id, code, created FROM tables WHERE code = $1", code
-        )
+        async with self.pool.acquire(timeout=CONNECT_TIMEOUT) as conn:
+            row = await conn.fetchrow(
+                "SELECT table_id, code, created FROM tables WHERE code = $1", code
+            )
         return TableRecord(row["table_id"], row["code"], row["created"]) if row else None
 
     async def tables(self) -> list[TableRecord]:
         """Every table, oldest first."""
-        rows = await self.pool.fetch("SELECT table_id, code, created FROM tables ORDER BY created")
+        async with self.pool.acquire(timeout=CONNECT_TIMEOUT) as conn:
+            rows = await conn.fetch("SELECT table_id, code, created FROM tables ORDER BY created")
         return [TableRecord(r["table_id"], r["code"], r["created"]) for r in rows]
 
     async def close(self) -> None:

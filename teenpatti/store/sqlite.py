@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .base import CodeTaken, StoredEvent, TableRecord, VersionConflict
+from .base import CodeTaken, DamagedLog, StoredEvent, TableRecord, VersionConflict
 
 __all__ = ["SCHEMA_VERSION", "SqliteStore"]
 
@@ -107,12 +107,52 @@ class SqliteStore:
 
     async def load(self, table_id: str, after: int = 0) -> list[StoredEvent]:
         """The table's events above ``after``, in order."""
-        cursor = self.db.execute(
-            "SELECT version, data, at FROM events WHERE table_id = ? AND version > ?"
-            " ORDER BY version",
-            (table_id, after),
-        )
-        return [StoredEvent(v, json.loads(d), at) for v, d, at in cursor]
+        try:
+            rows = self.db.execute(
+                "SELECT version, data, at FROM events WHERE table_id = ? AND version > ?"
+                " ORDER BY version",
+                (table_id, after),
+            ).fetchall()
+        except sqlite3.OperationalError:
+            raise
+        except sqlite3.DatabaseError as error:  # a damaged page under this table's rows
+            raise DamagedLog(table_id, None, str(error)) from None
+        out = []
+        for version, data, at in rows:
+            try:
+                out.append(StoredEvent(int(version), json.loads(data), float(at)))
+            except (ValueError, TypeError) as error:
+                raise DamagedLog(table_id, version, str(error)) from None
+        return out
+
+    async def versions(self, table_ids: list[str]) -> dict[str, int]:
+        """The last version of each of these tables' logs."""
+        out: dict[str, int] = {}
+        for i in range(0, len(table_ids), 500):
+            chunk = table_ids[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            out.update(
+                self.db.execute(
+                    f"SELECT table_id, MAX(version) FROM events WHERE table_id IN ({marks})"
+                    " GROUP BY table_id",
+                    chunk,
+                ).fetchall()
+            )
+        return out
+
+    async def purge(self, before: float) -> list[str]:
+        """Remove the tables whose last event is older than ``before``."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            rows = self.db.execute(
+                "SELECT t.table_id, t.code FROM tables t JOIN events e USING (table_id)"
+                " GROUP BY t.table_id HAVING MAX(e.at) < ?",
+                (before,),
+            ).fetchall()
+            ids = [(table_id,) for table_id, _ in rows]
+            self.db.executemany("DELETE FROM events WHERE table_id = ?", ids)
+            self.db.executemany("DELETE FROM tables WHERE table_id = ?", ids)
+        return [code for _, code in rows]
 
     async def find(self, code: str) -> TableRecord | None:
         """The table with this code."""

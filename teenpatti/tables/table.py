@@ -4,7 +4,7 @@ This module is pure (no clock, no I/O, no asyncio, no randomness: the deck seeds
 given to it): :class:`Table` applies events and checks commands; :mod:`teenpatti.tables.service`
 stores the events, draws the seeds, runs the clocks and sends the views.
 
-Events (plain JSON objects, ``type`` first):
+Events are the typed structs of :mod:`teenpatti.tables.events` (stored as JSON, ``type`` first):
 
 - ``created``: ``settings`` and the host (``name``, ``token_hash``) in seat 0;
 - ``joined``: a person takes ``seat`` with ``name`` and ``token_hash``;
@@ -20,29 +20,57 @@ Events (plain JSON objects, ``type`` first):
 from __future__ import annotations
 
 import hashlib
-import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..engine import Action, EngineError, Game, IllegalAction, Rules, cards_str, view
+from ..engine import Action, EngineError, Game, IllegalAction, Rules, RulesError, cards_str, view
 from ..engine.deck import commitment
 from ..engine.evaluate import Evaluator
 from ..engine.rules import OPTION_NAMES
+from . import names
+from .events import Act, Again, Control, Created, Event, Hand, Joined, Started
+from .names import NAME_MAX, name_key
 
-__all__ = ["Seat", "Settings", "Table", "TableError", "token_hash"]
+__all__ = [
+    "NAME_MAX",
+    "Seat",
+    "Settings",
+    "Table",
+    "TableError",
+    "Unavailable",
+    "clean_name",
+    "name_key",
+    "token_hash",
+]
 
 BOT_NAMES = ("Asha", "Bikash", "Chandra", "Deepa", "Ekraj", "Firoza", "Gita", "Hari", "Indra")
 """Names the computer players take."""
 
+HANDS_MAX = 100
+"""The most hands a game may have at a table here (the nepal table allows 10, 20 or 30)."""
+
 BOT_LEVELS = ("random", "easy", "medium", "hard")
 """The computer players' strengths a host may choose."""
 
-NAME_MAX = 24
-"""The longest player name, in characters."""
+COMMAND_IDS_KEPT = 256
+"""How many of its latest command ids a table remembers (a retry comes within seconds)."""
 
 
 class TableError(EngineError):
     """A command the table refuses (a full table, a bad name, not the host...)."""
+
+    retryable = False
+    """Whether the same command may succeed if sent again, unchanged (with the same id)."""
+
+
+class Unavailable(TableError):
+    """The event store cannot be reached now (``store/unavailable``): the command may or may not
+    have been stored; sent again with the same id, it applies at most once."""
+
+    retryable = True
+
+    def __init__(self) -> None:
+        super().__init__("store/unavailable", "the table cannot be reached now: trying again")
 
 
 def token_hash(token: str) -> str:
@@ -51,38 +79,10 @@ def token_hash(token: str) -> str:
 
 
 def clean_name(name: Any) -> str:
-    """A player's name, trimmed; refused if empty, too long or holding control characters.
-
-    Names are shown as text by every client, so HTML in a name is harmless; it is kept as typed.
-    """
-    if not isinstance(name, str):
-        raise TableError("name/invalid", "a name must be text")
-    text: str = " ".join(name.split())
-    if not text:
-        raise TableError("name/empty", "type a name to sit at the table")
-    if len(text) > NAME_MAX:
-        raise TableError("name/too_long", f"a name can be at most {NAME_MAX} characters")
-    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in text):
-        raise TableError("name/invalid", "a name cannot hold control characters")
-    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
-        # A lone surrogate (JSON "\ud800") cannot be written as UTF-8: stored in the log, it
-        # would make every reply about the table fail to encode, for good.
-        raise TableError("name/invalid", "a name must be valid text")
-    if any(unicodedata.category(ch) == "Cf" and ch not in _JOINERS for ch in text):
-        # Invisible and direction-changing characters would let a name hide or pose as another;
-        # the zero-width joiners stay, as Devanagari and other scripts need them.
-        raise TableError("name/invalid", "a name cannot hold invisible characters")
-    return text
-
-
-_JOINERS = "\u200c\u200d"
-
-
-def name_key(name: str) -> str:
-    """What two names must differ in: case, compatibility forms and joiners do not count."""
-    return (
-        unicodedata.normalize("NFKC", name).translate({ord(j): None for j in _JOINERS}).casefold()
-    )
+    """A player's name, normalised; refused (``name/...``) if it cannot be one: see
+    :mod:`teenpatti.tables.names`. Names are shown as text by every client, so HTML in a name
+    is harmless; it is kept as typed."""
+    return names.clean_name(name, TableError)
 
 
 _SETTING_KEYS = frozenset(
@@ -121,6 +121,12 @@ class Settings:
             if key in data:
                 opts[key] = data[key]
         rules = Rules.from_options(opts)
+        if rules.hands > HANDS_MAX:
+            raise RulesError(
+                "hands", f"a game here is at most {HANDS_MAX} hands, not {rules.hands}"
+            )
+        if not isinstance(data.get("computer", False), bool):
+            raise TableError("settings/computer", "computer must be true or false")
         seats = data.get("seats", 4)
         if isinstance(seats, bool) or not isinstance(seats, int):
             raise TableError("settings/seats", "seats must be a whole number")
@@ -184,6 +190,9 @@ class Table:
         self.hand_seeds: list[str] = []
         self.next_seed: str | None = None
         self._public: tuple[int, dict[str, Any]] | None = None
+        self.command_ids: dict[str, int] = {}
+        """The ids clients gave their latest commands, with the version each made (a retried
+        command is recognised here and not applied twice)."""
 
     # ------------------------------------------------------------------ state
     @property
@@ -207,39 +216,42 @@ class Table:
         return None
 
     # ------------------------------------------------------------------ events
-    def apply(self, event: dict[str, Any]) -> None:
+    def apply(self, event: Event) -> None:
         """Apply one event from the log (trusted: it was checked before it was stored)."""
-        kind = event["type"]
-        if kind == "created":
-            stored = dict(event["settings"])  # logs from before "play" had only the timer
-            stored.setdefault("play", "live" if stored.get("turn_seconds") else "anytime")
-            self.settings = Settings(**stored)
-            self.rules = Rules.from_options(self.settings.rules)
-            host = event["host"]
-            self.seats = [Seat(host["name"], host["token_hash"], False, True)]
-        elif kind == "joined":
-            assert event["seat"] == len(self.seats)
-            self.seats.append(Seat(event["name"], event["token_hash"], False))
-        elif kind == "started":
-            for name in event["names"][len(self.seats) :]:
-                self.seats.append(Seat(name, None, True))
-            self._new_game(event["dealer"], event["seed"])
-        elif kind == "again":
-            self._new_game(event["dealer"], event["seed"])
-        elif kind == "hand":
-            assert self.game is not None and self.next_seed is not None
-            self.hand_seeds.append(self.next_seed)
-            self.game.start_hand(bytes.fromhex(self.next_seed))
-            self.next_seed = event["next_seed"]
-        elif kind == "act":
-            assert self.game is not None
-            self.game.apply(Action.from_json(event["action"]))
-        elif kind == "control":
-            seat = self.seats[event["seat"]]
-            self.seats[event["seat"]] = replace(seat, bot=bool(event["bot"]))
-        else:
-            raise ValueError(f"unknown event {kind!r}")
+        match event:
+            case Created(settings=settings, host=host):
+                stored = dict(settings)  # logs from before "play" had only the timer
+                stored.setdefault("play", "live" if stored.get("turn_seconds") else "anytime")
+                self.settings = Settings(**stored)
+                self.rules = Rules.from_options(self.settings.rules)
+                self.seats = [Seat(host.name, host.token_hash, False, True)]
+            case Joined():
+                assert event.seat == len(self.seats)
+                self.seats.append(Seat(event.name, event.token_hash, False))
+            case Started():
+                for name in event.names[len(self.seats) :]:
+                    self.seats.append(Seat(name, None, True))
+                self._new_game(event.dealer, event.seed)
+            case Again():
+                self._new_game(event.dealer, event.seed)
+            case Hand():
+                assert self.game is not None and self.next_seed is not None
+                self.hand_seeds.append(self.next_seed)
+                self.game.start_hand(bytes.fromhex(self.next_seed))
+                self.next_seed = event.next_seed
+            case Act():
+                assert self.game is not None
+                self.game.apply(Action.from_json(event.action))
+            case Control():
+                seat = self.seats[event.seat]
+                self.seats[event.seat] = replace(seat, bot=event.bot)
+            case _:  # pragma: no cover - the union is closed
+                raise ValueError(f"unknown event {event!r}")
         self.version += 1
+        if isinstance(event, Started | Again | Act) and event.id is not None:
+            self.command_ids[event.id] = self.version
+            if len(self.command_ids) > COMMAND_IDS_KEPT:
+                del self.command_ids[next(iter(self.command_ids))]
 
     def _new_game(self, dealer: int, seed: str) -> None:
         # Hands take their seeds from the log, so the game's own seed is never used.
@@ -249,7 +261,7 @@ class Table:
         self.next_seed = seed
 
     # ------------------------------------------------------------------ commands -> events
-    def join_event(self, name: Any, token: str) -> dict[str, Any]:
+    def join_event(self, name: Any, token: str) -> Joined:
         """The event that seats a new person, or :class:`TableError`."""
         name = clean_name(name)
         if self.game is not None:
@@ -258,16 +270,11 @@ class Table:
             raise TableError("table/full", "every seat at this table is taken")
         if any(name_key(s.name) == name_key(name) for s in self.seats):
             raise TableError("name/taken", f"someone at this table is called {name} already")
-        return {
-            "type": "joined",
-            "seat": len(self.seats),
-            "name": name,
-            "token_hash": token_hash(token),
-        }
+        return Joined(seat=len(self.seats), name=name, token_hash=token_hash(token))
 
-    def start_event(self, seat: int | None, seed: bytes) -> dict[str, Any]:
+    def start_event(self, seat: int | None, seed: bytes, cid: str | None = None) -> Started:
         """The event that starts the game (the host only), filling empty seats with the computer;
-        ``seed`` is the first hand's deck seed."""
+        ``seed`` is the first hand's deck seed, ``cid`` the client's id for the command."""
         if seat is None or not self.seats[seat].host:
             raise TableError("table/not_host", "only the host can start the game")
         if self.game is not None:
@@ -279,9 +286,9 @@ class Table:
                 break
             if name_key(candidate) not in taken:
                 names.append(candidate)
-        return {"type": "started", "names": names, "dealer": 0, "seed": seed.hex()}
+        return Started(names=names, dealer=0, seed=seed.hex(), id=cid)
 
-    def again_event(self, seat: int | None, seed: bytes) -> dict[str, Any]:
+    def again_event(self, seat: int | None, seed: bytes, cid: str | None = None) -> Again:
         """The event that starts a new game at the same table once the last one is over;
         ``seed`` is its first hand's deck seed."""
         if seat is None:
@@ -289,16 +296,18 @@ class Table:
         if self.game is None or not self.game.finished:
             raise TableError("table/in_play", "the game is not over yet")
         dealer = self.games_played % len(self.seats)
-        return {"type": "again", "dealer": dealer, "seed": seed.hex()}
+        return Again(dealer=dealer, seed=seed.hex(), id=cid)
 
-    def hand_event(self, next_seed: bytes) -> dict[str, Any]:
+    def hand_event(self, next_seed: bytes) -> Hand:
         """The event that deals the next hand and commits ``next_seed``, the seed of the one
         after."""
         if self.game is None or self.game.finished or self.hand_in_play:
             raise TableError("table/no_deal", "there is no hand to deal now")
-        return {"type": "hand", "next_seed": next_seed.hex()}
+        return Hand(next_seed=next_seed.hex())
 
-    def act_event(self, seat: int | None, raw: Any, by: str = "person") -> dict[str, Any]:
+    def act_event(
+        self, seat: int | None, raw: Any, by: str = "person", cid: str | None = None
+    ) -> Act:
         """The event for a seat's action, checked by the engine (:class:`IllegalAction` if not)."""
         if seat is None:
             raise TableError("table/not_seated", "spectators cannot act")
@@ -309,7 +318,7 @@ class Table:
         action = Action.from_json(raw)
         assert self.game is not None and self.game.hand is not None
         self.game.hand.verify(action)
-        return {"type": "act", "seat": seat, "action": action.to_json(), "by": by}
+        return Act(seat=seat, action=action.to_json(), by=by, id=cid)
 
     # ------------------------------------------------------------------ what a client sees
     def state(self, seat: int | None) -> dict[str, Any]:

@@ -15,15 +15,15 @@ import gc
 import io
 import json
 import logging
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import segno
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -32,65 +32,89 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bus.base import Bus
 from ..engine import EngineError
+from ..engine.rules import catalogue
 from ..metrics import CONTENT_TYPE, NOT_READY
 from ..store.base import EventStore
-from ..tables.service import Connection, TableService, Timing
+from ..tables.service import Connection, LiveTable, TableService, Timing
 from . import logs
+from .edge import BUDGET, Budget, address_key
 from .headers import SecurityHeaders
+from .limits import Lobby, Refused, retry_after
 from .reach import Reach
 from .shell import shell_routes
 
-__all__ = ["RateLimiter", "create_app", "send_queued"]
+__all__ = ["TableLimits", "create_app", "send_queued"]
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
 """The largest message a client may send, in bytes (HTTP bodies and socket messages)."""
-HELLO_TIMEOUT = 15.0
 READY_TIMEOUT = 2.0
 """How long ``/readyz`` waits for the store and the bus to answer."""
 log = logging.getLogger("teenpatti.web")
 
 
-class RateLimiter:
-    """A token bucket per key (a client address, a connection): ``rate`` a second, ``burst`` at
-    most."""
+@dataclass(frozen=True, slots=True)
+class TableLimits:
+    """How many tables may be live (not finished) at once: in this process, and opened from one
+    client address."""
 
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.buckets: dict[str, tuple[float, float]] = {}
-
-    def allow(self, key: str) -> bool:
-        """Take one token for ``key`` if there is one."""
-        now = time.monotonic()
-        tokens, last = self.buckets.get(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - last) * self.rate)
-        if tokens < 1:
-            self.buckets[key] = (tokens, now)
-            return False
-        self.buckets[key] = (tokens - 1, now)
-        if len(self.buckets) > 100_000:  # forget idle clients rather than grow without bound
-            self.buckets.clear()
-        return True
+    per_process: int = 10_000
+    per_address: int = 20
 
 
-def _error_response(code: str, reason: str, status: int = 400) -> Response:
+def _error_response(
+    code: str, reason: str, status: int = 400, headers: dict[str, str] | None = None
+) -> Response:
     # ASCII JSON: a code or reason may quote what the client sent (an unknown rule's name), and
     # text that cannot be written as UTF-8 (a lone surrogate) must not turn the reply into a 500.
     body = json.dumps({"error": {"code": code, "reason": reason}})
-    return Response(body, status_code=status, media_type="application/json")
+    return Response(body, status_code=status, media_type="application/json", headers=headers)
+
+
+class _Gone(Exception):
+    """The client went away while it sent its request: there is no one to answer."""
 
 
 async def _body(request: Request) -> Any:
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise EngineError("message/content_type", "send the request as application/json")
     raw = b""
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_MESSAGE:
-            raise EngineError("message/too_large", "that request is too large")
+    try:
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_MESSAGE:
+                raise EngineError("message/too_large", "that request is too large")
+    except ClientDisconnect:
+        raise _Gone from None
     try:
         return json.loads(raw or b"{}")
     except (ValueError, RecursionError):  # bad JSON or UTF-8, or nested too deep to parse
         raise EngineError("message/json", "send the request as a JSON object") from None
+
+
+def _status(error: EngineError, status: int = 400) -> int:
+    """The HTTP status for a refusal: 503 when the store cannot be reached (try again), 404 for
+    an unknown table, 415 for a body that is not JSON, else ``status``."""
+    if getattr(error, "retryable", False):
+        return 503
+    return {"table/unknown": 404, "message/content_type": 415}.get(error.code, status)
+
+
+def _same_origin(request: Request, public_url: str | None) -> bool:
+    """Whether a browser says this request comes from a page of this server: its ``Origin`` is
+    the address it asked (``Host``) or the public address (a request with neither ``Origin``
+    nor ``Sec-Fetch-Site`` is not a browser's cross-site request: a command-line client's)."""
+    if request.headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+        return False
+    origin = request.headers.get("origin")
+    if origin is None:
+        return True
+    origin = origin.rstrip("/").lower()
+    if public_url is not None and origin == public_url.rstrip("/").lower():
+        return True
+    host = request.headers.get("host", "")
+    return origin.split("://", 1)[-1] == host.lower()
 
 
 def create_app(
@@ -98,25 +122,37 @@ def create_app(
     *,
     bus: Callable[[], Awaitable[Bus]] | None = None,
     timing: Timing | None = None,
-    lobby_rate: tuple[float, float] = (1.0, 30.0),
+    lobby_rate: tuple[float, float] = (5.0, 100.0),
+    lookup_misses: tuple[float, float] = (0.1, 10.0),
     message_rate: tuple[float, float] = (10.0, 30.0),
+    refusals: int = 60,
+    hello_timeout: float = 5.0,
+    tables: TableLimits | None = None,
     freeze_every: float | None = None,
     reach: Reach | None = None,
 ) -> Starlette:
     """The app over ``store`` (or an async function that opens it when the app starts) and
-    ``bus`` (an async function that opens it; in-process when ``None``). ``lobby_rate`` limits
-    creates, joins and code look-ups per client address; ``message_rate`` limits each socket's
-    messages (a second, burst). ``freeze_every`` (seconds) moves the objects alive then out of the
-    garbage collector's sight (``gc.freeze``): with thousands of tables, a full collection of
-    long-lived tables would otherwise pause every table for hundreds of milliseconds.
-    ``reach`` says where friends reach the server: the links and QR codes to share are built
-    from it (see :mod:`teenpatti.web.reach`)."""
+    ``bus`` (an async function that opens it; in-process when ``None``).
+
+    ``lobby_rate`` limits the requests per client address that name a table, create one or open
+    a socket, and ``lookup_misses`` the codes per address that name no table (see
+    :class:`~teenpatti.web.limits.Lobby`); ``message_rate`` limits each socket's messages (a
+    second, burst; under ``teenpatti serve`` its pings and pongs too), and a socket refused
+    ``refusals`` times is closed (1008); a socket has ``hello_timeout`` seconds to say hello.
+    ``tables`` caps the live tables. ``freeze_every`` (seconds) moves the objects alive then out
+    of the garbage collector's sight (``gc.freeze``): with thousands of tables, a full
+    collection of long-lived tables would otherwise pause every table for hundreds of
+    milliseconds. ``reach`` says where friends reach the server: the links and QR codes to share
+    are built from it (see :mod:`teenpatti.web.reach`)."""
     opened: list[EventStore] = []
     service = TableService(store if not callable(store) else _NotOpen(), timing)
     metrics = service.metrics
-    lobby = RateLimiter(*lobby_rate)
+    rules = catalogue()  # the same for every request: built once
     reach = reach or Reach()
     ready: list[bool] = []
+    lobby = Lobby(lobby_rate, lookup_misses)
+    caps = tables or TableLimits()
+    opened_by: dict[str, list[str]] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -136,25 +172,70 @@ def create_app(
             await service.stop()
             await opened[0].close()
 
-    def client_key(request: Request | WebSocket) -> str:
-        return request.client.host if request.client else "?"
-
-    def _error(code: str, reason: str, status: int = 400) -> Response:
+    def _error(
+        code: str, reason: str, status: int = 400, headers: dict[str, str] | None = None
+    ) -> Response:
         metrics.error(code)
-        return _error_response(code, reason, status)
+        return _error_response(code, reason, status, headers)
+
+    def _refused(refused: Refused) -> Response:
+        wait = retry_after(refused.retry_after)
+        return _error(refused.code, refused.reason, 429, {"Retry-After": wait})
 
     def share(request: Request, code: str) -> dict[str, Any]:
         """The link to share for table ``code``, as seen from this request."""
         found = reach.link(request.url.scheme, request.headers.get("host"))
         return {"url": f"{found.base}/t/{code}", "local_only": found.local_only}
 
+    def client_host(request: Request | WebSocket) -> str:
+        return request.client.host if request.client else "?"
+
+    async def look_up(request: Request, token: str | None = None) -> LiveTable | Response:
+        """The table a route names, under the lobby's limits; or the reply refusing it."""
+        host, code = client_host(request), request.path_params["code"]
+        try:
+            lobby.check(host, code, token, read=request.method == "GET")
+            return await service.find(code)
+        except Refused as refused:
+            return _refused(refused)
+        except EngineError as error:
+            if error.code == "table/unknown":
+                lobby.missed(host)
+            return _error(error.code, error.reason, _status(error, 404))
+
+    def live_tables(key: str | None = None) -> int:
+        if key is None:
+            return sum(live.table.status != "finished" for live in service.tables.values())
+        codes = opened_by.get(key, [])
+        codes[:] = [
+            c for c in codes if c in service.tables and service.tables[c].table.status != "finished"
+        ]
+        if not codes:
+            opened_by.pop(key, None)
+        return len(codes)
+
     async def create_table(request: Request) -> Response:
-        if not lobby.allow(client_key(request)):
-            return _error("rate/limited", "too many requests: wait a moment", 429)
+        if not _same_origin(request, reach.public_url):
+            return _error("origin/forbidden", "tables are opened from this server's own page", 403)
+        host = client_host(request)
+        try:
+            lobby.check(host)
+        except Refused as refused:
+            return _refused(refused)
+        key = address_key(host)
+        if live_tables(key) >= caps.per_address:
+            return _error(
+                "table/limit", "too many tables open from your address: finish one first", 429
+            )
+        if live_tables() >= caps.per_process:
+            return _error("server/full", "this server has all the tables it can hold", 503)
         try:
             code, token, seat = await service.create(await _body(request))
         except EngineError as error:
-            return _error(error.code, error.reason)
+            return _error(error.code, error.reason, _status(error))
+        except _Gone:
+            return _error("message/incomplete", "the request did not arrive whole")
+        opened_by.setdefault(key, []).append(code)
         logs.set_table(code)
         log.info("table %s opened", code)
         return JSONResponse(
@@ -169,12 +250,9 @@ def create_app(
         )
 
     async def table_info(request: Request) -> Response:
-        if not lobby.allow(client_key(request)):
-            return _error("rate/limited", "too many requests: wait a moment", 429)
-        try:
-            live = await service.find(request.path_params["code"])
-        except EngineError as error:
-            return _error(error.code, error.reason, 404)
+        live = await look_up(request)
+        if isinstance(live, Response):
+            return live
         state = live.table.state(None)
         hand = state["hand"]
         turn = None if hand is None or hand["finished"] else hand["actor"]
@@ -184,33 +262,47 @@ def create_app(
         )
 
     async def join_table(request: Request) -> Response:
-        if not lobby.allow(client_key(request)):
-            return _error("rate/limited", "too many requests: wait a moment", 429)
+        if not _same_origin(request, reach.public_url):
+            return _error("origin/forbidden", "tables are joined from this server's own page", 403)
+        live = await look_up(request)
+        if isinstance(live, Response):
+            return live
         try:
             body = await _body(request)
             name = body.get("name") if isinstance(body, dict) else None
-            token, seat = await service.join(request.path_params["code"], name)
+            token, seat = await service.join(live.table.code, name)
         except EngineError as error:
-            status = 404 if error.code == "table/unknown" else 400
-            return _error(error.code, error.reason, status)
+            return _error(error.code, error.reason, _status(error))
+        except _Gone:
+            return _error("message/incomplete", "the request did not arrive whole")
         return JSONResponse({"token": token, "seat": seat})
 
     async def hand_histories(request: Request) -> Response:
-        try:
-            hands = await service.histories(request.path_params["code"])
-        except EngineError as error:
-            return _error(error.code, error.reason, 404)
+        token = _bearer(request)
+        live = await look_up(request, token)
+        if isinstance(live, Response):
+            return live
+        if live.table.status != "finished":
+            try:
+                service.seat_for(live, token)
+            except EngineError as error:
+                return _error(error.code, error.reason, 403)
+            if token is None:
+                return _error(
+                    "hands/private",
+                    "the hands of a game in play go to its players (send your seat token)",
+                    403,
+                )
+        game = live.table.game
         return JSONResponse(
-            hands,
+            list(game.histories) if game is not None else [],
             headers={"Content-Disposition": 'attachment; filename="hands.json"'},
         )
 
     async def qr_code(request: Request) -> Response:
-        code = request.path_params["code"]
-        try:
-            live = await service.find(code)
-        except EngineError as error:
-            return _error(error.code, error.reason, 404)
+        live = await look_up(request)
+        if isinstance(live, Response):
+            return live
         link = share(request, live.table.code)["url"]
         out = io.BytesIO()
         segno.make(link, error="m").save(out, kind="svg", xmldecl=False, scale=6, border=2)
@@ -225,31 +317,43 @@ def create_app(
             metrics.sockets.dec()
 
     async def play(websocket: WebSocket) -> None:
-        limiter = RateLimiter(*message_rate)
         logs.set_table(str(websocket.path_params["code"])[:16])
+        budget = websocket.scope.get("extensions", {}).get(BUDGET)
+        if not isinstance(budget, Budget):  # under another server than ``teenpatti serve``
+            budget = Budget(*message_rate, refusals=refusals)
+        host = client_host(websocket)
 
         async def refuse(code: str, reason: str) -> None:
             metrics.error(code)
             await websocket.send_text(json.dumps({"type": "error", "code": code, "reason": reason}))
             await websocket.close(4000)
 
-        if not lobby.allow(client_key(websocket)):
-            await refuse("rate/limited", "too many requests: wait a moment")
-            return
         try:
+            lobby.check(host, websocket.path_params["code"])
             live = await service.find(websocket.path_params["code"])
+        except Refused as refused:
+            await refuse(refused.code, refused.reason)
+            return
         except EngineError as error:
+            if error.code == "table/unknown":
+                lobby.missed(host)
             await refuse(error.code, error.reason)
             return
         try:
-            raw = await asyncio.wait_for(websocket.receive_text(), HELLO_TIMEOUT)
+            raw = await asyncio.wait_for(websocket.receive_text(), hello_timeout)
             hello = json.loads(raw) if len(raw) <= MAX_MESSAGE else None
             if not isinstance(hello, dict) or hello.get("type") != "hello":
                 await refuse(
                     "message/hello", "say hello first, with your seat token if you have one"
                 )
                 return
-            seat = service.seat_for(live, hello.get("token"))
+            token = hello.get("token")
+            if isinstance(token, str):
+                lobby.check(host, token=token)
+            seat = service.seat_for(live, token)
+        except Refused as refused:
+            await refuse(refused.code, refused.reason)
+            return
         except EngineError as error:
             await refuse(error.code, error.reason)
             return
@@ -260,17 +364,29 @@ def create_app(
                 )
             return
         conn = Connection(seat)
-        writer = asyncio.create_task(send_queued(websocket, conn))
+        closing: list[int] = []
+        writer = asyncio.create_task(send_queued(websocket, conn, closing))
         await service.connect(live, conn)
         try:
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
+                if not budget.take():
+                    metrics.error("rate/limited")
+                    conn.push(_socket_error("rate/limited", "too many messages: slow down"))
+                    if budget.refuse():  # a flood: it is told once more, then closed
+                        closing.append(1008)
+                        conn.close()
+                        with contextlib.suppress(Exception):
+                            await asyncio.wait_for(asyncio.shield(writer), 2.0)
+                        break
+                    await asyncio.sleep(0)
+                    continue
                 text = message.get("text")
                 if text is None:
                     text = (message.get("bytes") or b"").decode("utf-8", "replace")
-                reply = await _handle(service, live, conn, text, limiter)
+                reply = await _handle(service, live, conn, text)
                 if reply is not None:
                     conn.push(reply)
                 if conn.dropped:
@@ -287,6 +403,9 @@ def create_app(
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
+
+    async def rules_catalogue(request: Request) -> Response:
+        return JSONResponse(rules)
 
     async def index(request: Request) -> Response:
         page = STATIC / "index.html"
@@ -325,6 +444,7 @@ def create_app(
         Route("/metrics", prometheus),
         Route("/", index),
         Route("/t/{code}", index),
+        Route("/api/rules", rules_catalogue),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{code}", table_info),
         Route("/api/tables/{code}/join", join_table, methods=["POST"]),
@@ -341,8 +461,11 @@ def create_app(
     return app
 
 
-async def send_queued(websocket: WebSocket, conn: Connection) -> None:
-    """The connection's one writer: drains its queue in order, closes when told."""
+async def send_queued(
+    websocket: WebSocket, conn: Connection, closing: list[int] | None = None
+) -> None:
+    """The connection's one writer: drains its queue in order, closes when told (with the last
+    code in ``closing``, else 4008 for a client dropped as too slow, else 1000)."""
     try:
         while True:
             message = await conn.queue.get()
@@ -350,21 +473,33 @@ async def send_queued(websocket: WebSocket, conn: Connection) -> None:
                 break
             await websocket.send_text(message)
     finally:
+        code = closing[-1] if closing else 4008 if conn.dropped else 1000
         with contextlib.suppress(Exception):
-            await websocket.close(4008 if conn.dropped else 1000)
+            await websocket.close(code)
 
 
-async def _handle(
-    service: TableService, live: Any, conn: Connection, text: str, limiter: RateLimiter
-) -> str | None:
+def _bearer(request: Request) -> str | None:
+    """The seat token of ``Authorization: Bearer <token>``, if sent."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def _socket_error(code: str, reason: str) -> str:
+    return json.dumps({"type": "error", "code": code, "reason": reason})
+
+
+async def _handle(service: TableService, live: Any, conn: Connection, text: str) -> str | None:
     """One client message -> ``None`` (the state update follows) or an error to send back."""
 
-    def error(code: str, reason: str) -> str:
+    def error(code: str, reason: str, echo: Any = None, retryable: bool = False) -> str:
         service.metrics.error(code)
-        return json.dumps({"type": "error", "code": code, "reason": reason})
+        out: dict[str, Any] = {"type": "error", "code": code, "reason": reason}
+        if retryable:
+            out["retryable"] = True
+        if isinstance(echo, str) and len(echo) <= 64:
+            out["id"] = echo  # which command this answers
+        return json.dumps(out)
 
-    if not limiter.allow("socket"):
-        return error("rate/limited", "too many messages: slow down")
     if len(text) > MAX_MESSAGE:
         return error("message/too_large", "that message is too large")
     try:
@@ -376,25 +511,20 @@ async def _handle(
     kind = message.get("type")
     if kind == "ping":
         return json.dumps({"type": "pong", "version": live.table.version})
-    if kind == "sync":
-        await service.find(live.table.code)  # with other processes: catch up from the store
-        conn.push(service.render(live, conn.seat))
-        return None
-    if kind not in ("act", "start", "again"):
+    if kind not in ("act", "start", "again", "sync"):
         return error("message/unknown", f"{str(kind)[:40]!r} is not a message this table knows")
     try:
-        await service.command(live.table.code, conn.seat, message)
+        if kind == "sync":
+            await service.find(live.table.code)  # catch up from the store if need be
+            conn.push(service.render(live, conn.seat))
+        elif not await service.command(live.table.code, conn.seat, message):
+            conn.push(service.render(live, conn.seat))  # a repeat: the state it made
     except EngineError as err:
-        return error(err.code, err.reason)
+        return error(err.code, err.reason, message.get("id"), getattr(err, "retryable", False))
+    except Exception:  # a fault of ours must cost this message only, never the socket
+        log.exception("table %s: %s message failed", live.table.code, kind)
+        return error("server/error", "that did not work: try again", message.get("id"), True)
     return None
-
-
-async def _ping_store(service: TableService) -> None:
-    await service.store.find("-")  # a look-up by a code no table has: one round trip
-
-
-async def _ping_bus(service: TableService) -> None:
-    await service.bus.ping()
 
 
 class _NotOpen:
@@ -433,3 +563,11 @@ async def _freeze_every(seconds: float) -> None:
     while True:
         gc.freeze()  # moves the generations' lists aside: it costs nothing, however many
         await asyncio.sleep(seconds)
+
+
+async def _ping_store(service: TableService) -> None:
+    await service.store.find("-")  # a look-up by a code no table has: one round trip
+
+
+async def _ping_bus(service: TableService) -> None:
+    await service.bus.ping()

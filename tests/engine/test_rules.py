@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from teenpatti.engine import PRESETS, Rules, RulesError, preset
+from teenpatti.engine.rules import OPTION_NAMES
 
 # What rules.md's preset table (and the option table's defaults) say each preset is.
 EXPECTED_PRESETS: dict[str, dict[str, Any]] = {
@@ -435,3 +436,30 @@ def test_contradicting_options_are_refused(options: dict[str, Any], option: str)
 def test_starting_chips_are_the_pot_limit(name: str) -> None:
     rules = preset(name)
     assert rules.starting_chips == rules.pot_limit
+
+
+def test_the_catalogue_names_every_option_with_values_the_rules_accept() -> None:
+    from teenpatti.engine.rules import _coerce, catalogue
+
+    cat = catalogue()
+    assert set(cat["options"]) == OPTION_NAMES
+    for key, option in cat["options"].items():
+        if option["kind"] in ("choice", "bool"):
+            for value in option["values"]:
+                _coerce(key, value)
+            with pytest.raises(RulesError):
+                _coerce(key, "no such value")
+        else:
+            assert option["kind"] == "int"
+            assert _coerce(key, option["min"]) == option["min"]
+            with pytest.raises(RulesError):
+                _coerce(key, "many")
+            if option["null"]:
+                assert _coerce(key, None) is None
+    for name, entry in cat["presets"].items():
+        rules = Rules.from_options({"preset": name, **entry["options"]})
+        assert rules == PRESETS[name]
+        assert (rules.min_players, rules.max_players) == tuple(entry["seats"].values())
+        for key, values in entry["only"].items():
+            for value in values:
+                Rules.from_options({"preset": name, key: value})

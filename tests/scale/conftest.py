@@ -117,7 +117,7 @@ def cluster(pg_url: str, redis_url: str, tmp_path: Path) -> Iterator[MakeCluster
             made.append(srv)
             servers.append(srv)
         with ThreadPoolExecutor(n) as pool:
-            for future in [pool.submit(srv.start, 30.0) for srv in servers]:
+            for future in [pool.submit(srv.start, 60.0) for srv in servers]:
                 future.result()
         return servers
 

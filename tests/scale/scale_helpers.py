@@ -20,6 +20,7 @@ import redis
 
 from teenpatti.bus.redis import CHANNEL
 from teenpatti.engine import Action
+from teenpatti.tables.events import decode
 from teenpatti.tables.table import Table
 
 __all__ = [
@@ -121,7 +122,7 @@ def check_log(log: list[tuple[int, dict[str, Any]]]) -> Table:
             action = Action.from_json(event["action"])
             assert action.seat == event["seat"], event
             table.game.hand.verify(action)  # raises IllegalAction: out of turn, twice, ...
-        table.apply(event)
+        table.apply(decode(event))
         assert table.version == version
     return table
 

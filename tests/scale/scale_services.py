@@ -171,6 +171,11 @@ class PgCluster:
         if done.returncode != 0:
             raise ServiceError(f"initdb failed ({done.returncode}):\n{done.stdout}{done.stderr}")
         self.port = free_port()
+        self._launch(timeout)
+        return self
+
+    def _launch(self, timeout: float) -> None:
+        """Start ``postgres`` on the cluster's folder and port; wait until it answers."""
         command = [
             str(self.bindir / "postgres"),
             "-D",
@@ -204,10 +209,30 @@ class PgCluster:
                     f"postgres exited ({self.proc.returncode}):\n{_tail(self.log_path)}"
                 )
             if self._ready():
-                return self
+                return
             time.sleep(0.1)
         self.stop()
         raise ServiceError(f"postgres did not accept connections in {timeout:.0f} s")
+
+    def restart(self, down: float = 1.0, timeout: float = 60.0) -> None:
+        """Fast shutdown (every connection is cut, a transaction under way is rolled back), and
+        start again on the same folder and port after ``down`` seconds: the data stays."""
+        assert self.proc is not None
+        pid = self.postmaster_pid()
+        if pid is not None:
+            os.kill(pid, signal.SIGINT)
+        self.proc.wait(30)
+        time.sleep(down)
+        self._launch(timeout)
+
+    def terminate_backends(self, database: str) -> int:
+        """End every server process serving ``database`` (``pg_terminate_backend``): their
+        clients' connections break at once. How many were ended."""
+        out = self.sql(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            f" WHERE datname = '{database}' AND pid <> pg_backend_pid()"
+        )
+        return int(out.strip() or 0)
 
     def _ready(self) -> bool:
         try:

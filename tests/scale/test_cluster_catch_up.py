@@ -17,6 +17,7 @@ from scale_helpers import Client, Server, check_log, every_version_in_order, tab
 from scale_services import RedisServer
 
 from teenpatti.store.postgres import PostgresStore
+from teenpatti.tables.events import decode, encode
 from teenpatti.tables.table import Table
 
 Run = Callable[..., Any]
@@ -45,14 +46,14 @@ def test_writes_never_announced_are_caught_up_from_the_store(
             assert record is not None
             table = Table(record.table_id, code)
             for event in await store.load(record.table_id):
-                table.apply(event.data)
+                table.apply(decode(event.data))
             tokens = {}
             for name in ("Dipak", "Esha"):
                 token = secrets.token_urlsafe(32)
                 joined = table.join_event(name, token)
-                await store.append(record.table_id, table.version, [joined])
+                await store.append(record.table_id, table.version, [encode(joined)])
                 table.apply(joined)
-                tokens[joined["seat"]] = token
+                tokens[joined.seat] = token
         finally:
             await store.close()
 
@@ -142,8 +143,8 @@ def test_redis_restarted_mid_game(
         stopped = await asyncio.gather(
             *(p.play(random.Random(p.seat), a_person_to_act, chooser=steady(p)) for p in players)
         )
-        state = stopped[0]
-        actor = players[state["hand"]["actor"]]
+        actor = players[stopped[0]["hand"]["actor"]]
+        state = stopped[players.index(actor)]  # the state the actor chose from
         others = [c for c in [*players, *watchers] if c is not actor]
 
         # Redis goes away; the person to act moves while it is down.

@@ -33,13 +33,25 @@ import pytest
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-FAST = ("--bot-delay", "0", "--result-pause", "0", "--lobby-rate", "1000,1000")
-"""The server options of these tests: computer players and deals without delay, no lobby limit."""
+FAST = (
+    "--bot-delay",
+    "0",
+    "--result-pause",
+    "0",
+    "--lobby-rate",
+    "1000,1000",
+    "--lookup-misses",
+    "1000,1000",
+)
+"""The server options of these tests: computer players and deals without delay, no lobby limit
+(the tests of the limits start servers of their own)."""
 SHOWDOWN = frozenset({"show", "pot_limit", "all_in"})
 """How a hand ends with the hands still in turned over for everyone."""
 
 ISSUED_TOKENS: set[str] = set()
 """Every seat token any lobby reply gave out in this test run: no message may ever hold one."""
+TABLE_TOKENS: dict[str, str] = {}
+"""A seat token of each table the lobby opened in this test run (for its hand histories)."""
 
 
 def free_port() -> int:
@@ -65,10 +77,18 @@ class Server:
     nothing closed); :meth:`restart` starts it again on the same port and data folder.
     """
 
-    def __init__(self, data: Path, port: int | None = None, args: Sequence[str] = FAST) -> None:
+    def __init__(
+        self,
+        data: Path,
+        port: int | None = None,
+        args: Sequence[str] = FAST,
+        prefix: Sequence[str] = (),
+    ) -> None:
         self.data = data
         self.port = port or free_port()
         self.args = list(args)
+        self.prefix = list(prefix)
+        """A command the server runs under (``prlimit --nofile=1024``)."""
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = data.parent / f"{data.name}-server.log"
         self.starts = 0
@@ -86,7 +106,7 @@ class Server:
         """The SQLite event store the server writes."""
         return self.data / "teenpatti.sqlite3"
 
-    def start(self, timeout: float = 15.0) -> None:
+    def start(self, timeout: float = 60.0) -> None:
         """Start the process and wait until it answers HTTP."""
         assert self.proc is None or self.proc.poll() is not None, "the server is running"
         self.starts += 1
@@ -94,6 +114,7 @@ class Server:
         log.write(f"\n---- start {self.starts}\n".encode())
         log.flush()
         command = [
+            *self.prefix,
             *serve_command(),
             "serve",
             "--host",
@@ -151,6 +172,19 @@ class Server:
         """This server's lobby."""
         return Api(self.http)
 
+    def rss(self) -> int:
+        """The process's resident memory, in bytes."""
+        assert self.proc is not None
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        raise AssertionError("no VmRSS")
+
+    def descriptors(self) -> int:
+        """How many descriptors the process has open."""
+        assert self.proc is not None
+        return len(os.listdir(f"/proc/{self.proc.pid}/fd"))
+
     def table_count(self) -> int:
         """How many tables the store holds (read through a second SQLite connection)."""
         conn = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5)
@@ -204,8 +238,8 @@ def server_factory(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     """Make (and start) servers of the test's own; every one is stopped at the end."""
     made: list[Server] = []
 
-    def make(args: Sequence[str] = FAST, name: str = "data") -> Server:
-        srv = Server(tmp_path / name, args=args)
+    def make(args: Sequence[str] = FAST, name: str = "data", prefix: Sequence[str] = ()) -> Server:
+        srv = Server(tmp_path / name, args=args, prefix=prefix)
         made.append(srv)
         srv.start()
         return srv
@@ -223,23 +257,38 @@ class Api:
     """The lobby over HTTP. Each call opens its own connection (a refused request cannot spoil
     the next). Tokens the lobby hands out are remembered in :data:`ISSUED_TOKENS`."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, source: str | None = None) -> None:
         self.base = base
+        self.source = source
+        """The loopback address requests come from (``127.0.0.2``: another client address)."""
+
+    def client(self) -> httpx.AsyncClient:
+        transport = httpx.AsyncHTTPTransport(local_address=self.source, verify=_TLS)
+        return httpx.AsyncClient(base_url=self.base, timeout=10.0, transport=transport)
 
     async def request(
-        self, method: str, path: str, *, json_body: Any = None, content: bytes | str | None = None
+        self,
+        method: str,
+        path: str,
+        *,
+        json_body: Any = None,
+        content: bytes | str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> httpx.Response:
-        async with httpx.AsyncClient(base_url=self.base, timeout=10.0, verify=_TLS) as client:
+        async with self.client() as client:
             if content is not None:
                 response = await client.request(
-                    method, path, content=content, headers={"content-type": "application/json"}
+                    method,
+                    path,
+                    content=content,
+                    headers={"content-type": "application/json", **(headers or {})},
                 )
             elif json_body is not None:
-                response = await client.request(method, path, json=json_body)
+                response = await client.request(method, path, json=json_body, headers=headers)
             else:
-                response = await client.request(method, path)
+                response = await client.request(method, path, headers=headers)
         with contextlib.suppress(ValueError):
-            _remember_tokens(response.json())
+            _remember_tokens(response.json(), path)
         return response
 
     async def create(self, **body: Any) -> dict[str, Any]:
@@ -259,21 +308,56 @@ class Api:
         assert response.status_code == 200, response.text
         return dict(response.json())
 
-    async def hands(self, code: str) -> list[dict[str, Any]]:
-        response = await self.request("GET", f"/api/tables/{code}/hands")
+    async def hands(self, code: str, token: str | None = "seated") -> list[dict[str, Any]]:
+        """The table's hand histories, asked with a seat token of the table (by default one the
+        lobby gave out in this run; ``None``: as someone not seated)."""
+        if token == "seated":
+            token = TABLE_TOKENS.get(code)
+        async with self.client() as client:
+            headers = {"authorization": f"Bearer {token}"} if token else {}
+            response = await client.get(f"/api/tables/{code}/hands", headers=headers)
         assert response.status_code == 200, response.text
         return list(response.json())
 
 
-def _remember_tokens(data: Any) -> None:
+def _remember_tokens(data: Any, path: str) -> None:
     if isinstance(data, dict) and isinstance(data.get("token"), str):
         ISSUED_TOKENS.add(data["token"])
+        parts = path.split("/")
+        code = data.get("code") or (parts[3] if len(parts) > 3 else None)
+        if isinstance(code, str):
+            TABLE_TOKENS.setdefault(code, data["token"])
 
 
 @pytest.fixture
 def api(server: Server) -> Api:
     """The shared server's lobby."""
     return Api(server.http)
+
+
+@pytest.fixture
+def lobby_from() -> Callable[[Server, str], Api]:
+    """``lobby_from(server, "127.0.0.2")``: a server's lobby asked from another loopback address
+    (another client, as far as the server's limits can tell)."""
+    return lambda srv, source: Api(srv.http, source=source)
+
+
+EDGE_ARGS = ("--bot-delay", "0", "--result-pause", "0", "--client-timeout", "2")
+"""The edge tests' server: production limits, a short client timeout."""
+
+
+@pytest.fixture(scope="module")
+def edge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server with the production limits (a short client timeout) for a module's tests
+    that need no options of their own (up to 100 tables open from loopback)."""
+    srv = Server(
+        tmp_path_factory.mktemp("edge") / "data", args=(*EDGE_ARGS, "--tables-per-address", "100")
+    )
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
 
 
 # ---------------------------------------------------------------------- what a seat may see

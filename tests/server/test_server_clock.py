@@ -209,7 +209,8 @@ def test_reconnect_grace_hands_the_seat_to_the_computer_and_back(
         async with serving(db, FAST) as (http, base):
             timed, tokens, host = await table(http, base, 30)
             untimed, untimed_tokens, watcher = await table(http, base, None)
-            for code, token in ((timed, tokens[1]), (untimed, untimed_tokens[1])):
+            # The untimed table's guest leaves first: a grace of its own would run out first.
+            for code, token in ((untimed, untimed_tokens[1]), (timed, tokens[1])):
                 guest = ws(base, code, 1, "guest")
                 first = await guest.hello(token)
                 assert first["seats"][1]["connected"] is True
@@ -218,8 +219,7 @@ def test_reconnect_grace_hands_the_seat_to_the_computer_and_back(
             taken = await host.state(lambda s: s["seats"][1]["bot"], timeout=3)
             assert taken["seats"][1]["connected"] is True  # the computer is always there
             assert {"type": "control", "seat": 1, "bot": True} in events(db, timed)
-            # ... without one, never.
-            await asyncio.sleep(0.6)
+            # ... without one, never (its guest left before the timed table's).
             info = await get(http, f"/api/tables/{untimed}")
             assert [s["bot"] for s in info["seats"]] == [False, False]
             assert not [e for e in events(db, untimed) if e["type"] == "control"]
@@ -267,8 +267,24 @@ def test_anytime_duo_table_waits_through_restarts_and_resumes(
             await them.send({"type": "act", "action": {"do": "chaal"}, "version": state["version"]})
             after = await them.state(lambda s: s["hand"]["actor"] == 0)
             assert after["deadline"] is None
+            # A witness: a timed table whose guest leaves just after this one's. Once the
+            # computer has its seat, any grace this table had has run out too: nobody took over.
+            witness = await post(
+                http,
+                "/api/tables",
+                {"name": "W", "seats": 2, "preset": "limited", "hands": 10, "turn_seconds": 30},
+            )
+            witness_guest = await post(http, f"/api/tables/{witness['code']}/join", {"name": "G"})
+            watcher = ws(base, witness["code"], 0, "witness host")
+            await watcher.hello(witness["token"])
+            await watcher.send({"type": "start"})
+            await watcher.state(lambda s: s["hand"] is not None)
+            leaving = ws(base, witness["code"], 1, "witness guest")
+            await leaving.hello(witness_guest["token"])
             await them.close()
-            await asyncio.sleep(FAST.reconnect_grace * 2)  # past any grace: nobody takes over
+            await leaving.close()
+            await watcher.state(lambda s: s["seats"][1]["bot"], timeout=3)
+            await watcher.close()
             assert (await get(http, f"/api/tables/{code}"))["turn"] == 0
         kinds = [e["type"] for e in events(db, code)]
         assert "control" not in kinds  # the computer never took a seat

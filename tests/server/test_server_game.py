@@ -247,9 +247,15 @@ async def _reconnect(server: Server, api: Api, ws: MakeClient) -> None:
     before = await a.play(random.Random(1), mid_hand, chooser=_steady(a), timeout=15)
     version = before["version"]
     assert before["seats"][0]["cards"] is not None and before["legal"]
+    watcher = ws(server, code, None, "watcher")
+    await watcher.hello(None)
     await a.close()
-    await asyncio.sleep(0.2)
-    assert (await api.info(code))["version"] == version  # the table waits for the host
+    # Everyone is told the host has gone, and nothing else happens: the table waits for the host
+    # (it is the host's turn and there is no turn timer).
+    gone = await watcher.state(lambda s: s["seats"][0]["connected"] is False)
+    assert gone["version"] == version and gone["hand"]["actor"] == 0
+    assert (await api.info(code))["version"] == version
+    await watcher.close()
 
     again = ws(server, code, 0, "host again")
     first = await again.hello(host["token"])
@@ -447,7 +453,8 @@ def test_again_after_the_game_ends(server: Server, api: Api, ws: MakeClient, aru
         dealt = await a.sync()
         if dealt["hand"] is None:
             dealt = await a.state(lambda s: s["hand"] is not None)
-        assert sum(r["chips"] for r in dealt["seats"]) + dealt["hand"]["pot"] == 2000
+        starting = dealt["settings"]["rules"]["starting_chips"]
+        assert sum(r["chips"] for r in dealt["seats"]) + dealt["hand"]["pot"] == 2 * starting
         assert (await api.info(code))["status"] == "playing"
         await a.play(random.Random(2), finished, chooser=pack, timeout=15)
         assert len(await api.hands(code)) == 1  # the histories of the current game
@@ -455,3 +462,33 @@ def test_again_after_the_game_ends(server: Server, api: Api, ws: MakeClient, aru
             await client.close()
 
     arun(body(), 30)
+
+
+# ---------------------------------------------------------------------- the rules catalogue
+def test_rules_catalogue_is_what_the_server_plays(server: Server, api: Api, arun: Run) -> None:
+    """GET /api/rules serves the engine's catalogue, and a table opened with any preset's options
+    as the catalogue gives them plays exactly those options; a value a preset does not allow is
+    refused with the option's code."""
+    from teenpatti.engine.rules import catalogue
+
+    async def body() -> None:
+        response = await api.request("GET", "/api/rules")
+        assert response.status_code == 200
+        served = response.json()
+        assert served == json.loads(json.dumps(catalogue()))
+        assert set(served["presets"]) >= {"nepal", "classic", "club", "duo", "limited"}
+        for name, preset in served["presets"].items():
+            seats = min(6, preset["seats"]["max"])
+            host = await api.create(
+                name="Asha", seats=seats, rules={"preset": name, **preset["options"]}
+            )
+            rules = (await api.info(host["code"]))["settings"]["rules"]
+            assert {k: rules[k] for k in preset["options"]} == preset["options"], name
+        boots = served["presets"]["nepal"]["only"]["boot"]
+        refused = await api.request(
+            "POST", "/api/tables", json_body={"name": "Asha", "rules": {"boot": max(boots) + 1}}
+        )
+        assert refused.status_code == 400
+        assert refused.json()["error"]["code"] == "rules/boot"
+
+    arun(body(), 20)

@@ -80,13 +80,17 @@ async def _before_kill(srv: Server, api: Api, ws: MakeClient) -> dict[str, Any]:
         lambda s: s["status"] == "finished",
         chooser=lambda s: {"type": "act", "action": {"do": "pack"}, "version": s["version"]},
     )
-    await asyncio.sleep(0.2)  # nothing moves now: every table waits for a person
     states = {0: a.public(await a.sync()), 1: b.public(await b.sync())}
     assert states[0]["version"] == states[1]["version"]
     assert states[0]["seats"][0]["cards"] and states[1]["seats"][1]["cards"]
     codes = {"playing": code, "waiting": waiting["code"], "over": over["code"]}
     infos = {k: await api.info(v) for k, v in codes.items()}
     assert [i["status"] for i in infos.values()] == ["playing", "waiting", "finished"]
+    # Nothing can move now: every table waits for a person (a person's turn without a timer, a
+    # host who has not started, a game over), and each has stored every event it has shown.
+    assert both_seen_mid_hand(states[0]) and infos["playing"]["settings"]["turn_seconds"] is None
+    for key, info in infos.items():
+        assert info["version"] == len(srv.events(codes[key])), key
     return {
         "codes": codes,
         "tokens": {

@@ -29,6 +29,7 @@ from teenpatti.tables.codes import (
     new_seed,
     new_token,
 )
+from teenpatti.tables.events import Act, Event, decode
 from teenpatti.tables.service import TableService, Timing
 from teenpatti.tables.table import (
     BOT_NAMES,
@@ -48,6 +49,15 @@ NEXT_SEED = hashlib.sha256(b"second hand").digest()
 
 def run(coro: Any) -> Any:
     return asyncio.run(asyncio.wait_for(coro, 30))
+
+
+async def until(done: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    """Wait for the service's clocks and store to make ``done()`` true (checked every step of
+    the event loop, for at most ``timeout`` seconds)."""
+    async with asyncio.timeout(timeout):
+        while not done():
+            await asyncio.sleep(0.001)
+    assert done(), what
 
 
 # ---------------------------------------------------------------------- codes and tokens
@@ -255,12 +265,14 @@ def test_clean_name_refuses(raw: Any, code: str) -> None:
 
 
 # ---------------------------------------------------------------------- a table from events
-def created(settings: dict[str, Any], name: str = "Host", token: str = "t0") -> dict[str, Any]:
-    return {
-        "type": "created",
-        "settings": Settings.from_json(settings).to_json(),
-        "host": {"name": name, "token_hash": token_hash(token)},
-    }
+def created(settings: dict[str, Any], name: str = "Host", token: str = "t0") -> Event:
+    return decode(
+        {
+            "type": "created",
+            "settings": Settings.from_json(settings).to_json(),
+            "host": {"name": name, "token_hash": token_hash(token)},
+        }
+    )
 
 
 class Log:
@@ -268,10 +280,10 @@ class Log:
 
     def __init__(self, settings: dict[str, Any]) -> None:
         self.table = Table("id1", "K7WQ3M")
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         self.commit(created(settings))
 
-    def commit(self, *events: dict[str, Any]) -> None:
+    def commit(self, *events: Event) -> None:
         for event in events:
             self.table.apply(event)
             self.events.append(event)
@@ -301,7 +313,7 @@ def test_events_build_the_table() -> None:
         table.again_event(0, SEED)
     assert refused.value.code == "table/in_play"
     start = table.start_event(0, SEED)
-    assert start["names"] == ["Host", "Asha", "Bikash", "Chandra"]  # "Asha" is taken
+    assert start.names == ["Host", "Asha", "Bikash", "Chandra"]  # "Asha" is taken
     log.commit(start)
     assert table.status == "playing" and table.version == 3
     assert [(s.bot, s.token_hash is None) for s in table.seats] == [(False, False)] * 2 + [
@@ -356,12 +368,7 @@ def test_act_event_uses_the_seat_it_is_given() -> None:
         assert bad.value.code == code
     assert (table.state(other), table.version) == before  # refusals change nothing
     event = table.act_event(actor, {"do": "pack", "seat": other})
-    assert event == {
-        "type": "act",
-        "seat": actor,
-        "action": {"seat": actor, "do": "pack"},
-        "by": "person",
-    }
+    assert event == Act(seat=actor, action={"seat": actor, "do": "pack"}, by="person")
     log.commit(event)
     assert table.status == "finished"
     assert [s["seat"] for s in table.state(None)["standings"]] == [other, actor]
@@ -496,12 +503,11 @@ def test_two_services_on_one_file_the_stale_one_catches_up(tmp_path: Path) -> No
         )
         guest, _ = await first.join(code, "B")
         await first.command(code, 0, {"type": "start"})
-        await asyncio.sleep(0.05)  # the first deal
         live = first.get(code)
-        assert live.table.hand_in_play
+        await until(lambda: live.table.hand_in_play, "the first deal")
         second = TableService(SqliteStore(path), SLOW)
         await second.start()
-        other = second.get(code)
+        other = await second.find(code)
         assert other.table.version == live.table.version
         assert other.table.state(0) == live.table.state(0)
         actor = live.table.game.hand.actor  # type: ignore[union-attr]
@@ -561,19 +567,19 @@ def test_computer_table_starts_at_once_and_restarts_from_its_log(tmp_path: Path)
         live = service.get(code)
         assert seat == 0 and live.table.status == "playing"
         assert [s.name for s in live.table.seats] == ["Asha", "Bikash", "Chandra"]
-        for _ in range(200):  # the computer deals and plays until the person is to act
-            await asyncio.sleep(0.01)
+
+        def persons_turn() -> bool:
             hand = live.table.game.hand if live.table.game else None
-            if hand is not None and not hand.finished and hand.actor == 0:
-                break
-        else:
-            pytest.fail("the computer never got to the person's turn")
+            return hand is not None and not hand.finished and hand.actor == 0
+
+        # The computer deals and plays until the person is to act.
+        await until(persons_turn, "the computer never got to the person's turn")
         states = {v: live.table.state(v) for v in (None, 0, 1, 2)}
         await service.stop()
         await service.store.close()
         reborn = TableService(SqliteStore(path), fast)
         await reborn.start()
-        back = reborn.get(code)
+        back = await reborn.find(code)
         assert {v: back.table.state(v) for v in (None, 0, 1, 2)} == states
         assert reborn.seat_for(back, token) == 0
         await reborn.stop()

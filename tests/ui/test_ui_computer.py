@@ -18,6 +18,16 @@ import pytest
 
 CATEGORY = re.compile(r"^(Trail|Pure sequence|Sequence|Colour|Pair|High card) · [\u0900-\u097F ]+$")
 MOVED = "(v) => Number(document.querySelector('[data-testid=table]').dataset.version) > v"
+OUT_OF_ORDER = """() => {
+  const view = window.__tp.table;
+  const send = view.socket.send.bind(view.socket);
+  window.__sent = [];
+  view.socket.send = (message) => { window.__sent.push(message.type); return send(message); };
+  view.onState({ ...view.st, version: view.st.version - 1, code: "STALE1" });
+  view.onState({ ...view.st, version: view.st.version + 1000, code: "GAPGAP" });
+  return document.querySelector('[data-testid=table]').dataset.code;
+}"""
+SYNCED = "() => window.__sent.includes('sync') && !window.__tp.table.syncing"
 RESULT_PAUSE = 2.0
 """Seconds the server waits after each hand (read by the ``server`` fixture)."""
 
@@ -146,6 +156,13 @@ def test_a_lost_connection_recovers(phone, server, shot, state) -> None:
     page.get_by_test_id("announce").get_by_text("Connected again").wait_for()
     page.get_by_test_id("act-chaal").tap()
     page.wait_for_function(MOVED, arg=int(state(page)["version"]))
+
+    # States are shown in version order only: an older one is dropped; one that skips versions is
+    # not shown but asks for the whole state, and the answer is the table as it is.
+    code = before["code"]
+    assert page.evaluate(OUT_OF_ORDER) == code
+    page.wait_for_function(SYNCED)
+    assert page.get_by_test_id("table").get_attribute("data-code") == code
 
 
 @pytest.mark.parametrize(

@@ -22,16 +22,13 @@ export function endsHand(prev, st) {
 
 /** The moves made between `prev` and `st` in the same hand, one clause each ("Asha: Chaal 20"). */
 function moveLines(prev, st) {
-  const before = prev.hand;
   const lines = [];
-  for (const action of st.hand.actions.slice(before.actions.length)) {
+  for (const action of st.hand.actions.slice(prev.hand.actions.length)) {
     if (action.seat !== st.you) {
       lines.push(t("did.line", { name: seatName(st, action.seat), what: moveText(action, action.paid) }));
     }
-    if (action.do === "accept" && before.side_show) {
-      // the side show's outcome: who packed
-      const loser = before.side_show.find((seat) => st.seats[seat] && st.seats[seat].packed);
-      if (loser !== undefined) lines.push(t("side.result", { loser: seatName(st, loser) }));
+    if (typeof action.loser === "number") {
+      lines.push(t("side.result", { loser: seatName(st, action.loser) })); // who an accepted side show knocked out
     }
   }
   return lines;

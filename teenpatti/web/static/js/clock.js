@@ -5,12 +5,13 @@ import { t } from "./i18n.js";
 
 let skew = 0; // local clock minus the server's, in seconds, learnt from each state
 
-/** Learn the skew from a new state: its `now`, or else a fresh turn deadline. */
-export function learnSkew(prev, st) {
+/** Learn the skew from a new state, come at local time `nowMs`: its `now`, or else a fresh turn
+ *  deadline (a turn that has just begun). */
+export function learnSkew(prev, st, nowMs = Date.now()) {
   if (typeof st.now === "number") {
-    skew = Date.now() / 1000 - st.now; // the server says what time it is
+    skew = nowMs / 1000 - st.now; // the server says what time it is
   } else if (st.hand && st.deadline && prev && prev.deadline !== st.deadline && st.settings.turn_seconds) {
-    skew = Date.now() / 1000 - (st.deadline - st.settings.turn_seconds);
+    skew = nowMs / 1000 - (st.deadline - st.settings.turn_seconds);
   }
 }
 

@@ -1,5 +1,6 @@
 // The home page and its two forms: Play with friends (open a table) and Join with a code.
 
+import { catalogue, loadCatalogue, optionValues, presetOptions } from "./catalogue.js";
 import { h, uid } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { api } from "./net.js";
@@ -8,29 +9,57 @@ import * as store from "./store.js";
 const HANDS = [10, 20, 30];
 const BOOTS = [5, 10, 20, 50];
 const BOTS = ["random", "easy", "medium", "hard"];
-const SEATS = [2, 3, 4, 5, 6];
-const TIMERS = [15, 30, 60, null];
+const TIMERS = [15, 30, 60];
+const PLAYS = ["live", "anytime"];
+// The tables a host can open (docs/rules.md, section 5): how they play by default; their seats and
+// rules come from the server's catalogue (catalogue.js) once it is here, these until then.
+const PRESETS = {
+  nepal: { seats: [2, 6], play: "live", rules: {} },
+  classic: { seats: [3, 8], play: "live", rules: { bets: "range", sideshow_all_seen: true, all_in: "two_left" } },
+  club: { seats: [2, 10], play: "live", rules: { see_anytime: true } },
+  duo: { seats: [2, 2], play: "anytime", rules: { show_after_bet: true, show_seen_vs_blind: "allowed" } },
+  limited: { seats: [2, 6], play: "live", rules: { blind_turns_max: 4, show_seen_vs_blind: "allowed" } },
+  limited2: { seats: [2, 6], play: "live", rules: { blind_turns_max: 4, show_seen_vs_blind: "allowed" } },
+};
+const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+// The house rules, grouped; each shows one line saying what it does.
 const HOUSE = [
-  ["show_tie", ["asker_loses", "split"]],
-  ["sideshow", ["previous", "any_seen", "off"]],
-  ["see_anytime", [false, true]],
-  ["bets", ["double", "range"]],
-  ["a23", ["second", "highest", "lowest"]],
-  ["suits_break_ties", [false, true]],
-  ["show_cost", ["chaal", "double"]],
-  ["blind_turns_max", [null, 2, 3, 4]],
-  ["variant", ["standard", "muflis", "ak47", "jokers", "wild_rank"]],
+  ["bets", [["bets", ["double", "range"]], ["range_max_stakes", [2, 3, 4]], ["blind_turns_max", [null, 2, 3, 4]], ["see_anytime", [false, true]]]],
+  ["show", [["show_tie", ["asker_loses", "split"]], ["show_cost", ["chaal", "double"]], ["show_seen_vs_blind", ["forbidden", "allowed", "quadruple"]], ["show_after_bet", [false, true]]]],
+  ["sideshow", [["sideshow", ["previous", "any_seen", "off"]], ["sideshow_all_seen", [false, true]]]],
+  ["ranking", [["a23", ["second", "highest", "lowest"]], ["suits_break_ties", [false, true]], ["two_three_five", [false, true]]]],
+  ["wild", [["variant", ["standard", "ak47", "jokers", "wild_rank", "fixed_rank"]], ["fixed_rank", RANKS], ["muflis", [false, true]]]],
+  ["allin", [["all_in", ["showdown", "two_left"]]]],
 ];
+const HOUSE_KEYS = HOUSE.flatMap(([, options]) => options);
+
+function presetValue(preset, key, values) {
+  const own = presetOptions(preset);
+  if (key in own) return own[key];
+  const rules = PRESETS[preset].rules;
+  return key in rules ? rules[key] : values[0];
+}
+
+function seatRange(preset) {
+  const cat = catalogue();
+  const seats = cat && cat.presets[preset] ? cat.presets[preset].seats : null;
+  const [low, high] = seats ? [seats.min, seats.max] : PRESETS[preset].seats;
+  return Array.from({ length: high - low + 1 }, (_, i) => low + i);
+}
 const CODE_RE = /^[A-Z2-9]{6}$/;
 
 function defaults() {
   const p = store.prefs();
+  const preset = p.preset in PRESETS ? p.preset : "nepal";
+  const seats = seatRange(preset);
   return {
-    seats: SEATS.includes(p.seats) ? p.seats : 4,
-    hands: HANDS.includes(p.hands) ? p.hands : 20,
+    preset,
+    seats: seats.includes(p.seats) ? p.seats : Math.min(4, seats[seats.length - 1]),
+    hands: HANDS.includes(p.hands) ? p.hands : preset === "duo" ? 10 : 20,
     boot: BOOTS.includes(p.boot) ? p.boot : 10,
     bots: BOTS.includes(p.bots) ? p.bots : "medium",
-    turn_seconds: p.turn_seconds === null || TIMERS.includes(p.turn_seconds) ? p.turn_seconds : 30,
+    play: PLAYS.includes(p.play) ? p.play : PRESETS[preset].play,
+    turn_seconds: TIMERS.includes(p.turn_seconds) ? p.turn_seconds : 30,
     rules: typeof p.rules === "object" && p.rules ? p.rules : {},
   };
 }
@@ -62,7 +91,7 @@ export function homePage(app) {
         hands: d.hands,
         boot: d.boot,
         bots: d.bots,
-        turn_seconds: d.turn_seconds,
+        turn_seconds: d.play === "anytime" ? null : d.turn_seconds,
       });
       store.saveSeat(reply.code, reply.token, reply.seat);
       app.go(`/t/${reply.code}`);
@@ -95,6 +124,7 @@ export function homePage(app) {
       { class: "menu", "aria-label": t("nav.main") },
       menuItem("#create", t("home.friends"), t("home.friends.sub"), "menu-friends"),
       menuItem("#join", t("home.join"), t("home.join.sub"), "menu-join"),
+      store.savedTables().length ? menuItem("#mine", t("home.mine"), t("home.mine.sub"), "menu-mine") : null,
       menuItem(null, t("home.computer"), t("home.computer.sub"), "menu-computer", computer),
       menuItem("#rules", t("home.rules"), t("home.rules.sub"), "menu-rules"),
       menuItem("#words", t("home.words"), t("home.words.sub"), "menu-words"),
@@ -134,7 +164,7 @@ function choice(name, label, values, current, text, help = null) {
   );
 }
 
-function select(name, label, values, current, text) {
+function select(name, label, values, current, text, help = null) {
   const id = uid(name);
   return h(
     "div",
@@ -142,10 +172,18 @@ function select(name, label, values, current, text) {
     h("label", { for: id }, label),
     h(
       "select",
-      { id, name, "data-testid": `opt-${name}` },
+      { id, name, "data-testid": `opt-${name}`, "aria-describedby": help ? `${id}-help` : null },
       values.map((value) => h("option", { value: JSON.stringify(value), selected: value === current }, text(value))),
     ),
+    help ? h("p", { class: "help", id: `${id}-help` }, help) : null,
   );
+}
+
+function optionText(key, value) {
+  if (key === "blind_turns_max" && value !== null) return t("opt.blind_turns_max.n", { n: value });
+  if (key === "range_max_stakes") return t("opt.range_max_stakes.n", { n: value, seen: value * 2 });
+  if (key === "fixed_rank") return value;
+  return t(`opt.${key}.${value}`);
 }
 
 function nameField(value) {
@@ -175,7 +213,7 @@ function readForm(form) {
     if (!el.name) continue;
     if (el.type === "radio") {
       if (el.checked) data[el.name] = JSON.parse(el.value);
-    } else if (el.tagName === "SELECT") {
+    } else if (el.tagName === "SELECT" || el.type === "hidden") {
       data[el.name] = JSON.parse(el.value);
     } else if (el.type !== "submit" && el.type !== "button") {
       data[el.name] = el.value;
@@ -188,23 +226,56 @@ function readForm(form) {
 const drafts = {};
 
 export function createPage(app) {
-  const d = { ...defaults(), ...(drafts.create || {}) };
-  const rules = { ...(defaults().rules || {}), ...((drafts.create && drafts.create.rules) || {}) };
+  if (!catalogue()) {
+    // the options come from the server: wait for them (a first visit straight to #create)
+    const holder = h("div", { class: "page" }, h("p", { class: "panel muted", "data-testid": "create-loading" }, t("conn.connecting")));
+    loadCatalogue().then((cat) => {
+      if (!holder.isConnected) return;
+      if (cat) holder.replaceWith(createPage(app));
+      else holder.firstChild.textContent = t("err.network");
+    });
+    return holder;
+  }
+  const draft = drafts.create || {};
+  const d = { ...defaults(), ...draft };
+  if (!(d.preset in PRESETS)) d.preset = "nepal";
+  const preset = d.preset;
+  const seats = seatRange(preset);
+  if (!seats.includes(d.seats)) d.seats = Math.min(4, seats[seats.length - 1]);
+  // a rule kept from another preset's draft only if the host changed it there
+  const rules = draft.preset === preset || draft.preset === undefined ? { ...(defaults().rules || {}), ...(draft.rules || {}) } : {};
   const status = h("p", { class: "error", role: "alert", "data-testid": "form-error" });
-  const house = HOUSE.map(([key, values]) =>
-    select(`rule.${key}`, t(`opt.${key}`), values, key in rules ? rules[key] : values[0], (value) =>
-      key === "blind_turns_max" && value !== null ? t("opt.blind_turns_max.n", { n: value }) : t(`opt.${key}.${value}`),
+  const house = HOUSE.map(([group, options]) =>
+    h(
+      "fieldset",
+      { class: "field house-group", "data-testid": `group-${group}` },
+      h("legend", {}, t(`group.${group}`)),
+      options.map(([key, values]) =>
+        select(
+          `rule.${key}`,
+          t(`opt.${key}`),
+          values,
+          key in rules ? rules[key] : presetValue(preset, key, values),
+          (value) => optionText(key, value),
+          t(`opt.${key}.help`),
+        ),
+      ),
     ),
   );
+  const chosenRules = (data) => {
+    const chosen = {};
+    for (const [key, values] of HOUSE_KEYS) {
+      const value = data[`rule.${key}`];
+      if (key === "fixed_rank" && data["rule.variant"] !== "fixed_rank") continue;
+      if (value !== presetValue(preset, key, values)) chosen[key] = value;
+    }
+    return chosen;
+  };
   const onsubmit = async (event) => {
     event.preventDefault();
     const form = event.currentTarget;
     const data = readForm(form);
-    const chosen = {};
-    for (const [key, values] of HOUSE) {
-      const value = data[`rule.${key}`];
-      if (value !== values[0]) chosen[key] = value;
-    }
+    const chosen = chosenRules(data);
     const name = (data.name || "").trim();
     if (!name) {
       status.textContent = t("err.name/empty");
@@ -218,15 +289,16 @@ export function createPage(app) {
       name,
       seats: data.seats,
       hands: data.hands,
-      boot: data.boot,
       bots: data.bots,
-      turn_seconds: data.turn_seconds,
-      rules: { preset: "nepal", ...chosen },
+      play: data.play,
+      turn_seconds: data.play === "live" ? data.turn_seconds : null,
+      rules: { preset, ...chosen },
     };
+    if (preset === "nepal") body.boot = data.boot;
     try {
       const reply = await api("/api/tables", body);
       store.saveName(name);
-      store.savePrefs({ seats: data.seats, hands: data.hands, boot: data.boot, bots: data.bots, turn_seconds: data.turn_seconds, rules: chosen });
+      store.savePrefs({ preset, seats: data.seats, hands: data.hands, boot: data.boot, bots: data.bots, play: data.play, turn_seconds: data.turn_seconds, rules: chosen });
       store.saveSeat(reply.code, reply.token, reply.seat);
       delete drafts.create;
       app.go(`/t/${reply.code}`);
@@ -236,33 +308,53 @@ export function createPage(app) {
       submit.textContent = t("create.submit");
     }
   };
+  const keep = (form) => {
+    const data = readForm(form);
+    const kept = { ...data, rules: {} };
+    for (const [key, values] of HOUSE_KEYS) {
+      if (data[`rule.${key}`] !== presetValue(preset, key, values)) kept.rules[key] = data[`rule.${key}`];
+    }
+    drafts.create = kept;
+    return kept;
+  };
   const form = h(
     "form",
     {
       class: "panel form",
       "data-testid": "create-form",
+      "data-preset": preset,
       novalidate: true,
       onsubmit,
-      oninput: (event) => {
-        const data = readForm(event.currentTarget);
-        const kept = { ...data, rules: {} };
-        for (const [key] of HOUSE) kept.rules[key] = data[`rule.${key}`];
-        drafts.create = kept;
+      oninput: (event) => keep(event.currentTarget),
+      onchange: (event) => {
+        const name = event.target.name;
+        if (name !== "preset" && name !== "play") return;
+        // another table: its seats, its way of playing and its rules; redraw the form
+        const kept = keep(event.currentTarget);
+        if (name === "preset") {
+          kept.rules = {};
+          kept.play = PRESETS[kept.preset].play;
+          kept.hands = kept.preset === "duo" ? 10 : 20;
+        }
+        const page = event.currentTarget.closest(".page");
+        page.replaceWith(createPage(app));
       },
     },
     h("h1", {}, t("create.title")),
     h("p", { class: "muted" }, t("create.intro")),
-    nameField(drafts.create ? drafts.create.name : store.savedName()),
-    choice("seats", t("create.seats"), SEATS, d.seats, (v) => String(v)),
+    nameField(draft.name !== undefined ? draft.name : store.savedName()),
+    select("preset", t("create.preset"), Object.keys(PRESETS), preset, (v) => t(`preset.${v}`), t(`preset.${preset}.help`)),
+    seats.length > 1 ? choice("seats", t("create.seats"), seats, d.seats, (v) => String(v)) : h("input", { type: "hidden", name: "seats", value: JSON.stringify(seats[0]) }),
+    choice("play", t("create.play"), PLAYS, d.play, (v) => t(`play.${v}`), t(`play.${d.play}.help`)),
     choice("hands", t("create.hands"), HANDS, d.hands, (v) => String(v), t("create.hands.help")),
-    choice("boot", t("create.boot"), BOOTS, d.boot, (v) => String(v), t("create.boot.help")),
+    preset === "nepal" ? choice("boot", t("create.boot"), optionValues("boot", "nepal", BOOTS), d.boot, (v) => String(v), t("create.boot.help")) : null,
     choice("bots", t("create.bots"), BOTS, d.bots, (v) => t(`bots.${v}`)),
     h(
       "details",
       { class: "advanced", "data-testid": "advanced" },
       h("summary", {}, t("create.advanced")),
       h("p", { class: "help" }, t("create.advanced.help")),
-      choice("turn_seconds", t("create.timer"), TIMERS, d.turn_seconds, (v) => (v === null ? t("timer.none") : t("timer.secs", { n: v }))),
+      d.play === "live" ? choice("turn_seconds", t("create.timer"), TIMERS, d.turn_seconds, (v) => t("timer.secs", { n: v })) : null,
       house,
     ),
     status,

@@ -1,28 +1,12 @@
 // The waiting room: the table's code, link and QR code to share, the seats taken so far, the
 // table's settings and house rules, and the host's Start button.
 
+import { catalogue, changedOptions } from "./catalogue.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { copyText, shareTable } from "./share.js";
 
-const NEPAL = {
-  direction: "anticlockwise",
-  bets: "double",
-  stake_cap_boots: 8,
-  pot_limit_boots: 100,
-  blind_turns_max: null,
-  see_anytime: false,
-  show_after_bet: false,
-  show_seen_vs_blind: "forbidden",
-  show_cost: "chaal",
-  show_tie: "asker_loses",
-  sideshow: "previous",
-  sideshow_all_seen: false,
-  a23: "second",
-  suits_break_ties: false,
-  variant: "standard",
-  two_three_five: false,
-};
+const SHOWN_APART = new Set(["boot", "hands"]); // the settings line says these
 
 export function waitingRoom(view, st) {
   const me = st.you;
@@ -154,19 +138,26 @@ function settingsText(settings) {
   });
 }
 
+/** The house rules: the preset's name unless it is the default, and the options changed from it. */
 function customRules(settings) {
   const rules = settings.rules || {};
-  if (rules.preset && rules.preset !== "nepal") return h("p", { class: "muted small" }, rules.preset);
-  const changed = Object.entries(NEPAL)
-    .filter(([key, value]) => key in rules && rules[key] !== value)
-    .map(([key]) => {
-      const value = rules[key];
+  const cat = catalogue();
+  const named = rules.preset && rules.preset !== (cat ? cat.default : "nepal");
+  const changed = changedOptions(rules)
+    .filter(([key]) => !SHOWN_APART.has(key))
+    .map(([key, value]) => {
       const label = t(`opt.${key}`);
       let shown = t(`opt.${key}.${value}`);
       if (key === "blind_turns_max" && value !== null) shown = t("opt.blind_turns_max.n", { n: value });
       if (shown === `opt.${key}.${value}`) shown = String(value);
       return `${label === `opt.${key}` ? key : label}: ${shown}`;
     });
-  if (!changed.length) return null;
-  return h("p", { class: "small", "data-testid": "house-rules" }, t("wait.custom", { rules: changed.join(" · ") }));
+  return [
+    named
+      ? h("p", { class: "muted small", "data-testid": "preset" }, `${t(`preset.${rules.preset}`)} · ${t(`play.${settings.play || "live"}`)}`)
+      : null,
+    changed.length
+      ? h("p", { class: "small", "data-testid": "house-rules" }, t("wait.custom", { rules: changed.join(" · ") }))
+      : null,
+  ];
 }

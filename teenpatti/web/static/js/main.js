@@ -1,12 +1,14 @@
 // The page: one document that routes between home, the two forms, a table and the rules by its
-// path (/ or /t/CODE) and hash (#create, #join, #rules, #ranking, #words, #faq, #tips). The rules
+// path (/ or /t/CODE) and hash (#create, #join, #mine, #rules, #ranking, #words, #faq, #tips). The rules
 // open over whatever is underneath, so a table keeps playing (and cueing) while you read them.
 
 import { cardFace } from "./cards.js";
+import { loadCatalogue } from "./catalogue.js";
 import { isSoundMuted, setSoundMuted } from "./cue.js";
 import { h, morphChildren } from "./dom.js";
 import { createPage, homePage, joinPage } from "./home.js";
 import { digits, lang, onLang, setLang, t } from "./i18n.js";
+import { myTablesPage } from "./mytables.js";
 import { SECTIONS, rulesPage } from "./rules.js";
 import { startPwa } from "./pwa.js";
 import * as store from "./store.js";
@@ -17,11 +19,12 @@ const view = document.getElementById("view");
 const overlay = document.getElementById("overlay");
 const banner = document.getElementById("banner");
 const toastEl = document.getElementById("toast");
+const noticeEl = document.getElementById("notice");
 const politeEl = document.getElementById("announce");
 const assertiveEl = document.getElementById("alert");
 
 let table = null; // {code, view: TableView}
-let watching = new Set(); // table codes this page chose to watch without a seat
+const watching = new Set(); // table codes this page chose to watch without a seat
 let headerState = { title: "", sub: null, table: false };
 let lastPath = null;
 let lastRouted = null;
@@ -59,7 +62,13 @@ const app = {
     }
     banner.hidden = false;
     banner.dataset.state = kind;
-    banner.textContent = t(kind === "offline" ? "conn.offline" : kind === "connecting" ? "conn.connecting" : "conn.reconnecting");
+    const key = { offline: "conn.offline", connecting: "conn.connecting", retrying: "conn.retrying" }[kind];
+    banner.textContent = t(key || "conn.reconnecting");
+  },
+  /** A notice that stays on the page until it is clicked or cleared (null): "Your turn at ...". */
+  notice(text) {
+    noticeEl.hidden = !text;
+    noticeEl.textContent = text || "";
   },
   setHeader(state) {
     headerState = state;
@@ -223,6 +232,7 @@ function route(navigated = false) {
     if (!rules || pathChanged || !view.firstChild) {
       if (hash === "create") view.replaceChildren(createPage(app));
       else if (hash === "join") view.replaceChildren(joinPage(app));
+      else if (hash === "mine") view.replaceChildren(myTablesPage(app));
       else view.replaceChildren(homePage(app));
     }
   }
@@ -265,8 +275,11 @@ onLang(() => {
   else if (code) view.replaceChildren(joinPage(app, code));
   else if (hash === "create") view.replaceChildren(createPage(app));
   else if (hash === "join") view.replaceChildren(joinPage(app));
+  else if (hash === "mine") view.replaceChildren(myTablesPage(app));
   else view.replaceChildren(homePage(app));
 });
+
+noticeEl.addEventListener("click", () => app.notice(null));
 
 window.__tp = {
   get table() {
@@ -274,6 +287,7 @@ window.__tp = {
   },
 };
 
+loadCatalogue(); // the presets and options, fetched while the first page is drawn
 route(false);
 startPwa(app, () => table !== null);
 document.documentElement.dataset.ready = "1";

@@ -41,9 +41,24 @@ const FATAL = new Set(["token/invalid", "table/unknown", "message/hello"]);
 const PING_EVERY = 20000;
 const PONG_WAIT = 6000;
 
+/** Commands that carry an id of ours: sent again with the same id, they apply at most once. */
+const COMMANDS = new Set(["act", "start", "again"]);
+let commandCount = 0;
+const commandPrefix = Math.random().toString(36).slice(2, 8);
+
+function newCommandId() {
+  commandCount += 1;
+  return `${commandPrefix}-${commandCount}`;
+}
+
 export class TableSocket {
   /**
-   * handlers: state(msg), error(msg), fatal(msg), status("connecting" | "open" | "lost" | "offline")
+   * handlers: state(msg), error(msg), fatal(msg),
+   * status("connecting" | "open" | "lost" | "offline" | "retrying")
+   *
+   * A command (act, start, again) gets an id; if the server answers a retryable error for it
+   * (store/unavailable: the table cannot be reached now), the socket sends the same command, same
+   * id, again with backoff and reports "retrying" meanwhile; the server applies it at most once.
    */
   constructor(code, token, handlers) {
     this.code = code;
@@ -56,6 +71,10 @@ export class TableSocket {
     this.pinger = null;
     this.stopped = false;
     this.everOpen = false;
+    this.outstanding = null;
+    this.resends = 0;
+    this.resender = null;
+    this.version = null;
     this.status = "connecting";
     this.wake = this.wake.bind(this);
     this.onVisible = () => {
@@ -108,19 +127,35 @@ export class TableSocket {
       this.watchdog = null;
       if (greeted && this.status !== "open") this.setStatus("open");
       if (msg.type === "state") {
-        if (!greeted) {
+        const first = !greeted;
+        if (first) {
           greeted = true;
           this.attempts = 0;
           this.everOpen = true;
           this.setStatus("open");
           this.startPings();
         }
+        this.version = msg.version;
+        if (first && this.outstanding) {
+          this.resend(); // a command unanswered when the socket broke: the same id again
+        } else if (this.outstanding) {
+          this.answered();
+        }
         this.handlers.state(msg);
+      } else if (msg.type === "pong") {
+        // The server is ahead of the last state we got: an announcement was missed.
+        if (this.version !== null && msg.version > this.version) this.send({ type: "sync" });
       } else if (msg.type === "error") {
         if (!greeted && FATAL.has(msg.code)) {
           this.stop();
           this.handlers.fatal(msg);
+        } else if (msg.retryable && this.outstanding && msg.id === this.outstanding.id) {
+          this.setStatus("retrying");
+          this.scheduleResend();
         } else {
+          if (this.outstanding && (msg.id === undefined || msg.id === this.outstanding.id)) {
+            this.answered();
+          }
           this.handlers.error(msg);
         }
       }
@@ -212,13 +247,45 @@ export class TableSocket {
   send(message) {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    if (COMMANDS.has(message.type)) {
+      message = { ...message, id: message.id || newCommandId() };
+      this.answered();
+      this.outstanding = message;
+    }
     ws.send(JSON.stringify(message));
     return true;
+  }
+
+  /** The outstanding command was answered (a state, or a refusal): stop retrying it. */
+  answered() {
+    const wasRetrying = this.resender !== null || this.resends > 0;
+    clearTimeout(this.resender);
+    this.resender = null;
+    this.outstanding = null;
+    this.resends = 0;
+    if (wasRetrying && this.status === "retrying") this.setStatus("open");
+  }
+
+  scheduleResend() {
+    clearTimeout(this.resender);
+    const delay = Math.min(5000, 500 * 2 ** this.resends);
+    this.resends += 1;
+    this.resender = setTimeout(() => {
+      this.resender = null;
+      this.resend();
+    }, delay);
+  }
+
+  resend() {
+    const ws = this.ws;
+    if (!this.outstanding || !ws || ws.readyState !== WebSocket.OPEN) return;
+    ws.send(JSON.stringify(this.outstanding));
   }
 
   stop() {
     this.stopped = true;
     clearTimeout(this.retry);
+    clearTimeout(this.resender);
     this.stopPings();
     document.removeEventListener("visibilitychange", this.onVisible);
     window.removeEventListener("pageshow", this.wake);

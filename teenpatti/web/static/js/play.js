@@ -56,7 +56,7 @@ export function play(view, st) {
   return h(
     "div",
     { class: "play" },
-    h("div", { class: `felt-area seats-${n}`, "data-testid": "seats" }, felt, seats),
+    h("div", { class: `felt-area seats-${n}${n > 6 ? " many" : ""}`, "data-testid": "seats" }, felt, seats),
     h("div", { class: "panel-area" }, you === null ? h("p", { class: "watching" }, t("table.watching")) : null, panel),
   );
 }

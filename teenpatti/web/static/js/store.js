@@ -41,6 +41,13 @@ export function saveSeat(code, token, seat) {
   write(LAST, code);
 }
 
+/** Every table this phone holds a seat at, the most recent first: [{code, token, seat, at}]. */
+export function savedTables() {
+  return Object.entries(read(SEATS, {}))
+    .map(([code, entry]) => ({ code, ...entry }))
+    .sort((a, b) => b.at - a.at);
+}
+
 export function forgetSeat(code) {
   const seats = read(SEATS, {});
   delete seats[code];

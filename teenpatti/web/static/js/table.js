@@ -4,6 +4,7 @@
 // owns the rules, the clock and every card (docs/protocol.md).
 
 import { announcements, endsHand, startsHand } from "./announce.js";
+import { loadCatalogue } from "./catalogue.js";
 import { learnSkew, tick } from "./clock.js";
 import { yourTurn } from "./cue.js";
 import { h, morphChildren } from "./dom.js";
@@ -11,13 +12,14 @@ import { t } from "./i18n.js";
 import { waitingRoom } from "./lobby.js";
 import { isMyTurn } from "./moves.js";
 import { TableSocket } from "./net.js";
+import { placeOf } from "./versions.js";
 import { play } from "./play.js";
 import { QrImage } from "./qr.js";
 import { ShareLink } from "./share.js";
 import * as store from "./store.js";
 
 export class TableView {
-  /** app: {setHeader, announce, alert, toast, banner, go, joinPage} */
+  /** app: {setHeader, announce, alert, toast, notice, banner, go, joinPage} */
   constructor(code, root, app, token) {
     this.code = code;
     this.root = root;
@@ -27,7 +29,8 @@ export class TableView {
     this.pending = false;
     this.lastFinished = null; // the last finished hand's state, for the line under the next one
     this.amount = null; // the chaal amount chosen on the stepper, this hand
-    this.fresh = true;
+    this.fresh = true; // the next state is taken whole (the first, or the first after a reconnect)
+    this.syncing = false; // a sync was asked for after a gap in versions
     this.qr = new QrImage(code, () => this.render());
     this.share = new ShareLink(code, () => this.render());
     this.socket = new TableSocket(code, token, {
@@ -37,6 +40,9 @@ export class TableView {
       status: (status, everOpen) => this.onStatus(status, everOpen),
     });
     this.ticker = setInterval(() => tick(this.root, this.st), 250);
+    loadCatalogue().then((cat) => {
+      if (cat && this.st) this.render(); // the waiting room names the house rules from it
+    });
     this.render();
   }
 
@@ -46,6 +52,7 @@ export class TableView {
     this.qr.release();
     clearInterval(this.ticker);
     this.app.banner(null);
+    this.app.notice(null);
   }
 
   // ---------------------------------------------------------------- messages
@@ -56,9 +63,14 @@ export class TableView {
       this.app.banner(null);
       return;
     }
+    if (status === "retrying") {
+      this.app.banner("retrying"); // the move waits: the socket sends it again by itself
+      return;
+    }
     if (status === "lost" || status === "offline") {
       this.lost = true;
       this.fresh = true;
+      this.syncing = false;
       this.pending = false;
       this.app.banner(status === "offline" ? "offline" : everOpen ? "reconnecting" : "connecting");
       this.render();
@@ -67,6 +79,14 @@ export class TableView {
 
   onState(st) {
     const prev = this.fresh ? null : this.st;
+    const place = placeOf(prev && prev.version, st.version);
+    if (place === "stale") return;
+    if (place === "gap" && !this.syncing) {
+      // a version went missing: show none out of order; the answer to sync is the whole state
+      this.syncing = this.socket.send({ type: "sync" });
+      if (this.syncing) return;
+    }
+    this.syncing = false;
     this.fresh = false;
     this.st = st;
     this.pending = false;
@@ -78,7 +98,10 @@ export class TableView {
     if (turn) {
       yourTurn();
       this.app.alert(turn);
+      // a page in the background (a play-anytime table left open) says so when the player looks
+      if (document.hidden) this.app.notice(t("notice.turn", { code: this.code }));
     }
+    if (!isMyTurn(st)) this.app.notice(null);
     this.render();
   }
 

@@ -1,0 +1,172 @@
+"""A table's clocks: the deal after a short pause, computer players' moves after a human-looking
+delay, and the turn timer (on expiry the player packs, or declines a side show).
+
+A table needs at most one clock at a time, and which one follows from its state alone
+(:meth:`Clocks.schedule`), so it is set again after every version. Every process shows the turn's
+deadline; only the process running the table's clocks (``live.owned``) sets them. A clock that
+fires after the table moved on does nothing. A clock whose move cannot be stored (the store is
+down) logs it once and tries again with back-off; the reconciler sets any clock that is missing.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from ..bots import load_bot
+from ..engine import EngineError, IllegalAction, view
+from ..metrics import CLOCK_REFUSED, Metrics
+from .clock import Clock, Tasks
+from .codes import new_seed
+from .events import Act, Event
+from .live import LiveTable, Timing
+from .table import Unavailable
+from .writer import Make
+
+__all__ = ["RETRY_FIRST", "RETRY_MAX", "Clocks", "wants_clocks"]
+
+log = logging.getLogger("teenpatti.tables")
+
+RETRY_FIRST = 0.25
+"""Seconds before a clock whose move could not be stored tries again (doubling each time)."""
+RETRY_MAX = 2.0
+"""The longest wait between two tries: a table moves within this of its store coming back."""
+
+
+def wants_clocks(live: LiveTable) -> bool:
+    """Whether a table's clocks should run: someone watches it here, or a person sits at it
+    (their turn timer and reconnect grace matter). A table the computer plays alone, with
+    nobody watching, stops until someone opens it again."""
+    return bool(live.connections) or any(
+        s.token_hash is not None and not s.bot for s in live.table.seats
+    )
+
+
+class Clocks:
+    """Sets, fires and cancels each table's one clock."""
+
+    def __init__(
+        self,
+        clock: Clock,
+        timing: Timing,
+        tasks: Tasks,
+        commit: Callable[[LiveTable, Make], Coroutine[Any, Any, int]],
+        metrics: Metrics,
+    ) -> None:
+        self.clock = clock
+        self.timing = timing
+        self.tasks = tasks
+        self._commit = commit
+        self.metrics = metrics
+
+    def schedule(self, live: LiveTable) -> None:
+        """Set the one clock a table needs next, from its state (after every version)."""
+        self.cancel(live)
+        self._arm(live)
+
+    def ensure(self, live: LiveTable) -> None:
+        """Set the table's clock if it needs one and none is set (the reconciler's check: a
+        clock lost to an error, or a table whose clocks this process has just taken over)."""
+        if live.timer is None:
+            self._arm(live)
+
+    def cancel(self, live: LiveTable) -> None:
+        """Call off the table's clock."""
+        if live.timer is not None:
+            live.timer.cancel()
+        live.timer = None
+        live.deadline = None
+
+    def _arm(self, live: LiveTable) -> None:
+        table = live.table
+        game = table.game
+        timing = self.timing
+        if game is None or game.finished or not wants_clocks(live):
+            return
+        hand = game.hand
+        if hand is None or hand.finished:
+            pause = timing.first_deal if hand is None else timing.result_pause
+            if live.owned:
+                self._later(live, pause, lambda: [table.hand_event(new_seed())])
+            return
+        seat = hand.actor
+        assert seat is not None
+        if table.seats[seat].bot:
+            low, high = timing.bot_delay
+            delay = low + (high - low) * secrets.randbelow(1000) / 1000
+            if live.owned:
+                self._later(live, delay, lambda: [self._bot_event(live, seat)])
+        elif table.settings.turn_seconds is not None:
+            # The deadline counts from the event that began the turn, as stored: a process that
+            # takes the clocks over keeps the deadline the clients were shown.
+            now = self.clock.time()
+            since = live.since if 0 < live.since <= now else now
+            live.deadline = since + table.settings.turn_seconds
+            if live.owned:
+                self._later(live, live.deadline - now, lambda: [self._timeout_event(live, seat)])
+
+    def _later(self, live: LiveTable, delay: float, job: Callable[[], list[Event]]) -> None:
+        version = live.table.version
+        code = live.table.code
+        due = self.clock.time() + max(0.0, delay)
+
+        def fire() -> None:
+            self.metrics.lateness.observe(max(0.0, self.clock.time() - due))
+            live.timer = None
+            self.tasks.spawn(self._run(live, version, job), f"table {code} clock")
+
+        live.timer = self.clock.call_later(delay, fire)
+
+    async def _run(self, live: LiveTable, version: int, job: Callable[[], list[Event]]) -> None:
+        """Run a clock's job; on any error, log it (once until it succeeds) and try again with
+        back-off while the table has not moved on."""
+        table = live.table
+        if table.version != version:
+            return  # the table moved on; this clock is stale
+        try:
+            await self._commit(live, lambda t: job() if t.version == version else [])
+        except EngineError as error:
+            if not isinstance(error, Unavailable):  # pragma: no cover - a bug, not a fault
+                self.metrics.error(CLOCK_REFUSED)
+                log.error("table %s: automatic move refused: %s", table.code, error)
+                return
+            self._retry(live, version, job, error)
+        except Exception as error:
+            self._retry(live, version, job, error)
+        else:
+            if live.failures:
+                log.warning("table %s: clock running again", table.code)
+                live.failures = 0
+
+    def _retry(
+        self, live: LiveTable, version: int, job: Callable[[], list[Event]], error: Exception
+    ) -> None:
+        live.failures += 1
+        self.metrics.error("clock/retry")
+        if live.failures == 1:
+            log.warning("table %s: clock failed (%s): retrying", live.table.code, error)
+        if live.table.version != version or live.timer is not None:
+            return  # the table moved on meanwhile, and its next clock is set
+        delay = min(RETRY_MAX, RETRY_FIRST * 2 ** (live.failures - 1))
+        self._later(live, delay, job)
+
+    def _bot_event(self, live: LiveTable, seat: int) -> Act:
+        table = live.table
+        bot = live.bots.get(seat)
+        if bot is None:
+            bot = live.bots[seat] = load_bot(table.settings.bots, seed=secrets.randbits(32))
+        assert table.game is not None and table.game.hand is not None
+        action = bot.decide(view(table.game.hand, seat))
+        try:
+            return table.act_event(seat, action.to_json(), by="bot")
+        except IllegalAction:  # a bot should never do this; pack rather than stall the table
+            log.exception("bot at table %s seat %d chose an illegal action", table.code, seat)
+            return self._timeout_event(live, seat)
+
+    def _timeout_event(self, live: LiveTable, seat: int) -> Act:
+        hand = live.table.game.hand if live.table.game else None
+        assert hand is not None
+        do = "decline" if hand.waiting_for == seat else "pack"
+        return live.table.act_event(seat, {"do": do}, by="timer")

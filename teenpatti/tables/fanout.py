@@ -1,0 +1,68 @@
+"""Fan-out: every socket of a table gets its own view of each version, rendered once per seat.
+
+The public state is built once per version by the table; what this process adds (the turn's
+deadline, the time now, who is online) is laid over it here, and each seat's cards are added for
+that seat only (:meth:`Table.state_for`, through the engine's view gate).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import msgspec
+
+from ..metrics import Metrics
+from .clock import Clock
+from .live import Connection, LiveTable
+
+__all__ = ["Fanout"]
+
+_encode = msgspec.json.Encoder().encode
+
+
+class Fanout:
+    """Renders tables' states and sends them to their sockets."""
+
+    def __init__(self, clock: Clock, metrics: Metrics) -> None:
+        self.clock = clock
+        self.metrics = metrics
+
+    def connected(self, live: LiveTable) -> list[bool]:
+        """Which seats have a socket open now, in this process or another."""
+        seats = {c.seat for c in live.connections} | live.remote
+        return [i in seats for i in range(len(live.table.seats))]
+
+    def render(self, live: LiveTable, seat: int | None) -> str:
+        """The ``state`` message for ``seat``, as JSON text."""
+        return self._render(live, seat, self._public(live))
+
+    def broadcast(self, live: LiveTable, but: Connection | None = None) -> None:
+        """Send every socket its own state (each seat's rendered once)."""
+        if not live.connections:
+            return
+        started = time.perf_counter()
+        public = self._public(live)
+        rendered: dict[int | None, str] = {}
+        for conn in list(live.connections):
+            if conn is but:
+                continue
+            message = rendered.get(conn.seat)
+            if message is None:
+                message = rendered[conn.seat] = self._render(live, conn.seat, public)
+            conn.push(message)
+        self.metrics.broadcast.observe(time.perf_counter() - started)
+
+    def _public(self, live: LiveTable) -> dict[str, Any]:
+        """The public state with what this process adds: the clock and who is online."""
+        public = dict(live.table.public_state())
+        public["deadline"] = live.deadline
+        public["now"] = self.clock.time()
+        online = self.connected(live)
+        public["seats"] = [
+            {**row, "connected": row["bot"] or online[row["seat"]]} for row in public["seats"]
+        ]
+        return public
+
+    def _render(self, live: LiveTable, seat: int | None, public: dict[str, Any]) -> str:
+        return _encode(live.table.state_for(seat, public)).decode()

@@ -1,0 +1,94 @@
+"""What the service keeps of a table in memory: its state, its lock, its sockets and its clocks;
+and the service's clock settings.
+
+:class:`LiveTable` is plain data: the parts of :mod:`teenpatti.tables.service` (registry,
+writer, clocks, fan-out, presence, cluster) each change only their own fields of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from ..bots import DecidesActions
+from .clock import Handle
+from .table import Table
+
+__all__ = ["Connection", "LiveTable", "Timing"]
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """The service's clock settings, in seconds. Tests set the delays to zero."""
+
+    bot_delay: tuple[float, float] = (0.8, 2.0)
+    result_pause: float = 4.0
+    first_deal: float = 0.5
+    reconnect_grace: float = 45.0
+    lease_ttl: float = 3.0
+    lease_every: float = 1.0
+    reconcile_every: float = 2.0
+    """Seconds between two rounds of the reconciler (catch up, re-arm, let idle tables go)."""
+    idle_after: float = 120.0
+    """Seconds a table stays in memory with no socket, clock or grace."""
+    keep_for: float = 30 * 86400.0
+    """Seconds a table's log is kept after its last event (its hand histories can be fetched
+    until then); older tables are removed from the store."""
+    purge_every: float = 3600.0
+    """Seconds between two sweeps for tables past ``keep_for``."""
+
+
+class Connection:
+    """One client's socket, as the service sees it: its seat and a bounded queue of messages.
+
+    A writer task per connection drains the queue; a client whose queue overflows is dropped (it
+    resyncs when it returns), so one slow reader never slows its table.
+    """
+
+    def __init__(self, seat: int | None, limit: int = 64) -> None:
+        self.seat = seat
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(limit)
+        self.dropped = False
+
+    def push(self, message: str) -> None:
+        """Queue a message, or drop the connection if it is not keeping up."""
+        if self.dropped:
+            return
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.dropped = True
+            self.close()
+
+    def close(self) -> None:
+        """Ask the writer to stop (the socket is then closed)."""
+        try:
+            self.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+
+@dataclass(eq=False)
+class LiveTable:
+    """A table in memory: its state, its lock, its connections and its pending clocks."""
+
+    table: Table
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+    timer: Handle | None = None
+    deadline: float | None = None
+    graces: dict[int, Handle] = field(default_factory=dict)
+    bots: dict[int, DecidesActions] = field(default_factory=dict)
+    owned: bool = True
+    """Whether this process runs the table's clocks (it holds the table's lease)."""
+    since: float = 0.0
+    """When the table's last event was stored (the turn's deadline counts from it)."""
+    stale: bool = False
+    """An append's outcome is unknown (the store failed mid-way): reload before going on."""
+    failures: int = 0
+    """Store errors in a row for this table's clock (logged once, retried with back-off)."""
+    remote: set[int] = field(default_factory=set)
+    """Seats with a socket open in another process (read from the bus)."""
+    touched: float = 0.0
+    """When the table was last seen in use (it leaves memory after a while unused)."""

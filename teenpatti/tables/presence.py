@@ -1,0 +1,159 @@
+"""Presence: who has a socket open at a table, the reconnect grace after a person's last socket
+closes, and handing a seat to the computer and back.
+
+When a seated person's last socket closes at a table with a turn timer, the grace starts; if they
+are not back when it runs out, the computer plays their seat until they return. A person who
+reconnects takes their seat back at once.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from .clock import Clock, Tasks
+from .clocks import RETRY_MAX
+from .events import Control, Event
+from .fanout import Fanout
+from .live import Connection, LiveTable, Timing
+from .table import Table
+from .writer import Make
+
+__all__ = ["Presence", "give_back"]
+
+log = logging.getLogger("teenpatti.tables")
+
+
+class Presence:
+    """Sockets coming and going, and the seats the computer plays meanwhile."""
+
+    def __init__(
+        self,
+        clock: Clock,
+        timing: Timing,
+        tasks: Tasks,
+        fanout: Fanout,
+        commit: Callable[[LiveTable, Make], Coroutine[Any, Any, int]],
+        watched: Callable[[LiveTable], None],
+        moved: Callable[[LiveTable], None],
+        elsewhere: Callable[[LiveTable], Coroutine[Any, Any, set[int]]],
+    ) -> None:
+        self.clock = clock
+        self.timing = timing
+        self.tasks = tasks
+        self.fanout = fanout
+        self._commit = commit
+        self._watched = watched
+        """Called when a socket joins a table (a sleeping table's clocks start again)."""
+        self._moved = moved
+        """Called when a seat comes online or goes offline in this process (tell the others)."""
+        self._elsewhere = elsewhere
+        """The seats online in other processes now (read fresh before a seat is handed over)."""
+
+    async def connect(self, live: LiveTable, conn: Connection) -> None:
+        """Add a socket; its person takes the seat back from the computer if it had it."""
+        live.connections.add(conn)
+        self._watched(live)
+        seat = conn.seat
+        if seat is not None:
+            grace = live.graces.pop(seat, None)
+            if grace is not None:
+                grace.cancel()
+            if live.table.seats[seat].bot and live.table.seats[seat].token_hash is not None:
+                try:
+                    await self._commit(live, give_back(seat))
+                    return
+                except Exception as error:  # the store is down: the reconciler gives it back
+                    log.warning(
+                        "table %s: seat %d not given back yet: %s", live.table.code, seat, error
+                    )
+        conn.push(self.fanout.render(live, seat))
+        if seat is not None and sum(c.seat == seat for c in live.connections) == 1:
+            self._moved(live)
+            self.fanout.broadcast(live, but=conn)  # the others see this seat come online
+
+    def disconnect(self, live: LiveTable, conn: Connection) -> None:
+        """Remove a socket; if its seat has no socket left, start the reconnect grace."""
+        live.connections.discard(conn)
+        seat = conn.seat
+        if seat is None or any(c.seat == seat for c in live.connections):
+            return
+        self._moved(live)
+        self.fanout.broadcast(live)  # the others see this seat go offline
+        if live.table.settings.turn_seconds is None:
+            return  # a table with no timer waits for its players as long as they like
+        # The coroutine is made when the grace runs out: made now, a grace cancelled by the
+        # person's return would leave it never awaited (a RuntimeWarning per reconnect).
+        self._grace(live, seat)
+
+    def ensure(self, live: LiveTable) -> None:
+        """The reconciler's check: seats the computer plays go back to their connected persons,
+        and every seated person with no socket has a grace running (after a restart, or a
+        takeover of the table's clocks)."""
+        self.reclaim_seats(live)
+        table = live.table
+        if table.settings.turn_seconds is None or table.status != "playing":
+            return
+        online = {c.seat for c in live.connections} | live.remote
+        for seat, info in enumerate(table.seats):
+            absent = info.token_hash is not None and not info.bot and seat not in online
+            if absent and seat not in live.graces:
+                self._grace(live, seat)
+
+    def _grace(self, live: LiveTable, seat: int, seconds: float | None = None) -> None:
+        code = live.table.code
+
+        def run_out() -> None:
+            live.graces.pop(seat, None)
+            self.tasks.spawn(self._take_over(live, seat), f"table {code} grace")
+
+        delay = self.timing.reconnect_grace if seconds is None else seconds
+        live.graces[seat] = self.clock.call_later(delay, run_out)
+
+    async def _take_over(self, live: LiveTable, seat: int) -> None:
+        if any(c.seat == seat for c in live.connections):
+            return
+        try:
+            if seat in await self._elsewhere(live):
+                return  # the person is connected to another process
+        except Exception as error:  # the bus is down: the grace waits for it
+            log.warning("table %s: presence unknown: %s", live.table.code, error)
+            if seat not in live.graces:
+                self._grace(live, seat, RETRY_MAX)
+            return
+        try:
+            await self._commit(
+                live, lambda t: [] if t.seats[seat].bot else [Control(seat=seat, bot=True)]
+            )
+        except Exception as error:  # the store is down: try again shortly
+            log.warning("table %s: seat %d not handed over yet: %s", live.table.code, seat, error)
+            if seat not in live.graces:
+                self._grace(live, seat, RETRY_MAX)
+
+    def reclaim_seats(self, live: LiveTable) -> None:
+        """A seat another process handed to the computer goes back to its person if they are
+        connected here."""
+        for seat in {c.seat for c in live.connections if c.seat is not None}:
+            info = live.table.seats[seat]
+            if info.bot and info.token_hash is not None:
+                self.tasks.spawn(self._give_back(live, seat), f"table {live.table.code}")
+
+    async def _give_back(self, live: LiveTable, seat: int) -> bool:
+        """Hand ``seat`` back to its person; ``False`` if the store is down (the reconciler
+        tries again)."""
+        try:
+            await self._commit(live, give_back(seat))
+        except Exception as error:
+            log.warning("table %s: seat %d not given back yet: %s", live.table.code, seat, error)
+            return False
+        return True
+
+
+def give_back(seat: int) -> Callable[[Table], list[Event]]:
+    """The command that hands ``seat`` back from the computer to its person."""
+
+    def make(table: Table) -> list[Event]:
+        return [Control(seat=seat, bot=False)] if table.seats[seat].bot else []
+
+    return make

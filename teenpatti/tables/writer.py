@@ -1,0 +1,130 @@
+"""The command writer: the one way events get into a table's log and its state.
+
+A change is made under the table's lock in three steps: the command is turned into events against
+the latest state (the table checks it with the engine), the store appends them with the expected
+version (compare-and-set), and only then are they applied. If another writer appended first, the
+table catches up from the store and the command is checked again: it applies if it is still legal,
+and is refused with the engine's reason if not.
+
+Any other error during an append leaves its outcome unknown (the events may be stored, with the
+acknowledgement lost): the table is marked stale and reloaded from the store before anything else
+is done with it, and the command is refused with :class:`~teenpatti.tables.table.Unavailable`
+(``store/unavailable``, retryable). A client retrying with the same command id finds it applied
+(the id is in the log), so a command applies at most once.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+from ..metrics import Metrics
+from ..store.base import EventStore, VersionConflict
+from .clock import Clock
+from .events import Event, decode, encode
+from .live import LiveTable
+from .table import Table, TableError, Unavailable
+
+__all__ = ["Make", "Writer"]
+
+log = logging.getLogger("teenpatti.tables")
+
+Make = Callable[[Table], list[Event]]
+"""Turns a command into events against the table's current state (or raises the refusal)."""
+
+ATTEMPTS = 5
+"""How many times a command is checked again after losing the compare-and-set."""
+
+
+class Writer:
+    """Appends commands' events to the log and applies them to the table in memory."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        clock: Clock,
+        metrics: Metrics,
+        *,
+        changed: Callable[[LiveTable], None],
+        won: Callable[[LiveTable], None],
+        stored: Callable[[LiveTable, int], None],
+        caught_up: Callable[[LiveTable], None],
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.metrics = metrics
+        self._changed = changed
+        """Called after each version applied (clocks and sockets follow the state)."""
+        self._won = won
+        """Called once this process's append is applied, before ``changed``."""
+        self._stored = stored
+        """Called after this process appended (tell the other processes)."""
+        self._caught_up = caught_up
+        """Called after events of other writers were applied."""
+
+    async def commit(self, live: LiveTable, make: Make) -> int:
+        """Turn a command into events and append them (compare-and-set, checked again on a
+        conflict); returns how many events were stored (0: nothing to do, or a repeat).
+
+        Raises the table's refusal, :class:`TableError` ``state/conflict`` if the table stays
+        too busy, or :class:`Unavailable` if the store cannot be reached."""
+        table = live.table
+        for _ in range(ATTEMPTS):
+            async with live.lock:
+                if live.stale:
+                    await self.reload(live)
+                events = make(table)
+                if not events:
+                    return 0
+                started = time.perf_counter()
+                try:
+                    version = await self.store.append(
+                        table.table_id, table.version, [encode(e) for e in events]
+                    )
+                except VersionConflict:
+                    await self.reload(live)
+                    continue
+                except Exception as error:
+                    # Stored or not, we cannot tell: reload before serving this table again.
+                    self.metrics.error("store/append")
+                    live.stale = True
+                    log.warning("table %s: append failed (%s): reloading", table.code, error)
+                    await self.reload(live)
+                    raise Unavailable() from error
+                self.metrics.append.observe(time.perf_counter() - started)
+                self.metrics.actions.inc()
+                live.since = self.clock.time()
+                for event in events:
+                    table.apply(event)
+                self._won(live)
+                self._changed(live)
+                self._stored(live, version)
+            return len(events)
+        raise TableError("state/conflict", "the table is busy: try again")
+
+    async def reload(self, live: LiveTable) -> bool:
+        """:meth:`catch_up`, with a store error turned into :class:`Unavailable` (the table
+        stays marked stale, and is reloaded by the next command or the reconciler)."""
+        try:
+            return await self.catch_up(live)
+        except Exception as error:
+            live.stale = True
+            raise Unavailable() from error
+
+    async def catch_up(self, live: LiveTable) -> bool:
+        """Apply the events other writers appended (the table's lock is held); ``True`` if any.
+
+        Each version is passed on as its writer passes it on: one state per version, so a client
+        never misses a version because another process wrote it.
+        """
+        table = live.table
+        events = await self.store.load(table.table_id, after=table.version)
+        live.stale = False
+        for stored in events:
+            table.apply(decode(stored.data))
+            live.since = stored.at
+            self._changed(live)
+        if events:
+            self._caught_up(live)
+        return bool(events)

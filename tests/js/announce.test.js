@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { JS, state } from "./page.js";
+
+const { announcements, endsHand, startsHand } = await import(new URL("announce.js", JS));
+const i18n = await import(new URL("i18n.js", JS));
+i18n.setLang("en");
+
+const chaal = { do: "chaal", cost: 20, max: 20, targets: [] };
+const pack = { do: "pack", cost: 0, max: 0, targets: [] };
+
+test("the first state says nothing but whose turn it is", () => {
+  const first = state({ legal: [chaal, pack] });
+  const said = announcements(null, first);
+  assert.deepEqual(said.polite, []);
+  assert.equal(said.turn, i18n.t("turn.cue", { actions: `${i18n.t("act.chaal")} 20, ${i18n.t("act.pack")}` }));
+  assert.equal(startsHand(null, first), false);
+});
+
+test("the other seats' moves since the last state are said with what they paid, mine are not", () => {
+  const before = state({}, { actor: 1, actions: [] });
+  const after = state({ version: 12, legal: [chaal] }, {
+    actor: 0,
+    actions: [
+      { seat: 1, do: "chaal", paid: 20, stake: 20 },
+      { seat: 0, do: "see", paid: 0, stake: 20 },
+    ],
+  });
+  const said = announcements(before, after);
+  const moved = i18n.t("did.line", { name: "Bikash", what: i18n.t("did.cost", { what: i18n.t("did.chaal"), n: 20 }) });
+  assert.deepEqual(said.polite, [moved]);
+  assert.notEqual(said.turn, null, "the turn came to me");
+  assert.equal(announcements(after, after).turn, null, "still my turn: no second cue");
+});
+
+test("an accepted side show names its loser from the log, not from who packed", () => {
+  const before = state({}, { actor: 1, side_show: [0, 1], actions: [{ seat: 0, do: "sideshow", paid: 20, stake: 10 }] });
+  const after = state({ version: 11 }, {
+    actor: 1,
+    actions: [...before.hand.actions, { seat: 1, do: "accept", paid: 0, stake: 10, loser: 0 }],
+  });
+  const said = announcements(before, after);
+  assert.equal(said.polite.length, 1);
+  assert.ok(said.polite[0].endsWith(i18n.t("side.result", { loser: i18n.t("you") })), said.polite[0]);
+  const declined = state({ version: 11 }, {
+    actions: [...before.hand.actions, { seat: 1, do: "decline", paid: 0, stake: 10 }],
+  });
+  assert.ok(!announcements(before, declined).polite.join().includes(i18n.t("side.result", { loser: i18n.t("you") })));
+});
+
+test("a new hand, a hand's result and the game's winner are each said once", () => {
+  const one = state({}, { number: 1 });
+  const two = state({ version: 11 }, { number: 2 });
+  assert.ok(startsHand(one, two));
+  assert.deepEqual(announcements(one, two).polite, [i18n.t("table.hand", { n: 2, of: 20 })]);
+
+  const over = state({ version: 12, status: "finished", standings: [
+    { place: 1, seat: 1, name: "Bikash", chips: 2000 },
+    { place: 2, seat: 0, name: "Asha", chips: 0 },
+  ] }, { number: 2, finished: true, ended_by: "packs", pots: [{ amount: 40, winners: [1] }] });
+  assert.ok(endsHand(two, over));
+  const said = announcements(two, over).polite;
+  assert.equal(said.length, 2);
+  assert.ok(said[0].startsWith(i18n.t("result.wins", { name: "Bikash", n: 40 })), said[0]);
+  assert.equal(said[1], i18n.t("end.winner", { name: "Bikash" }));
+  assert.equal(endsHand(over, over), false);
+  assert.deepEqual(announcements(over, over).polite, []);
+});

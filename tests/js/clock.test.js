@@ -1,0 +1,25 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { JS, state } from "./page.js";
+
+const clock = await import(new URL("clock.js", JS));
+
+test("the time left follows the server's clock, not the phone's", () => {
+  const phone = 1_000_000; // seconds on this phone's clock
+  const st = state({ now: phone - 100, deadline: phone - 100 + 12 });
+  clock.learnSkew(null, st, phone * 1000); // the phone runs 100 s ahead of the server
+  assert.equal(clock.secondsLeft(st, phone * 1000), 12);
+  assert.equal(clock.secondsLeft(st, (phone + 20) * 1000), 0, "never below nothing");
+  assert.equal(clock.secondsLeft({ ...st, deadline: phone - 100 + 500 }, phone * 1000), 30, "never above the turn");
+});
+
+test("without the server's time, a fresh deadline starts a whole turn", () => {
+  const before = state({ now: undefined, deadline: 5000 });
+  const after = state({ now: undefined, deadline: 9000 });
+  clock.learnSkew(before, after, 2_000_000); // the server's "now" is read as deadline - turn_seconds
+  assert.equal(clock.secondsLeft(after, 2_000_000), 30);
+  assert.equal(clock.secondsLeft(after, 2_010_000), 20);
+  clock.learnSkew(after, after, 3_000_000); // the same deadline again teaches nothing
+  assert.equal(clock.secondsLeft(after, 2_010_000), 20);
+});

@@ -1,0 +1,345 @@
+"""The table service under store faults, with a clock the tests move by hand (no sleeping):
+clocks that survive store errors, appends whose acknowledgement is lost, moves sent during an
+outage (a retryable error, and a retry applied once), the turn deadline a new process keeps,
+graces re-armed after a restart, damaged tables quarantined, idle tables leaving memory."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from teenpatti.store.base import StoredEvent
+from teenpatti.store.sqlite import SqliteStore
+from teenpatti.tables.clock import ManualClock, SystemClock
+from teenpatti.tables.clocks import RETRY_MAX
+from teenpatti.tables.live import Connection, LiveTable
+from teenpatti.tables.service import TableService, Timing
+from teenpatti.tables.table import TableError
+
+DOCTOR = (sys.executable, "-c", "from teenpatti.cli import main; main()", "doctor")
+
+TIMING = Timing(
+    bot_delay=(1.0, 1.0),
+    result_pause=2.0,
+    first_deal=0.5,
+    reconnect_grace=10.0,
+    reconcile_every=1.0,
+    idle_after=30.0,
+)
+
+
+class FlakyStore(SqliteStore):
+    """A real SQLite store that can be made to fail: ``down`` (every call raises, as a store
+    that cannot be reached), ``lose_acks`` (the next appends are stored, then raise, as a
+    commit whose acknowledgement was lost on the way)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.down = False
+        self.lose_acks = 0
+
+    def _check(self) -> None:
+        if self.down:
+            raise ConnectionError("the store is down")
+
+    async def append(self, table_id: str, expected: int, events: list[dict[str, Any]]) -> int:
+        self._check()
+        version = await super().append(table_id, expected, events)
+        if self.lose_acks:
+            self.lose_acks -= 1
+            raise ConnectionResetError("connection lost before the acknowledgement")
+        return version
+
+    async def load(self, table_id: str, after: int = 0) -> list[StoredEvent]:
+        self._check()
+        return await super().load(table_id, after)
+
+    async def versions(self, table_ids: list[str]) -> dict[str, int]:
+        self._check()
+        return await super().versions(table_ids)
+
+    async def create_table(self, table_id: str, code: str, first: dict[str, Any]) -> None:
+        self._check()
+        await super().create_table(table_id, code, first)
+
+
+def run(body: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(asyncio.wait_for(body(), 60))
+
+
+async def started(
+    service: TableService, turn_seconds: int | None = 30, guests: int = 1, computers: int = 1
+) -> tuple[LiveTable, list[str]]:
+    """A started table of ``1 + guests`` persons and ``computers`` computer players."""
+    seats = 1 + guests + computers
+    code, host, _ = await service.create(
+        {"name": "Host", "seats": seats, "preset": "nepal", "turn_seconds": turn_seconds}
+    )
+    tokens = [host]
+    for i in range(guests):
+        tokens.append((await service.join(code, f"Guest{i}"))[0])
+    await service.command(code, 0, {"type": "start"})
+    return service.get(code), tokens
+
+
+async def log_of(store: SqliteStore, live: LiveTable) -> list[int]:
+    return [e.version for e in await SqliteStore.load(store, live.table.table_id)]
+
+
+def test_a_clock_survives_a_store_outage(tmp_path: Path) -> None:
+    """Issue: a clock died on any store error and nothing re-armed it (the table froze for
+    good). Now the deal fails while the store is down, is retried with back-off, and goes in
+    within RETRY_MAX of the store coming back; the error is logged once."""
+
+    async def body() -> None:
+        clock = ManualClock()
+        store = FlakyStore(tmp_path / "s.sqlite3")
+        service = TableService(store, TIMING, clock)
+        live, _ = await started(service)
+        version = live.table.version
+        store.down = True
+        await clock.advance(30.0)  # the deal is due at 0.5 s: it fails, again and again
+        assert live.table.version == version and not live.table.hand_in_play
+        store.down = False
+        await clock.advance(RETRY_MAX + 0.01)
+        await service.tasks.settle()
+        assert live.table.hand_in_play, "the deal never came after the store was back"
+        assert await log_of(store, live) == list(range(1, live.table.version + 1))
+        await service.stop()
+
+    run(body)
+
+
+def test_a_lost_acknowledgement_reloads_the_table(tmp_path: Path) -> None:
+    """Issue: a commit whose acknowledgement was lost left the process serving the version
+    before it, with no clock. Now the table is reloaded from the store at once and goes on."""
+
+    async def body() -> None:
+        clock = ManualClock()
+        store = FlakyStore(tmp_path / "s.sqlite3")
+        service = TableService(store, TIMING, clock)
+        live, _ = await started(service)
+        store.lose_acks = 1
+        await clock.advance(0.5)  # the deal is stored, but the process hears an error
+        await service.tasks.settle()
+        stored = await log_of(store, live)
+        assert live.table.version == stored[-1], "the process is behind its own log"
+        assert live.table.hand_in_play and not live.stale
+        assert live.timer is not None or live.deadline is not None  # the turn's clock is set
+        await service.stop()
+
+    run(body)
+
+
+def test_a_move_during_an_outage_gets_a_retryable_error_and_a_retry_applies_once(
+    tmp_path: Path,
+) -> None:
+    """Issue: a move that could not be stored dropped the socket with no reply. Now it is
+    refused with store/unavailable (retryable); sent again with the same id it applies once,
+    whether or not the first attempt was stored."""
+
+    async def body() -> None:
+        clock = ManualClock()
+        store = FlakyStore(tmp_path / "s.sqlite3")
+        service = TableService(store, TIMING, clock)
+        live, _ = await started(service, guests=2, computers=0)
+        await clock.advance(0.5)  # the deal
+        await service.tasks.settle()
+        code = live.table.code
+
+        def move(cid: str, do: str) -> dict[str, Any]:
+            actor = live.table.game.hand.actor  # type: ignore[union-attr]
+            assert not live.table.seats[actor].bot
+            return {"type": "act", "action": {"do": do}, "id": cid, "seat": actor}
+
+        # The store is down: refused, retryable, nothing stored.
+        store.down = True
+        message = move("m-1", "see")
+        with pytest.raises(TableError) as refused:
+            await service.command(code, message["seat"], message)
+        assert refused.value.code == "store/unavailable" and refused.value.retryable
+        store.down = False
+        before = live.table.version
+        assert await service.command(code, message["seat"], message)  # the retry applies
+        assert live.table.version == before + 1
+        # Stored, but the acknowledgement is lost: the retry finds it applied.
+        message = move("m-2", "pack")
+        store.lose_acks = 1
+        with pytest.raises(TableError) as refused:
+            await service.command(code, message["seat"], message)
+        assert refused.value.code == "store/unavailable"
+        assert not await service.command(code, message["seat"], message)  # a repeat
+        assert not await service.command(code, message["seat"], {**message, "version": 1})
+        events = [e.data for e in await SqliteStore.load(store, live.table.table_id)]
+        assert [e.get("id") for e in events].count("m-2") == 1
+        assert [e.get("id") for e in events].count("m-1") == 1
+        await service.stop()
+
+    run(body)
+
+
+def test_bad_command_ids_are_refused(tmp_path: Path) -> None:
+    async def body() -> None:
+        service = TableService(FlakyStore(tmp_path / "s.sqlite3"), TIMING, ManualClock())
+        live, _ = await started(service)
+        for bad in (5, "", "x" * 65, "é", "a\nb"):
+            with pytest.raises(TableError) as refused:
+                await service.command(live.table.code, 0, {"type": "act", "id": bad})
+            assert refused.value.code == "message/id"
+        await service.stop()
+
+    run(body)
+
+
+def test_a_new_process_keeps_the_turn_deadline(tmp_path: Path) -> None:
+    """Issue: after a takeover the new process restarted the turn timer from a full turn. Now
+    the deadline counts from the stored event that began the turn, in every process."""
+    path = tmp_path / "s.sqlite3"
+
+    async def body() -> None:
+        first = TableService(SqliteStore(path), TIMING, SystemClock())
+        live, _ = await started(first)
+        code = live.table.code
+        deadline = None
+        for _ in range(200):  # the first deal, 0.5 s after the start
+            await asyncio.sleep(0.01)
+            deadline = live.deadline
+            if deadline is not None:
+                break
+        assert deadline is not None
+        await first.stop()
+        # The process taking the table over starts 10 s later by its own clock.
+        later = ManualClock(start=SystemClock().time() + 10.0)
+        second = TableService(SqliteStore(path), TIMING, later)
+        again = await second.find(code)
+        assert again.deadline == pytest.approx(deadline, abs=0.5)
+        await second.stop()
+
+    run(body)
+
+
+def test_after_a_restart_absent_players_are_handed_to_the_computer(tmp_path: Path) -> None:
+    """Issue: a person absent since a restart was never handed to the computer. Now the
+    reconciler starts their grace, and the computer takes the seat when it runs out, while a
+    person who is connected keeps theirs."""
+    path = tmp_path / "s.sqlite3"
+
+    async def body() -> None:
+        clock = ManualClock()
+        first = TableService(SqliteStore(path), TIMING, clock)
+        live, tokens = await started(first, guests=2)
+        code = live.table.code
+        await first.stop()
+        second = TableService(SqliteStore(path), TIMING, clock)
+        await second.start()
+        back = await second.find(code)
+        here = Connection(second.seat_for(back, tokens[1]))
+        await second.connect(back, here)
+        await clock.advance(TIMING.reconcile_every + TIMING.reconnect_grace + 0.1)
+        await second.tasks.settle()
+        seats = back.table.seats
+        assert seats[0].bot and seats[2].bot, "absent persons were never handed over"
+        assert not seats[1].bot
+        await second.stop()
+
+    run(body)
+
+
+def test_a_damaged_table_is_quarantined_and_the_others_serve(tmp_path: Path) -> None:
+    """Issue: one corrupt row stopped every table. Now only its table is refused."""
+    path = tmp_path / "teenpatti.sqlite3"
+
+    async def body() -> None:
+        service = TableService(SqliteStore(path), TIMING, ManualClock())
+        bad, _, _ = await service.create({"name": "A"})
+        good, _, _ = await service.create({"name": "B"})
+        table_id = service.get(bad).table.table_id
+        await service.stop()
+        with sqlite3.connect(path) as db:
+            db.execute(
+                "UPDATE events SET data = ? WHERE table_id = ?", ('{"type": "bogus"}', table_id)
+            )
+        again = TableService(SqliteStore(path), TIMING, ManualClock())
+        await again.start()
+        for _ in range(2):  # refused each time, logged once
+            with pytest.raises(TableError) as refused:
+                await again.find(bad)
+            assert refused.value.code == "table/damaged"
+        assert (await again.find(good)).table.seats[0].name == "B"
+        assert list(again.registry.damaged) == [bad]
+        await again.stop()
+
+    run(body)
+    # The doctor names the damaged table, and only it.
+    done = subprocess.run(
+        [*DOCTOR, "--data", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 1, done.stderr
+    damaged = [line["table"] for line in lines if line.get("ok") is False]
+    assert len(damaged) == 1 and lines[-1] == {"tables": 2, "damaged": 1}
+
+
+def test_idle_and_computer_only_tables_leave_memory(tmp_path: Path) -> None:
+    """A table nobody watches and no person plays stops and leaves memory; the log keeps it,
+    and it comes back as it was when someone opens it."""
+
+    async def body() -> None:
+        clock = ManualClock()
+        service = TableService(SqliteStore(tmp_path / "s.sqlite3"), TIMING, clock)
+        await service.start()
+        code, _, _ = await service.create({"name": "Solo", "computer": True, "seats": 3})
+        live = service.get(code)
+        # The host never connects: after the grace, the computer plays their seat too, and
+        # with nobody watching, the table stops.
+        await clock.advance(TIMING.reconnect_grace + 5.0)
+        await service.tasks.settle()
+        assert all(s.bot for s in live.table.seats)
+        version = live.table.version
+        await clock.advance(TIMING.idle_after + 2 * TIMING.reconcile_every)
+        await service.tasks.settle()
+        assert code not in service.tables and live.table.version == version
+        back = await service.find(code)
+        assert back.table.state(None) == live.table.state(None)
+        await service.stop()
+
+    run(body)
+
+
+def test_tables_past_their_keeping_time_are_removed(tmp_path: Path) -> None:
+    """Finished and abandoned tables stay in the log for ``keep_for`` (their histories can be
+    fetched), then are removed; a table used since stays."""
+
+    async def body() -> None:
+        path = tmp_path / "s.sqlite3"
+        store = SqliteStore(path)
+        clock = ManualClock(start=SystemClock().time())
+        service = TableService(store, TIMING, clock)
+        await service.start()
+        old, _, _ = await service.create({"name": "Old"})
+        fresh, _, _ = await service.create({"name": "New"})
+        with sqlite3.connect(path) as db:  # the old table was last used long ago
+            db.execute(
+                "UPDATE events SET at = at - ? WHERE table_id = ?",
+                (TIMING.keep_for + 60, service.get(old).table.table_id),
+            )
+        await service.reconciler.purge(clock.time())
+        with pytest.raises(TableError) as gone:
+            await service.find(old)
+        assert gone.value.code == "table/unknown"
+        assert [r.code for r in await store.tables()] == [fresh]
+        await service.stop()
+
+    run(body)
