@@ -23,9 +23,14 @@ from .clock import Clock, Tasks
 from .live import LiveTable, Timing
 from .registry import Registry
 
-__all__ = ["Cluster"]
+__all__ = ["PRESENCE_TTL", "Cluster"]
 
 log = logging.getLogger("teenpatti.tables")
+
+PRESENCE_TTL = 10.0
+"""Seconds a process's record of its sockets lives unless renewed (every lease round, each
+second): long enough to ride out a Redis pause of several seconds without showing anyone offline,
+short beside the reconnect grace, so a dead process's sockets stop counting well before it ends."""
 
 
 class Cluster:
@@ -109,7 +114,7 @@ class Cluster:
     async def _show(self, live: LiveTable) -> None:
         code = live.table.code
         try:
-            await self.bus.present({code: _seats(live)}, self.timing.lease_ttl)
+            await self.bus.present({code: _seats(live)}, PRESENCE_TTL)
             self._shown.add(code)
             await self.bus.publish(code, PRESENCE)
         except Exception as error:  # the next lease round records it
@@ -129,6 +134,8 @@ class Cluster:
             remote = online.get(live.table.code, set())
             if remote != live.remote:
                 live.remote = remote
+                for seat in remote & set(live.graces):  # back, on another process
+                    live.graces.pop(seat).cancel()
                 self._broadcast(live)
 
     async def share_presence(self, tables: list[LiveTable]) -> None:
@@ -136,7 +143,7 @@ class Cluster:
         mine = {t.table.code: _seats(t) for t in tables if t.connections}
         for code in self._shown - set(mine):
             mine[code] = []  # no socket left here
-        await self.bus.present(mine, self.timing.lease_ttl)
+        await self.bus.present(mine, PRESENCE_TTL)
         self._shown = {code for code, seats in mine.items() if seats}
         await self._refresh([t for t in tables if t.connections or t.owned])
 

@@ -60,17 +60,17 @@ class Presence:
             grace = live.graces.pop(seat, None)
             if grace is not None:
                 grace.cancel()
-            if live.table.seats[seat].bot and live.table.seats[seat].token_hash is not None:
-                try:
-                    await self._commit(live, give_back(seat))
-                    return
-                except Exception as error:  # the store is down: the reconciler gives it back
-                    log.warning(
-                        "table %s: seat %d not given back yet: %s", live.table.code, seat, error
-                    )
-        conn.push(self.fanout.render(live, seat))
-        if seat is not None and sum(c.seat == seat for c in live.connections) == 1:
+        first = seat is not None and sum(c.seat == seat for c in live.connections) == 1
+        if first:
             self._moved(live)
+        # Back from the computer (the new state goes to every socket); if the store is down, the
+        # reconciler gives the seat back later.
+        info = live.table.seats[seat] if seat is not None else None
+        taken = info is not None and info.bot and info.token_hash is not None
+        if taken and seat is not None and await self._give_back(live, seat):
+            return
+        conn.push(self.fanout.render(live, seat))
+        if first:
             self.fanout.broadcast(live, but=conn)  # the others see this seat come online
 
     def disconnect(self, live: LiveTable, conn: Connection) -> None:

@@ -21,18 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fault_helpers import PgProxy, Player, check_table, never_back
-from scale_helpers import FAST, Client, Server, lease_holder, table_events
+from fault_helpers import PgProxy, play_through_faults
+from scale_helpers import FAST, Client, Server, table_events
 from scale_services import PgCluster, RedisServer
 
 Run = Callable[..., Any]
 MakeClient = Callable[..., Client]
-
-TABLES = 4
-MOVE_AGAIN = 10.0
-"""Seconds within which every table moves again after a fault ends: no timer is due here (the
-people move at once, the computer at once), so this is the 5 s of the promise plus the 3 s a
-killed lease holder's lease lives on, and room for a loaded machine."""
 
 
 @pytest.fixture
@@ -56,23 +50,6 @@ def start_servers(tmp_path: Path, url: str, redis_url: str, *extra: str) -> list
     return servers
 
 
-async def versions(pg_url: str, codes: list[str]) -> dict[str, int]:
-    return {code: len(await table_events(pg_url, code)) for code in codes}
-
-
-async def all_move(pg_url: str, codes: list[str], since: dict[str, int], limit: float) -> float:
-    """Seconds until every table's log has grown past ``since``; fails after ``limit``."""
-    started = time.monotonic()
-    waiting = set(codes)
-    while waiting:
-        now = await versions(pg_url, sorted(waiting))
-        waiting = {code for code in waiting if now[code] <= since[code]}
-        if waiting:
-            assert time.monotonic() - started < limit, f"tables stuck after the fault: {waiting}"
-            await asyncio.sleep(0.2)
-    return time.monotonic() - started
-
-
 def test_tables_play_on_through_store_bus_and_process_faults(
     pg_cluster: PgCluster,
     redis_server: RedisServer,
@@ -82,90 +59,20 @@ def test_tables_play_on_through_store_bus_and_process_faults(
     ws: MakeClient,
     arun: Run,
 ) -> None:
-    proxy, dbname, direct = proxied
+    proxy, dbname, _ = proxied
     servers = start_servers(tmp_path, proxy.url(dbname), redis_url)
-    a, b = servers
     took: dict[str, float] = {}
 
     async def body() -> None:
-        players: list[Player] = []
-        watchers: list[Client] = []
-        codes: list[str] = []
-        for i in range(TABLES):
-            home, away = (a, b) if i % 2 == 0 else (b, a)
-            made = await home.api.create(
-                name="Host", seats=3, preset="limited", hands=20, turn_seconds=30
+        took.update(
+            await play_through_faults(
+                pg_cluster, redis_server, redis_url, proxy, dbname, servers, ws
             )
-            code = made["code"]
-            codes.append(code)
-            guest = await away.api.join(code, "Guest")
-            for seat, token, where in ((0, made["token"], home), (1, guest["token"], away)):
-                player = Player(ws, servers, code, seat, token)
-                await player.connect(where)
-                players.append(player)
-            for where in servers:
-                watcher = ws(where, code, None, f"{code} watcher on {where.data.name}")
-                await watcher.hello(None)
-                watchers.append(watcher)
-            await players[-2].client.send({"type": "start"})
-        for player in players:
-            player.start()
-        await all_move(direct, codes, await versions(direct, codes), MOVE_AGAIN)
-
-        async def fault(name: str, inject: Callable[[], Any]) -> None:
-            await asyncio.to_thread(inject)
-            took[name] = await all_move(direct, codes, await versions(direct, codes), MOVE_AGAIN)
-
-        await fault("postgres restart", lambda: pg_cluster.restart(down=1.5))
-        await fault("backends terminated", lambda: pg_cluster.terminate_backends(dbname))
-
-        def lose_ack() -> None:
-            proxy.lose_next_commit_ack()
-            assert proxy.lost.wait(10), "no commit went through the proxy"
-
-        await fault("acknowledgement lost", lose_ack)
-        # With the acknowledgement lost, the process that appended reloaded at once: every
-        # process's sockets are sent the store's latest version within seconds.
-        for watcher in watchers:
-            stored = len(await table_events(direct, watcher.url.rsplit("/", 1)[1]))
-            await watcher.state(lambda s, v=stored: s["version"] >= v, timeout=MOVE_AGAIN)
-
-        seen: list[dict[str, int]] = []
-
-        def pause_redis() -> None:
-            os.kill(redis_server.proc.pid, signal.SIGSTOP)
-            try:
-                seen.append(asyncio.run(versions(direct, codes)))
-                time.sleep(5.0)
-                seen.append(asyncio.run(versions(direct, codes)))
-            finally:
-                os.kill(redis_server.proc.pid, signal.SIGCONT)
-
-        await fault("redis paused 5 s", pause_redis)
-        # Tables moved while Redis was paused (storing a move and running clocks need no bus).
-        assert all(seen[1][c] > seen[0][c] for c in codes), seen
-
-        holders = [lease_holder(redis_url, code) for code in codes]
-        victim = max(servers, key=lambda s: holders.count(s.proc.pid if s.proc else None))
-        await fault("lease holder killed", victim.kill)
-
-        for player in players:
-            await player.stop()
-        for watcher in watchers:
-            await watcher.close()
-        for player in players:
-            for client in player.clients:
-                assert never_back(client), client.label
-        for watcher in watchers:
-            if watcher.url.startswith(victim.ws):
-                continue
-            assert never_back(watcher), watcher.label
-        for code in codes:
-            await check_table(direct, code, people={0, 1})
+        )
 
     arun(body(), 240)
     for srv in servers:
-        if srv.alive():
+        if srv.alive:
             srv.stop()
         assert "Traceback" not in srv.log(), srv.log()[-4000:]
     print("time until every table moves again:", took)

@@ -162,6 +162,44 @@ def test_a_lease_has_one_holder_is_renewed_expires_and_is_released(redis_url: st
     run(body())
 
 
+def test_leases_are_renewed_in_batches_and_presence_is_shared(redis_url: str) -> None:
+    """10,000 leases are taken and renewed in one call per thousand (one round trip each, not one
+    per table); a lease held by another process stays theirs. Presence: each process sees the
+    seats the others recorded, not its own, until the record lapses or is withdrawn."""
+
+    async def body() -> None:
+        one, two = await RedisBus.open(redis_url), await RedisBus.open(redis_url)
+        try:
+            codes = [f"B{i:05d}" for i in range(10_000)]
+            assert await two.lease(codes[7], 60.0) is True
+            calls = 0
+            take_many = one._take_many
+
+            async def counted(*args: Any, **kwargs: Any) -> Any:
+                nonlocal calls
+                calls += 1
+                return await take_many(*args, **kwargs)
+
+            one._take_many = counted  # type: ignore[method-assign]
+            held = await one.leases(codes, 60.0)
+            assert held == set(codes) - {codes[7]} and calls == 10
+            assert await one.leases(codes, 60.0) == held  # renewed
+            assert await two.leases([codes[7], codes[8]], 60.0) == {codes[7]}
+            # Presence.
+            await one.present({"P1": [0, 2], "P2": [1]}, 2.0)
+            assert await two.online(["P1", "P2", "P3"]) == {"P1": {0, 2}, "P2": {1}, "P3": set()}
+            assert await one.online(["P1"]) == {"P1": set()}  # its own is not "elsewhere"
+            await one.present({"P2": []}, 2.0)  # the last socket of P2 closed
+            assert (await two.online(["P2"]))["P2"] == set()
+            await asyncio.sleep(2.2)  # not renewed: the record lapses
+            assert (await two.online(["P1"]))["P1"] == set()
+        finally:
+            await one.close()
+            await two.close()
+
+    run(body(), 60)
+
+
 def test_the_listener_survives_a_redis_restart(services_available: None) -> None:
     """Redis restarted (or the network gone for a moment): the listener connects again by itself,
     tells its process that announcements may have been lost (``MISSED``: catch every table up

@@ -343,3 +343,79 @@ def test_tables_past_their_keeping_time_are_removed(tmp_path: Path) -> None:
         await service.stop()
 
     run(body)
+
+
+class QuietBus:
+    """A bus to another, silent process: announcements are kept, every lease is ours."""
+
+    owner = "quiet"
+
+    def __init__(self) -> None:
+        self.published: list[tuple[str, int]] = []
+
+    async def start(self, listener: Any) -> None:
+        self.listener = listener
+
+    async def publish(self, code: str, version: int) -> None:
+        self.published.append((code, version))
+
+    async def lease(self, code: str, ttl: float) -> bool:
+        return True
+
+    async def leases(self, codes: list[str], ttl: float) -> set[str]:
+        return set(codes)
+
+    async def release(self, code: str) -> None:
+        pass
+
+    async def present(self, seats: dict[str, list[int]], ttl: float) -> None:
+        pass
+
+    async def online(self, codes: list[str]) -> dict[str, set[int]]:
+        return {}
+
+    async def ping(self) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+
+def test_start_up_loads_nothing_and_announcements_of_other_tables_are_ignored(
+    tmp_path: Path,
+) -> None:
+    """Issue: every process kept and replayed every table ever created, and re-read every
+    append announced. Now start-up loads no table, a table is loaded on first use, and an
+    announcement for a table not in memory costs nothing; one in memory is caught up."""
+    path = tmp_path / "s.sqlite3"
+
+    async def body() -> None:
+        first = TableService(SqliteStore(path), TIMING, ManualClock())
+        codes = [(await first.create({"name": f"P{i}"}))[0] for i in range(20)]
+        await first.stop()
+        store = SqliteStore(path)
+        reads: list[str] = []
+        load = store.load
+
+        async def counted(table_id: str, after: int = 0) -> list[StoredEvent]:
+            reads.append(table_id)
+            return await load(table_id, after)
+
+        store.load = counted  # type: ignore[method-assign]
+        bus = QuietBus()
+        second = TableService(store, TIMING, ManualClock(), bus=bus)
+        await second.start()
+        assert second.tables == {} and reads == []
+        await bus.listener(codes[0], 5)  # another process wrote to a table not in memory here
+        assert second.tables == {} and reads == []
+        live = await second.find(codes[1])
+        assert list(second.tables) == [codes[1]] and live.table.seats[0].name == "P1"
+        # Another process seats someone at codes[1]; its announcement catches this one up.
+        third = TableService(SqliteStore(path), TIMING, ManualClock())
+        await third.join(codes[1], "Guest")
+        await bus.listener(codes[1], live.table.version + 1)
+        assert [s.name for s in live.table.seats] == ["P1", "Guest"]
+        await second.stop()
+        await third.stop()
+
+    run(body)
