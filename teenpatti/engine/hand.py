@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from enum import StrEnum
-from functools import partial
 
 from .actions import Action, ActionKind, LegalAction, Outcome
 from .cards import CardError, cards_str, is_joker
@@ -48,16 +47,21 @@ _ACCEPT = LegalAction(ActionKind.ACCEPT)
 _DECLINE = LegalAction(ActionKind.DECLINE)
 
 
-def _cost(check: Callable[[], int]) -> int | None:
-    """What a move costs if its check passes, else ``None``."""
+def _cost(check: Callable[..., int], *args: int) -> int | None:
+    """What a move costs if ``check(*args)`` passes, else ``None``."""
     try:
-        return check()
+        return check(*args)
     except IllegalAction:
         return None
 
 
-def _passes(check: Callable[[], int]) -> bool:
-    return _cost(check) is not None
+def _passes(check: Callable[..., object], *args: int) -> bool:
+    """Whether ``check(*args)`` passes."""
+    try:
+        check(*args)
+    except IllegalAction:
+        return False
+    return True
 
 
 class EndedBy(StrEnum):
@@ -277,49 +281,58 @@ class Hand:
 
     def can_see(self, seat: int) -> bool:
         """Whether ``seat`` may look at its cards now."""
-        return _passes(lambda: self.verify_see(seat))
+        return _passes(self.verify_see, seat)
 
     def legal_actions(self, seat: int | None = None) -> list[LegalAction]:
         """What ``seat`` (default: the seat to act, or the seat asked for a side show) may do
         now, each with its cost, in the order buttons show them.
 
         Each option is one that its ``verify_*`` check passes, so this list and :meth:`verify`
-        cannot disagree.
+        cannot disagree. (The checks share their first steps, ``_verify_seat``, ``_verify_turn``
+        and ``_verify_bet``: when one of those fails, every check that starts with it is skipped.)
         """
         if self.finished:
             return []
         if seat is None:
             seat = self.actor
             assert seat is not None
+        if not _passes(self._verify_seat, seat):
+            return []
         out: list[LegalAction] = []
         if self.can_see(seat):
             out.append(_SEE)
-        if _passes(lambda: self.verify_answer(seat)):
-            out += (_ACCEPT, _DECLINE)
-        cost = _cost(lambda: self.verify_chaal(seat))
+        if not _passes(self._verify_turn, seat):
+            if _passes(self.verify_answer, seat):
+                out += (_ACCEPT, _DECLINE)
+            return out
+        if not _passes(self._verify_bet, seat):
+            if _passes(self.verify_pack, seat):
+                out.append(_PACK)
+            return out
+        cost = _cost(self.verify_chaal, seat)
         if cost is not None:
             most = min(self._max_chaal(seat), self.chips[seat])
             out.append(
                 LegalAction(ActionKind.CHAAL, cost, most if self.rules.bets is Bets.RANGE else cost)
             )
-        cost = _cost(lambda: self.verify_raise(seat))
+        cost = _cost(self.verify_raise, seat)
         if cost is not None:
             out.append(LegalAction(ActionKind.RAISE, cost, cost))
-        cost = _cost(lambda: self.verify_show(seat))
+        cost = _cost(self.verify_show, seat)
         if cost is not None:
             out.append(LegalAction(ActionKind.SHOW, cost, cost, (self.next_in(seat),)))
         targets = tuple(
             target
             for target in self.order
-            if target != seat and _passes(partial(self.verify_side_show, seat, target))
+            if target != seat and self.live[target] and _passes(self.verify_side_show, seat, target)
         )
         if targets:
             cost = self.verify_side_show(seat, targets[0])
             out.append(LegalAction(ActionKind.SIDESHOW, cost, cost, targets))
-        cost = _cost(lambda: self.verify_all_in(seat))
+        cost = _cost(self.verify_all_in, seat)
         if cost is not None:
             out.append(LegalAction(ActionKind.ALLIN, cost, cost))
-        if _passes(lambda: self.verify_pack(seat)):
+        if _passes(self.verify_pack, seat):
             out.append(_PACK)
         return out
 
@@ -361,7 +374,7 @@ class Hand:
         """The hand is on and ``seat`` is still in it."""
         if self.finished:
             raise IllegalAction("hand/over", "the hand is over")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+        if type(seat) is not int or not 0 <= seat < self.seats:  # a bool is no seat
             raise IllegalAction("seat/unknown", f"there is no seat {seat}")
         if not self.live[seat]:
             why = "has packed" if self.dealt[seat] else "is not in this hand"
