@@ -88,11 +88,12 @@ def test_the_blind_turn_limit_makes_the_bot_look(name: str) -> None:
     assert _decide(name, hand) is K.SEE
 
 
-def test_easy_looks_at_once_and_hard_stays_blind_early() -> None:
+def test_easy_looks_at_once_and_hard_looks_early_against_blind_players() -> None:
     hand = _hand(JUNK, 4)
     assert _decide("easy", hand) is K.SEE
     kinds = Counter(_decide("hard", _hand(JUNK, 4), seed) for seed in range(10))
-    assert kinds[K.CHAAL] == 10  # the first blind chaal is cheap: hard does not look yet
+    # valued to the pot limit, seeing early against blind players pays: hard looks
+    assert kinds[K.SEE] == 10
 
 
 def test_a_junk_hand_declines_a_side_show() -> None:
