@@ -77,9 +77,13 @@ class Stats:
         self.samples: list[tuple[float, int, int]] = []
 
 
-async def player(port: int, stats: Stats, until: float, rng: random.Random) -> None:
-    """One person at a table against the computer: plays, and pings every 200 ms."""
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
+async def player(port: int, source: str, stats: Stats, until: float, rng: random.Random) -> None:
+    """One person (at loopback address ``source``) at a table against the computer: plays,
+    and pings every 200 ms."""
+    transport = httpx.AsyncHTTPTransport(local_address=source)
+    async with httpx.AsyncClient(
+        base_url=f"http://127.0.0.1:{port}", timeout=10, transport=transport
+    ) as http:
         reply = await http.post(
             "/api/tables",
             json={"name": "Player", "seats": 3, "preset": "limited", "computer": True},
@@ -87,7 +91,10 @@ async def player(port: int, stats: Stats, until: float, rng: random.Random) -> N
         reply.raise_for_status()
         table = reply.json()
     async with websockets.connect(
-        f"ws://127.0.0.1:{port}/ws/{table['code']}", open_timeout=10, max_size=None
+        f"ws://127.0.0.1:{port}/ws/{table['code']}",
+        open_timeout=10,
+        max_size=None,
+        local_addr=(source, 0),
     ) as conn:
         await conn.send(json.dumps({"type": "hello", "token": table["token"]}))
         pending: dict[int, float] = {}
@@ -224,14 +231,16 @@ async def siege(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]
     end = start + args.calm + args.seconds
     base_rss, base_fds = proc_figures(pid)
     tasks = [asyncio.create_task(sampler(pid, stats, end + 5))]
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
+        target = (await http.post("/api/tables", json={"name": "Target", "seats": 2})).json()
     tasks += [
-        asyncio.create_task(player(port, stats, end, random.Random(rng.random())))
-        for _ in range(args.players)
+        asyncio.create_task(
+            player(port, f"127.0.3.{1 + i % 250}", stats, end, random.Random(rng.random()))
+        )
+        for i in range(args.players)
     ]
     await asyncio.sleep(args.calm)
     stats.phase = "siege"
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
-        target = (await http.post("/api/tables", json={"name": "Target", "seats": 2})).json()
 
     def source(i: int) -> str:
         return f"127.0.{1 + i // 200 % 250}.{1 + i % 200}"

@@ -16,6 +16,9 @@ count apart):
 >>> m.error("rate/limited"); m.actions.inc()
 >>> b"teenpatti_errors_total{kind=\\"rate/limited\\"} 1.0" in m.render()
 True
+>>> for n in range(MAX_KINDS + 5): m.error(f"rules/made_up_{n}")
+>>> b'kind="other"} 6.0' in m.render()
+True
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ CLOCK_REFUSED = "clock/refused"
 """The server's own error kind: a table's clock fired a move the table refused."""
 NOT_READY = "ready/failed"
 """The server's own error kind: ``/readyz`` found the store or the bus down."""
+MAX_KINDS = 200
+"""The most error kinds counted apart (see :meth:`Metrics.error`)."""
 _FAST = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 _LATE = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
@@ -67,10 +72,17 @@ class Metrics:
         self.errors = Counter(
             "teenpatti_errors", "Errors by kind (stable error codes).", ["kind"], registry=r
         )
+        self._kinds: set[str] = set()
 
     def error(self, kind: str) -> None:
-        """Count one error of ``kind`` (kinds come from the server's own codes, a bounded set)."""
-        self.errors.labels(kind=kind[:40]).inc()
+        """Count one error of ``kind`` (the server's own codes). A code may name a house rule a
+        client sent, so past ``MAX_KINDS`` kinds the rest are counted as ``other``: what clients
+        send never grows the metrics without bound."""
+        if kind not in self._kinds:
+            if len(self._kinds) >= MAX_KINDS:
+                kind = "other"
+            self._kinds.add(kind)
+        self.errors.labels(kind=kind).inc()
 
     def watch_tables(self, count: Callable[[], int]) -> None:
         """Read the live-table gauge from ``count`` at each scrape."""

@@ -190,7 +190,7 @@ def _print_addresses(reach: Reach, port: int) -> None:
     from ..web.reach import is_loopback
 
     urls = [reach.public_url] if reach.public_url else reach.network_urls()
-    if reach.listen_host in ("0.0.0.0", "::") or is_loopback(reach.listen_host):
+    if is_loopback(reach.listen_host):  # loopback, or every address (0.0.0.0, ::)
         typer.echo(f"On this device: http://127.0.0.1:{port}")
     if not urls:
         typer.echo(

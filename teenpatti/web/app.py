@@ -239,8 +239,13 @@ def create_app(
         logs.set_table(code)
         log.info("table %s opened", code)
         return JSONResponse(
-            {"code": code, "token": token, "seat": seat, "link": f"/t/{code}"}
-            | {"share": share(request, code)},
+            {
+                "code": code,
+                "token": token,
+                "seat": seat,
+                "link": f"/t/{code}",
+                "share": share(request, code),
+            },
             status_code=201,
         )
 
@@ -383,9 +388,6 @@ def create_app(
                     text = (message.get("bytes") or b"").decode("utf-8", "replace")
                 reply = await _handle(service, live, conn, text)
                 if reply is not None:
-                    sent = json.loads(reply)
-                    if sent.get("type") == "error":
-                        metrics.error(sent["code"])
                     conn.push(reply)
                 if conn.dropped:
                     break
@@ -490,6 +492,7 @@ async def _handle(service: TableService, live: Any, conn: Connection, text: str)
     """One client message -> ``None`` (the state update follows) or an error to send back."""
 
     def error(code: str, reason: str, echo: Any = None, retryable: bool = False) -> str:
+        service.metrics.error(code)
         out: dict[str, Any] = {"type": "error", "code": code, "reason": reason}
         if retryable:
             out["retryable"] = True

@@ -1,8 +1,8 @@
 """Headers every HTTP response carries, whether or not a proxy stands in front of the app.
 
 - ``Content-Security-Policy``: scripts, styles, images, sockets and the service worker from this
-  origin only; no inline script; no plugin; no page may frame the table (``frame-ancestors``);
-  style attributes are allowed (the table places seats with CSS variables), ``<style>`` is not.
+  origin only; no inline script and no inline style (the page sets styles through the CSSOM); no
+  plugin; no page may frame the table (``frame-ancestors``).
 - ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: no-referrer`` (a table's link is its
   invitation: never send it to another site), ``X-Frame-Options: DENY`` for older browsers,
   ``Permissions-Policy`` turning off what the game never uses.
@@ -24,7 +24,6 @@ CSP = "; ".join(
         "default-src 'self'",
         "script-src 'self'",
         "style-src 'self'",
-        "style-src-attr 'unsafe-inline'",
         "img-src 'self' blob: data:",
         "connect-src 'self'",
         "font-src 'self'",

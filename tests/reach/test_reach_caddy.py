@@ -221,6 +221,15 @@ def play_through_caddy(browser: Any, app: Serve, caddy: Caddy) -> None:
     page.set_default_timeout(WAIT)
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
+    # A CSP violation is a console error; a socket refused while Caddy is down is expected.
+    page.on(
+        "console",
+        lambda msg: (
+            errors.append(msg.text)
+            if msg.type == "error" and "WebSocket connection" not in msg.text
+            else None
+        ),
+    )
     sockets: list[str] = []
     page.on("websocket", lambda ws: sockets.append(ws.url))
 
@@ -234,6 +243,11 @@ def play_through_caddy(browser: Any, app: Serve, caddy: Caddy) -> None:
     table = page.locator("[data-testid=table][data-status=playing][data-you='0']")
     table.wait_for()
     assert sockets and all(url.startswith(f"wss://127.0.0.1:{caddy.port}/ws/") for url in sockets)
+    # Seats are placed by CSS variables, set through the CSSOM under the strict CSP.
+    placed = page.eval_on_selector(
+        "[data-seat]", "e => getComputedStyle(e).getPropertyValue('--x').trim()"
+    )
+    assert placed, "the seat has no position"
     my_turn = "[data-testid=table][data-myturn='1'][data-pending='0']"
     page.locator(my_turn).wait_for()
     hand = page.get_by_test_id("table").get_attribute("data-hand")

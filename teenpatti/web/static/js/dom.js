@@ -24,6 +24,8 @@ function setAttrs(el, attrs) {
       el[key] = value;
     } else if (key === "text") {
       el.textContent = String(value);
+    } else if (key === "style") {
+      el.style.cssText = String(value); // CSSOM: the page's CSP allows no style attribute markup
     } else if (key === "props") {
       el.__props = value; // applied once when created, and again only when they change
       for (const [p, v] of Object.entries(value)) el[p] = v;
@@ -66,7 +68,9 @@ function morphNode(from, to) {
     if (!to.hasAttribute(attr.name)) from.removeAttribute(attr.name);
   }
   for (const attr of Array.from(to.attributes)) {
-    if (from.getAttribute(attr.name) !== attr.value) from.setAttribute(attr.name, attr.value);
+    if (from.getAttribute(attr.name) === attr.value) continue;
+    if (attr.name === "style") from.style.cssText = attr.value;
+    else from.setAttribute(attr.name, attr.value);
   }
   for (const key of HANDLERS) {
     if (from[key] !== to[key]) from[key] = to[key] || null;

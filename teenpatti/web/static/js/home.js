@@ -11,16 +11,18 @@ const BOOTS = [5, 10, 20, 50];
 const BOTS = ["random", "easy", "medium", "hard"];
 const TIMERS = [15, 30, 60];
 const PLAYS = ["live", "anytime"];
-// The tables a host can open (docs/rules.md, section 5): how they play by default; their seats and
-// rules come from the server's catalogue (catalogue.js) once it is here, these until then.
-const PRESETS = {
-  nepal: { seats: [2, 6], play: "live", rules: {} },
-  classic: { seats: [3, 8], play: "live", rules: { bets: "range", sideshow_all_seen: true, all_in: "two_left" } },
-  club: { seats: [2, 10], play: "live", rules: { see_anytime: true } },
-  duo: { seats: [2, 2], play: "anytime", rules: { show_after_bet: true, show_seen_vs_blind: "allowed" } },
-  limited: { seats: [2, 6], play: "live", rules: { blind_turns_max: 4, show_seen_vs_blind: "allowed" } },
-  limited2: { seats: [2, 6], play: "live", rules: { blind_turns_max: 4, show_seen_vs_blind: "allowed" } },
-};
+// How each table plays unless the host says otherwise (docs/rules.md, section 5); the tables, their
+// seats and their rules come from the server's catalogue (catalogue.js).
+const PLAY_DEFAULT = { duo: "anytime" };
+
+function presetNames() {
+  const cat = catalogue();
+  return cat ? Object.keys(cat.presets) : ["nepal"];
+}
+
+function playDefault(preset) {
+  return PLAY_DEFAULT[preset] || "live";
+}
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 // The house rules, grouped; each shows one line saying what it does.
 const HOUSE = [
@@ -35,30 +37,27 @@ const HOUSE_KEYS = HOUSE.flatMap(([, options]) => options);
 
 function presetValue(preset, key, values) {
   const own = presetOptions(preset);
-  if (key in own) return own[key];
-  const rules = PRESETS[preset].rules;
-  return key in rules ? rules[key] : values[0];
+  return key in own ? own[key] : values[0];
 }
 
 function seatRange(preset) {
   const cat = catalogue();
-  const seats = cat && cat.presets[preset] ? cat.presets[preset].seats : null;
-  const [low, high] = seats ? [seats.min, seats.max] : PRESETS[preset].seats;
-  return Array.from({ length: high - low + 1 }, (_, i) => low + i);
+  const seats = cat && cat.presets[preset] ? cat.presets[preset].seats : { min: 2, max: 6 };
+  return Array.from({ length: seats.max - seats.min + 1 }, (_, i) => seats.min + i);
 }
 const CODE_RE = /^[A-Z2-9]{6}$/;
 
 function defaults() {
   const p = store.prefs();
-  const preset = p.preset in PRESETS ? p.preset : "nepal";
+  const preset = presetNames().includes(p.preset) ? p.preset : "nepal";
   const seats = seatRange(preset);
   return {
     preset,
     seats: seats.includes(p.seats) ? p.seats : Math.min(4, seats[seats.length - 1]),
-    hands: HANDS.includes(p.hands) ? p.hands : preset === "duo" ? 10 : 20,
+    hands: HANDS.includes(p.hands) ? p.hands : presetOptions(preset).hands || 20,
     boot: BOOTS.includes(p.boot) ? p.boot : 10,
     bots: BOTS.includes(p.bots) ? p.bots : "medium",
-    play: PLAYS.includes(p.play) ? p.play : PRESETS[preset].play,
+    play: PLAYS.includes(p.play) ? p.play : playDefault(preset),
     turn_seconds: TIMERS.includes(p.turn_seconds) ? p.turn_seconds : 30,
     rules: typeof p.rules === "object" && p.rules ? p.rules : {},
   };
@@ -238,7 +237,7 @@ export function createPage(app) {
   }
   const draft = drafts.create || {};
   const d = { ...defaults(), ...draft };
-  if (!(d.preset in PRESETS)) d.preset = "nepal";
+  if (!presetNames().includes(d.preset)) d.preset = "nepal";
   const preset = d.preset;
   const seats = seatRange(preset);
   if (!seats.includes(d.seats)) d.seats = Math.min(4, seats[seats.length - 1]);
@@ -333,8 +332,8 @@ export function createPage(app) {
         const kept = keep(event.currentTarget);
         if (name === "preset") {
           kept.rules = {};
-          kept.play = PRESETS[kept.preset].play;
-          kept.hands = kept.preset === "duo" ? 10 : 20;
+          kept.play = playDefault(kept.preset);
+          kept.hands = presetOptions(kept.preset).hands || 20;
         }
         const page = event.currentTarget.closest(".page");
         page.replaceWith(createPage(app));
@@ -343,7 +342,7 @@ export function createPage(app) {
     h("h1", {}, t("create.title")),
     h("p", { class: "muted" }, t("create.intro")),
     nameField(draft.name !== undefined ? draft.name : store.savedName()),
-    select("preset", t("create.preset"), Object.keys(PRESETS), preset, (v) => t(`preset.${v}`), t(`preset.${preset}.help`)),
+    select("preset", t("create.preset"), presetNames(), preset, (v) => t(`preset.${v}`), t(`preset.${preset}.help`)),
     seats.length > 1 ? choice("seats", t("create.seats"), seats, d.seats, (v) => String(v)) : h("input", { type: "hidden", name: "seats", value: JSON.stringify(seats[0]) }),
     choice("play", t("create.play"), PLAYS, d.play, (v) => t(`play.${v}`), t(`play.${d.play}.help`)),
     choice("hands", t("create.hands"), HANDS, d.hands, (v) => String(v), t("create.hands.help")),
