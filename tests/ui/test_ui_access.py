@@ -56,7 +56,7 @@ MOVE_LINES_JS = """async () => {
   const { t } = await import('/static/js/i18n.js');
   const st = window.__tp.table.st;
   return {
-    title: t('table.hand', { n: st.hand.number, of: st.hand.of }),
+    titles: ['en', 'ne'].map((w) => t('table.hand', { n: st.hand.number, of: st.hand.of }, w)),
     moves: st.hand.actions.filter((a) => a.seat !== st.you)
       .map((a) => t('did.line', { name: st.seats[a.seat].name, what: t(`did.${a.do}`) })),
   };
@@ -182,8 +182,9 @@ def keyboard_hand(me: Any, others: list[Any], words: dict[str, str], axe: Any = 
     seqs = [line["seq"] for line in said]
     assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), seqs
     expected = page.evaluate(MOVE_LINES_JS)
-    starts = [i for i, line in enumerate(said) if line["text"].startswith(expected["title"])]
-    assert starts, f"the hand was not announced: {expected['title']}"
+    # (said in the language of the moment the hand began)
+    starts = [i for i, x in enumerate(said) if x["text"].startswith(tuple(expected["titles"]))]
+    assert starts, f"the hand was not announced: {expected['titles']}"
     hand_lines = said[starts[-1] :]
     text = "\n".join(line["text"] for line in hand_lines)
     urgent = "\n".join(line["text"] for line in hand_lines if line["urgent"])
