@@ -2,18 +2,24 @@
 
 from .base import BOTS, Bot, DecidesActions, RandomBot, load_bot, register
 from .easy import EasyBot
+from .expert import ExpertBot
 from .hard import HardBot
 from .medium import MediumBot
+from .styles import STYLES
 
 register("easy", EasyBot)
 register("medium", MediumBot)
 register("hard", HardBot)
+register("expert", ExpertBot)
+for _name, _style in STYLES.items():
+    register(_name, _style)
 
 __all__ = [
     "BOTS",
     "Bot",
     "DecidesActions",
     "EasyBot",
+    "ExpertBot",
     "HardBot",
     "MediumBot",
     "RandomBot",

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from ..engine.actions import Action
 from ..engine.errors import IllegalAction
+from ..engine.game import Game
 from ..engine.hand import Hand
 from ..engine.rules import Rules
 from ..engine.view import view
@@ -41,7 +42,9 @@ __all__ = [
     "ArenaResult",
     "BotResult",
     "deal_seed",
+    "game_seed",
     "play_deal",
+    "play_game",
     "run_arena",
     "seatings",
 ]
@@ -79,14 +82,21 @@ class ArenaResult:
     deals: int
     seats: int
     bots: tuple[BotResult, ...]
+    games: bool = False
+    """Whether each deal was a whole game (scores are then boots per game)."""
 
     def to_json(self) -> dict[str, object]:
-        """``{"deals": D, "seats": N, "bots": [...]}``."""
-        return {
-            "deals": self.deals,
-            "seats": self.seats,
-            "bots": [b.to_json() for b in self.bots],
-        }
+        """``{"deals": D, "seats": N, "bots": [...]}``; for whole games ``"games": true`` and
+        each bot's score is ``boots_per_game``."""
+        bots = [b.to_json() for b in self.bots]
+        if self.games:
+            for b in bots:
+                b["boots_per_game"] = b.pop("boots_per_hand")
+                b["ci95"] = b.pop("ci95")
+        out: dict[str, object] = {"deals": self.deals, "seats": self.seats, "bots": bots}
+        if self.games:
+            out["games"] = True
+        return out
 
 
 def deal_seed(seed: int, deal: int) -> bytes:
@@ -120,7 +130,13 @@ def seatings(bots: int, seats: int) -> list[tuple[int, ...]]:
     return out
 
 
-def _play(hand: Hand, players: Sequence[DecidesActions], names: Sequence[str]) -> None:
+def _play(
+    hand: Hand,
+    players: Sequence[DecidesActions],
+    names: Sequence[str],
+    apply: Callable[[Action], Action] | None = None,
+) -> None:
+    apply = apply or hand.apply
     moves = 0
     while not hand.finished:
         seat = hand.actor
@@ -129,7 +145,7 @@ def _play(hand: Hand, players: Sequence[DecidesActions], names: Sequence[str]) -
         if action.seat != seat:
             raise ArenaError(f"bot {names[seat]!r} in seat {seat} played for seat {action.seat}")
         try:
-            hand.apply(action)
+            apply(action)
         except IllegalAction as error:
             raise ArenaError(
                 f"bot {names[seat]!r} in seat {seat} made an illegal move"
@@ -164,9 +180,50 @@ def play_deal(rules: Rules, specs: Sequence[str], seats: int, seed: int, deal: i
     return [t / c for t, c in zip(totals, counts, strict=True)]
 
 
-def _play_range(task: tuple[Rules, tuple[str, ...], int, int, int, int]) -> list[list[float]]:
-    rules, specs, seats, seed, first, stop = task
-    return [play_deal(rules, specs, seats, seed, d) for d in range(first, stop)]
+def game_seed(seed: int, game: int) -> bytes:
+    """The 32-byte seed of game number ``game`` of a whole-games arena run with ``seed``."""
+    key = seed.to_bytes(16, "big", signed=True)
+    return hmac.new(key, b"teenpatti-arena/game/%d" % game, hashlib.sha256).digest()
+
+
+def play_game(rules: Rules, specs: Sequence[str], seats: int, seed: int, game: int) -> list[float]:
+    """Play whole game ``game`` (``rules.hands`` hands, chips carried from hand to hand, an early
+    end when one seat holds every chip) in every rotation; return each bot's per-game result:
+    the chips it finished with minus its starting chips, in boots, averaged over its seats and
+    the rotations. Each bot is made once per game, so it may learn from one hand to the next
+    (a bot with an ``observe(view)`` method is shown every finished hand from its seat)."""
+    totals = [0.0] * len(specs)
+    counts = [0] * len(specs)
+    start = rules.starting_chips
+    for rotation, seating in enumerate(seatings(len(specs), seats)):
+        names = [specs[b] for b in seating]
+        try:
+            players = [
+                load_bot(specs[b], _bot_seed(seed, -1 - game, rotation, s))
+                for s, b in enumerate(seating)
+            ]
+        except ValueError as error:
+            raise ArenaError(str(error)) from None
+        table = Game(rules, names, game_seed(seed, game), dealer=game % seats)
+        while not table.finished:
+            hand = table.start_hand()
+            _play(hand, players, names, table.apply)
+            for s, player in enumerate(players):
+                observe = getattr(player, "observe", None)
+                if observe is not None and hand.dealt[s]:
+                    observe(view(hand, s))
+        for s, b in enumerate(seating):
+            totals[b] += (table.chips[s] - start) / rules.boot
+            counts[b] += 1
+    return [t / c for t, c in zip(totals, counts, strict=True)]
+
+
+def _play_range(
+    task: tuple[Rules, tuple[str, ...], int, int, int, int, bool],
+) -> list[list[float]]:
+    rules, specs, seats, seed, first, stop, games = task
+    play = play_game if games else play_deal
+    return [play(rules, specs, seats, seed, d) for d in range(first, stop)]
 
 
 def run_arena(
@@ -178,10 +235,13 @@ def run_arena(
     rules: Rules | None = None,
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    games: bool = False,
 ) -> ArenaResult:
     """Play ``deals`` duplicate deals among the bots named by ``specs`` (built-in names or
     ``pkg.module:Class``) at ``seats`` seats and score them (see the module docstring).
 
+    With ``games`` each of the ``deals`` is a whole game instead of one hand (see
+    :func:`play_game`): chips carry from hand to hand and the score is boots won per game.
     ``workers`` > 1 shares the deals among that many processes; the result is the same.
     ``progress(done, deals)`` is called as deals finish.
     """
@@ -201,9 +261,10 @@ def run_arena(
         except ValueError as error:
             raise ArenaError(str(error)) from None
     names = tuple(specs)
+    chunk = _CHUNK // 20 if games else _CHUNK
     tasks = [
-        (rules, names, seats, seed, first, min(first + _CHUNK, deals))
-        for first in range(0, deals, _CHUNK)
+        (rules, names, seats, seed, first, min(first + chunk, deals), games)
+        for first in range(0, deals, chunk)
     ]
     sums = [0.0] * len(names)
     squares = [0.0] * len(names)
@@ -231,4 +292,4 @@ def run_arena(
         mean = sums[b] / deals
         var = max(0.0, (squares[b] - deals * mean * mean) / (deals - 1))
         results.append(BotResult(name, mean, 1.96 * math.sqrt(var / deals)))
-    return ArenaResult(deals, seats, tuple(results))
+    return ArenaResult(deals, seats, tuple(results), games)

@@ -15,15 +15,18 @@ __all__ = ["HARD", "HardBot"]
 HARD = Level(
     name="hard",
     reads=True,
-    horizon=2.0,
+    horizon=3.0,
     blind_ev=True,
-    blind_turns=5,
-    blind_bonus=0.25,
+    blind_turns=99,
+    blind_bonus=0.0,
     side_shows=True,
     bluff=0.03,
     stake_step=0.05,
     loose_floor=0.6,
     raise_centre=0.78,
+    chaal_centre=0.6,
+    blind_stay=1.0,
+    to_limit=True,
 )
 
 

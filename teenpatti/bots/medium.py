@@ -22,6 +22,8 @@ MEDIUM = Level(
     side_shows=True,
     bluff=0.0,
     stake_step=0.07,
+    blind_stay=1.0,
+    to_limit=True,
 )
 
 

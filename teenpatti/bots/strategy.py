@@ -89,6 +89,12 @@ class Level:
     """The floor for a player who raised blind (a gambler whose moves say less)."""
     seen_stay: float = 0.75
     """Chance a seen opponent pays its next chaal."""
+    blind_stay: float = 0.95
+    """Chance a blind opponent pays its next chaal (blind players do not pack on their cards)."""
+    to_limit: bool = False
+    """Against blind opponents only, value a continuing hand to the pot limit (or to the chips
+    behind), not ``horizon`` rounds: a blind player's cards do not change what it does, so the
+    hand goes on until the limit, and seeing early against blind chaals pays."""
 
 
 @dataclass(slots=True)
@@ -138,7 +144,12 @@ class Reading:
     opponents: list[Opponent]
     legal: dict[ActionKind, LegalAction]
     seen_stay: float = 0.75
-    """Chance a seen opponent pays its next chaal (a blind one: 0.95)."""
+    """Chance a seen opponent pays its next chaal."""
+    blind_stay: float = 0.95
+    """Chance a blind opponent pays its next chaal."""
+    matched: int = 0
+    """What an all in now could win: every seat's chips in, each counted up to the bot's own
+    total once all in (the rest is a side pot the bot has no share of, or is handed back)."""
 
     def best_chance(self, u: float, without: int | None = None) -> float:
         """The chance that a hand of ``u`` beats every opponent (but ``without``)."""
@@ -154,8 +165,13 @@ class Reading:
         stake = self.stake
         for o in self.opponents:
             if o.seat != without:
-                total += stake * 2 * self.seen_stay if o.seen else stake * 0.95
+                total += stake * 2 * self.seen_stay if o.seen else stake * self.blind_stay
         return total
+
+    @property
+    def all_blind(self) -> bool:
+        """Every opponent still in is blind."""
+        return all(not o.seen for o in self.opponents)
 
 
 def _apply(weights: list[float], like: Sequence[float]) -> None:
@@ -181,6 +197,8 @@ def read(view: HandView, level: Level) -> Reading:
             seen_now[s.seat] = s.seen
     _read_actions(view, level, weights)
     opponents = [_make_opponent(seat, seen_now[seat], w) for seat, w in weights.items()]
+    top = you.put_in + you.chips
+    matched = sum(min(s.put_in, top) for s in view.seats if s.seat != me) + top
     return Reading(
         seat=me,
         seen=you.seen,
@@ -193,6 +211,8 @@ def read(view: HandView, level: Level) -> Reading:
         opponents=opponents,
         legal={a.kind: a for a in view.legal_actions},
         seen_stay=level.seen_stay,
+        blind_stay=level.blind_stay,
+        matched=matched,
     )
 
 
@@ -308,17 +328,35 @@ def _as_seen(r: Reading, pot: int, chips: int) -> Reading:
 
 # ---------------------------------------------------------------------------------- values
 def chaal_value(
-    e: float, pot: float, cost: float, others: float, horizon: float, pot_limit: int | None
+    e: float,
+    pot: float,
+    cost: float,
+    others: float,
+    horizon: float,
+    pot_limit: int | None,
+    chips: float | None = None,
 ) -> float:
     """Expected chips from paying ``cost`` a round for up to ``horizon`` rounds while the others
-    put in ``others`` a round, then holding the best hand with chance ``e``."""
+    put in ``others`` a round, then holding the best hand with chance ``e``. The rounds stop at
+    the pot limit and, given ``chips``, when the bot's chips run out (then it is all in and can
+    win only what it matched).
+
+    >>> round(chaal_value(0.5, 20, 10, 10, 2.0, 1000), 6)
+    10.0
+    """
     if pot_limit is not None and pot + cost >= pot_limit:
         return e * (pot + cost) - cost  # this payment ends the betting: everyone shows
     per_round = cost + others
     rounds = horizon
     if pot_limit is not None:
         rounds = max(1.0, min(horizon, (pot_limit - pot) / per_round))
+    if chips is not None and cost > 0:
+        rounds = max(1.0, min(rounds, chips / cost))
     return e * (pot + rounds * per_round) - rounds * cost
+
+
+_TO_THE_END = 1e9
+"""A horizon that lasts until the pot limit or the chips behind end the hand."""
 
 
 def show_value(p: float, pot: float, cost: float) -> float:
@@ -359,6 +397,14 @@ class StrategyBot(Bot):
     def _other_than_see_pack(legal: dict[ActionKind, LegalAction]) -> bool:
         return any(k not in (ActionKind.SEE, ActionKind.PACK) for k in legal)
 
+    def _horizon(self, r: Reading) -> float:
+        """Rounds a continuing hand is valued over: to the end against blind opponents under
+        ``Level.to_limit`` (a war of attrition: blind players do not pack on their cards),
+        else ``Level.horizon``."""
+        if self.level.to_limit and r.all_blind and (r.pot_limit is not None or r.chips > 0):
+            return _TO_THE_END
+        return self.level.horizon
+
     # ---------------------------------------------------------------- seen
     def _seen_options(self, r: Reading, u: float) -> dict[ActionKind, float]:
         """The value of every move open to a seen hand of ``u``."""
@@ -368,22 +414,23 @@ class StrategyBot(Bot):
         e = r.best_chance(u)
         others = r.others_put()
         values: dict[ActionKind, float] = {ActionKind.PACK: 0.0}
+        horizon = self._horizon(r)
         chaal = legal.get(ActionKind.CHAAL)
         if chaal is not None:
             values[ActionKind.CHAAL] = chaal_value(
-                e, pot, chaal.cost, others, level.horizon, r.pot_limit
+                e, pot, chaal.cost, others, horizon, r.pot_limit, r.chips
             )
         raise_ = legal.get(ActionKind.RAISE)
         if raise_ is not None:
             values[ActionKind.RAISE] = chaal_value(
-                e, pot, raise_.cost, others * 2, level.horizon, r.pot_limit
+                e, pot, raise_.cost, others * 2, horizon, r.pot_limit, r.chips
             )
         show = legal.get(ActionKind.SHOW)
         if show is not None:
             values[ActionKind.SHOW] = show_value(e, pot, show.cost)
         allin = legal.get(ActionKind.ALLIN)
         if allin is not None:
-            values[ActionKind.ALLIN] = show_value(e, pot, allin.cost)
+            values[ActionKind.ALLIN] = show_value(e, r.matched - allin.cost, allin.cost)
         side = legal.get(ActionKind.SIDESHOW)
         if side is not None and level.side_shows:
             values[ActionKind.SIDESHOW] = self._side_show_value(r, u, side, e, others)
@@ -455,12 +502,13 @@ class StrategyBot(Bot):
         e = sum(r.best_chance(u) for u in GRID) / BINS
         others = r.others_put()
         bonus = level.blind_bonus * r.stake
+        horizon = self._horizon(r)
         best_kind = ActionKind.SEE
         best = see_value
         chaal = legal.get(ActionKind.CHAAL)
         if chaal is not None:
             c = chaal.cost
-            v = chaal_value(e, r.pot, c, others, level.horizon, r.pot_limit) + bonus
+            v = chaal_value(e, r.pot, c, others, horizon, r.pot_limit, r.chips) + bonus
             # or pay blind now and see next round, with the others' chaals in the pot
             later = r.pot + c + others
             if r.pot_limit is None or later < r.pot_limit:
@@ -472,7 +520,7 @@ class StrategyBot(Bot):
         raise_ = legal.get(ActionKind.RAISE)
         if raise_ is not None:
             c = raise_.cost
-            v = chaal_value(e, r.pot, c, others * 2, level.horizon, r.pot_limit) + bonus
+            v = chaal_value(e, r.pot, c, others * 2, horizon, r.pot_limit, r.chips) + bonus
             if v > best:
                 best_kind, best = ActionKind.RAISE, v
         show = legal.get(ActionKind.SHOW)
@@ -482,7 +530,7 @@ class StrategyBot(Bot):
                 best_kind, best = ActionKind.SHOW, v
         allin = legal.get(ActionKind.ALLIN)
         if allin is not None:
-            v = show_value(e, r.pot, allin.cost)
+            v = show_value(e, r.matched - allin.cost, allin.cost)
             if v > best:
                 best_kind, best = ActionKind.ALLIN, v
         if best_kind is ActionKind.SEE and ActionKind.SEE not in legal:

@@ -68,6 +68,14 @@ def arena(
         typer.Option("--json", help='Print one JSON object: {"deals", "seats", "bots": [...]}.'),
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress on standard error.")] = False,
+    games: Annotated[
+        bool,
+        typer.Option(
+            "--games",
+            help="Play whole games (the table's hands, chips carried, early end) instead of"
+            " single hands; --deals counts games and scores are boots per game.",
+        ),
+    ] = False,
 ) -> None:
     """Play duplicate deals among BOTS and report each one's boots per hand with a 95% interval."""
     table = rules_from(rules, option)
@@ -75,7 +83,7 @@ def arena(
         fail("--deals must be at least 2")
     if workers < 1:
         fail("--workers must be at least 1")
-    progress = _Progress(not quiet and deals >= 1000)
+    progress = _Progress(not quiet and deals >= (50 if games else 1000))
     try:
         result = run_arena(
             bots,
@@ -85,6 +93,7 @@ def arena(
             rules=table,
             workers=workers,
             progress=progress,
+            games=games,
         )
     except ArenaError as error:
         message = str(error)
@@ -92,9 +101,11 @@ def arena(
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         return
+    unit = "games" if games else "deals"
+    per = "game" if games else "hand"
     typer.echo(
-        f"{deals:,} duplicate deals at {seats} seats ({table.preset}), seed {seed}:"
-        " boots won per hand, 95% interval"
+        f"{deals:,} duplicate {unit} at {seats} seats ({table.preset}), seed {seed}:"
+        f" boots won per {per}, 95% interval"
     )
     width = max(len(b.bot) for b in result.bots)
     for b in result.bots:

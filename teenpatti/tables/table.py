@@ -49,7 +49,7 @@ BOT_NAMES = ("Asha", "Bikash", "Chandra", "Deepa", "Ekraj", "Firoza", "Gita", "H
 HANDS_MAX = 100
 """The most hands a game may have at a table here (the nepal table allows 10, 20 or 30)."""
 
-BOT_LEVELS = ("random", "easy", "medium", "hard")
+BOT_LEVELS = ("random", "easy", "medium", "hard", "expert")
 """The computer players' strengths a host may choose."""
 
 COMMAND_IDS_KEPT = 256

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import json
+from typing import ClassVar
 
 import pytest
 
 from teenpatti.bots import BOTS, Bot
-from teenpatti.bots.arena import ArenaError, deal_seed, play_deal, run_arena, seatings
+from teenpatti.bots.arena import (
+    ArenaError,
+    deal_seed,
+    play_deal,
+    play_game,
+    run_arena,
+    seatings,
+)
 from teenpatti.engine import Action, ActionKind, HandView, Rules
 
 
@@ -110,3 +118,55 @@ def test_the_ladder_shows_in_a_short_run() -> None:
     result = run_arena(["hard", "random"], seats=4, deals=150, seed=2)
     hard = result.bots[0]
     assert hard.boots_per_hand - hard.ci95 > 0
+
+
+def test_whole_games_carry_chips_and_are_reproducible() -> None:
+    rules = Rules.from_options({"hands": 10})
+    one = run_arena(["hard", "maniac"], seats=2, deals=4, seed=3, rules=rules, games=True)
+    again = run_arena(["hard", "maniac"], seats=2, deals=4, seed=3, rules=rules, games=True)
+    assert one == again
+    a, b = one.bots
+    assert a.boots_per_hand == pytest.approx(-b.boots_per_hand, abs=1e-9)
+    data = one.to_json()
+    assert data["games"] is True
+    assert set(data["bots"][0]) == {"bot", "boots_per_game", "ci95"}  # type: ignore[index]
+
+
+class Counter(Bot):
+    """Chaals or packs, and counts the finished hands it is shown."""
+
+    name = "counter"
+    seen: ClassVar[list[int]] = []
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.hands = 0
+
+    def decide(self, view: HandView) -> Action:
+        assert view.viewer is not None
+        legal = {a.kind: a for a in view.legal_actions}
+        kind = ActionKind.CHAAL if ActionKind.CHAAL in legal else ActionKind.PACK
+        return legal.get(kind, view.legal_actions[0]).action(view.viewer)
+
+    def observe(self, view: HandView) -> None:
+        assert view.finished
+        self.hands += 1
+        Counter.seen.append(self.hands)
+
+
+def test_a_bot_lives_through_a_whole_game_and_sees_every_hand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(BOTS, "test-counter", Counter)
+    Counter.seen.clear()
+    rules = Rules.from_options({"hands": 10, "pot_limit_boots": 4})
+    play_game(rules, ["test-counter", "test-counter"], 2, seed=1, game=0)
+    # one bot per seat for the whole game (two seats, two rotations): each counts to ten
+    assert sorted(Counter.seen) == sorted(list(range(1, 11)) * 4)
+
+
+def test_the_arena_catches_a_level_that_loses_to_a_fixed_style() -> None:
+    """A one-line trick against a player that always packs: the arena says who wins."""
+    result = run_arena(["never_looks", "tight_aggressive"], seats=2, deals=200, seed=1)
+    never, tight = result.bots
+    assert never.boots_per_hand - never.ci95 > 0 or tight.boots_per_hand - tight.ci95 > 0

@@ -19,12 +19,33 @@ import pytest
 
 from teenpatti.bots import BOTS, load_bot
 from teenpatti.bots.base import DecidesActions
+from teenpatti.bots.styles import STYLES
 from teenpatti.engine import Action, ActionKind, Hand, HandView, Rules, can_see_cards, view
 
-BOT_NAMES = ("random", "easy", "medium", "hard")
+BOT_NAMES = ("random", "easy", "medium", "hard", "expert", *STYLES)
 BOTS_DIR = Path(__file__).resolve().parents[2] / "teenpatti" / "bots"
 ODDS = BOTS_DIR.parent / "odds.py"
-BOT_MODULES = ("base.py", "easy.py", "medium.py", "hard.py", "strategy.py")
+BOT_MODULES = (
+    "base.py",
+    "easy.py",
+    "medium.py",
+    "hard.py",
+    "strategy.py",
+    "styles.py",
+    "expert.py",
+    "solver/game.py",
+    "solver/cfr.py",
+    "solver/tables.py",
+)
+OWN_MODULES = {
+    "teenpatti.odds",
+    "teenpatti.bots.base",
+    "teenpatti.bots.strategy",
+    "teenpatti.bots.hard",
+    "teenpatti.bots.solver.game",
+    "teenpatti.bots.solver.cfr",
+    "teenpatti.bots.solver.tables",
+}
 
 ALLOWED_ENGINE = {
     "teenpatti.engine.actions",
@@ -203,7 +224,9 @@ def test_the_independence_check_catches_a_bot_that_reads_hidden_cards() -> None:
 def _imports(path: Path) -> set[str]:
     tree = ast.parse(path.read_text())
     out: set[str] = set()
-    package = "teenpatti.bots" if path.parent.name == "bots" else "teenpatti"
+    package = {"bots": "teenpatti.bots", "solver": "teenpatti.bots.solver"}.get(
+        path.parent.name, "teenpatti"
+    )
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out.update(alias.name for alias in node.names)
@@ -227,9 +250,7 @@ def test_bots_import_only_the_public_view_api(module: str) -> None:
         if name.startswith("teenpatti.engine"):
             assert name in ALLOWED_ENGINE, f"{module} imports {name}"
         elif name.startswith("teenpatti."):
-            assert name in {"teenpatti.odds", "teenpatti.bots.base", "teenpatti.bots.strategy"}, (
-                f"{module} imports {name}"
-            )
+            assert name in OWN_MODULES, f"{module} imports {name}"
 
 
 def test_the_import_check_can_fail(tmp_path: Path) -> None:
@@ -282,8 +303,11 @@ def test_built_in_bots_are_registered() -> None:
     for name in BOT_NAMES:
         assert name in BOTS
         assert load_bot(name, 1).name == name
-        module = "base" if name == "random" else name
-        assert load_bot(f"teenpatti.bots.{module}:{name.title()}Bot", 1).name == name
+        if name in STYLES:
+            path = f"teenpatti.bots.styles:{STYLES[name].__name__}"
+        else:
+            path = f"teenpatti.bots.{'base' if name == 'random' else name}:{name.title()}Bot"
+        assert load_bot(path, 1).name == name
 
 
 def test_a_seat_asked_to_answer_a_side_show_gets_accept_or_decline() -> None:

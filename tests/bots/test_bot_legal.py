@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from teenpatti.bots import load_bot
+from teenpatti.bots.styles import STYLES
 from teenpatti.engine import Action, ActionKind, Hand, HandView, IllegalAction, Rules, view
 
-BOT_NAMES = ("random", "easy", "medium", "hard")
+BOT_NAMES = ("random", "easy", "medium", "hard", "expert", *STYLES)
 
 OPTIONS: list[dict[str, Any]] = [
     {},
@@ -96,7 +97,7 @@ def test_bots_play_only_legal_actions(preset: str, options: dict[str, Any]) -> N
     moves = 0
     for deal in range(12):
         seats = rng.randint(rules.min_players, min(rules.max_players, 6))
-        names = [BOT_NAMES[(deal + s) % 4] for s in range(seats)]
+        names = [BOT_NAMES[(deal * 3 + s) % len(BOT_NAMES)] for s in range(seats)]
         if deal % 4 == 3:  # short stacks: all in comes up
             chips = [
                 rng.choice((rules.boot, rules.boot * 3, rules.boot * 9, rules.starting_chips))

@@ -150,7 +150,7 @@ def test_settings_defaults_and_shortcuts() -> None:
     assert other.rules["preset"] == "limited" and other.rules["hands"] == 3
     for turn in (5, 600, None):
         assert Settings.from_json({"turn_seconds": turn}).turn_seconds == turn
-    for level in ("random", "easy", "medium", "hard"):
+    for level in ("random", "easy", "medium", "hard", "expert"):
         assert Settings.from_json({"bots": level}).bots == level
     assert Settings.from_json({"preset": "duo", "seats": 2}).seats == 2
     assert Settings.from_json({"preset": "club", "seats": 6}).seats == 6
@@ -194,7 +194,7 @@ def test_settings_defaults_and_shortcuts() -> None:
         ({"play": None, "turn_seconds": 3}, "settings/timer"),
         ({"play": "anytime", "turn_seconds": 30}, "settings/timer"),
         ({"play": "live", "turn_seconds": None}, "settings/timer"),
-        ({"bots": "expert"}, "settings/bots"),
+        ({"bots": "grandmaster"}, "settings/bots"),
         ({"bots": None}, "settings/bots"),
         ({"bots": "Medium"}, "settings/bots"),
         ({"turn_seconds": 4}, "settings/timer"),

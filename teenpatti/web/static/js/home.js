@@ -8,7 +8,7 @@ import * as store from "./store.js";
 
 const HANDS = [10, 20, 30];
 const BOOTS = [5, 10, 20, 50];
-const BOTS = ["random", "easy", "medium", "hard"];
+const BOTS = ["random", "easy", "medium", "hard", "expert"];
 const TIMERS = [15, 30, 60];
 const PLAYS = ["live", "anytime"];
 // How each table plays unless the host says otherwise (docs/rules.md, section 5); the tables, their

@@ -12,11 +12,11 @@ import { errorText, t } from "./i18n.js";
 import { waitingRoom } from "./lobby.js";
 import { isMyTurn } from "./moves.js";
 import { TableSocket } from "./net.js";
-import { placeOf } from "./versions.js";
 import { play } from "./play.js";
 import { QrImage } from "./qr.js";
 import { ShareLink } from "./share.js";
 import * as store from "./store.js";
+import { placeOf } from "./versions.js";
 
 export class TableView {
   /** app: {setHeader, announce, alert, toast, notice, banner, go, joinPage} */

@@ -1,0 +1,86 @@
+"""The expert level: exploitability of the shipped table and decision time against hard's.
+
+    .venv/bin/python bench/bench_expert.py            # both
+    .venv/bin/python bench/bench_expert.py --no-time  # exploitability only
+
+Exploitability: the perfect adversary's winnings against the shipped strategy in the abstract
+heads-up game of our table (boots a hand, averaged over the two seats), by the best response of
+:mod:`teenpatti.bots.solver.cfr`; also for a uniform strategy, as the scale. Decision time: the
+``decide`` calls of heads-up hands of expert against hard, timed per bot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import numpy as np
+
+from teenpatti.bots import load_bot
+from teenpatti.bots.solver.cfr import best_response
+from teenpatti.bots.solver.game import buckets, build_abstraction
+from teenpatti.bots.solver.tables import load
+from teenpatti.engine import Hand, Rules, view
+
+
+def exploitability_figures() -> None:
+    rules = Rules()
+    table = load("nepal")
+    assert table is not None, "no shipped table: build it first"
+    started = time.monotonic()
+    hands = buckets(rules, table.edges)
+    game = build_abstraction(rules)
+    policy = table.policy.astype(np.float64)
+    policy /= np.maximum(policy.sum(axis=1, keepdims=True), 1e-12)
+    first = best_response(game, hands, policy, 0)
+    second = best_response(game, hands, policy, 1)
+    uniform = (game.child != -1).astype(float)[:, :, None] * np.ones(len(table.edges) + 1)
+    uniform /= uniform.sum(axis=1, keepdims=True)
+    loose = (best_response(game, hands, uniform, 0) + best_response(game, hands, uniform, 1)) / 2
+    print(f"abstract heads-up game of nepal: {game.size:,} public states")
+    print(f"table: {table.iterations} CFR+ iterations, {len(table.edges) + 1} buckets")
+    print(f"best response against expert: {first:+.4f} (seat 1st), {second:+.4f} (seat 2nd)")
+    print(f"exploitability of expert: {(first + second) / 2:.4f} boots a hand")
+    print(f"exploitability of a uniform strategy: {loose:.4f} boots a hand")
+    print(f"({time.monotonic() - started:.0f} s)")
+
+
+def decision_times(hands: int = 300) -> None:
+    rules = Rules()
+    rng = random.Random(1)
+    times: dict[str, list[float]] = {"expert": [], "hard": []}
+    for deal in range(hands):
+        names = ["expert", "hard"] if deal % 2 else ["hard", "expert"]
+        bots = [load_bot(n, deal * 2 + i) for i, n in enumerate(names)]
+        hand = Hand(rules, [1000, 1000], deal % 2, seed=rng.randbytes(32))
+        while not hand.finished:
+            seat = hand.actor
+            assert seat is not None
+            seen = view(hand, seat)
+            t0 = time.perf_counter()
+            action = bots[seat].decide(seen)
+            times[names[seat]].append(time.perf_counter() - t0)
+            hand.apply(action)
+    for name, xs in times.items():
+        us = sorted(x * 1e6 for x in xs)
+        print(
+            f"{name:>6}: {len(us):,} decisions, mean {statistics.fmean(us):.1f} us,"
+            f" median {us[len(us) // 2]:.1f} us, 99th {us[int(len(us) * 0.99)]:.1f} us"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--no-time", action="store_true")
+    parser.add_argument("--no-exploitability", action="store_true")
+    args = parser.parse_args()
+    if not args.no_time:
+        decision_times()
+    if not args.no_exploitability:
+        exploitability_figures()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,146 @@
+"""The expert computer player: a solved heads-up strategy, looked up; hard's values multiway.
+
+Heads-up, once the other player has seen its cards, ``expert`` plays the strategy CFR+ found
+for the abstract game of its table (:mod:`teenpatti.bots.solver`): it turns its view into the
+public state (chips put in by each player, in boots; the stake; who has seen; whose turn;
+whether a bet has been made; blind turns) and, once it has seen, its hand's bucket, and draws its
+move from the table with its seeded random source. That is a dictionary lookup and one draw:
+a few microseconds.
+
+Where the table does not reach it plays as ``hard`` does: while the other player is blind (there
+the table, not yet converged, loses to a player who never looks, and hard's values to the pot
+limit beat it), with three or more players in (or when
+players have packed, leaving dead chips in the pot), with stacks shorter than the table's, at a
+table whose betting has no solved table (another preset, range bets), and for side-show answers.
+
+>>> from teenpatti.bots import load_bot
+>>> load_bot("expert", 1).name
+'expert'
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..engine.actions import Action, ActionKind
+from ..engine.rules import Bets, Rules
+from ..engine.view import HandView
+from ..odds import heads_up_equity
+from .hard import HARD, HardBot
+from .solver.game import ACTIONS, State, bucket_of
+from .solver.tables import Table, load
+
+__all__ = ["ExpertBot", "table_for"]
+
+_KINDS = tuple(ActionKind(a) for a in ACTIONS)
+
+
+def table_for(rules: Rules) -> Table | None:
+    """The solved table for ``rules``' betting, if one is shipped (the ranking may differ: the
+    buckets are on the ``u`` scale, the same for every ranking)."""
+    if rules.bets is not Bets.DOUBLE:
+        return None
+    table = load(rules.preset)
+    if table is None:
+        return None
+    base = Rules.from_options({"preset": rules.preset})
+    same = (
+        rules.boot == base.boot
+        and rules.stake_cap_boots == base.stake_cap_boots
+        and rules.pot_limit_boots == base.pot_limit_boots
+        and rules.blind_turns_max == base.blind_turns_max
+        and rules.show_after_bet == base.show_after_bet
+        and rules.show_seen_vs_blind == base.show_seen_vs_blind
+        and rules.show_cost == base.show_cost
+        and rules.show_tie == base.show_tie
+        and rules.see_anytime == base.see_anytime
+    )
+    return table if same else None
+
+
+def public_state(view: HandView, chips: int) -> tuple[State, int] | None:
+    """The abstract state of ``view`` and the viewer's player number (0: first to act), or
+    ``None`` when the hand is not a plain heads-up hand at ``chips`` boots a stack."""
+    boot = view.boot
+    rules = view.rules
+    dealt = [s for s in view.seats if s.dealt]
+    if len(dealt) != 2 or any(s.packed for s in dealt) or view.side_show is not None:
+        return None
+    n = len(view.seats)
+    step = -1 if rules.direction.value == "anticlockwise" else 1
+    order = [(view.dealer + step * k) % n for k in range(1, n + 1)]
+    first, second = (s for s in order if view.seats[s].dealt)
+    a, b = view.seats[first], view.seats[second]
+    if any(s.put_in % boot or view.stake % boot for s in (a, b)):
+        return None
+    if any((s.put_in + s.chips) < chips * boot for s in (a, b)):
+        return None
+    if view.to_act not in (first, second):
+        return None
+    bet_made = any(
+        x.kind in (ActionKind.CHAAL, ActionKind.RAISE, ActionKind.ALLIN, ActionKind.SIDESHOW)
+        for x in view.actions
+    )
+    limit = rules.blind_turns_max
+    turns = (a.blind_turns, b.blind_turns) if limit is not None else (0, 0)
+    state = State(
+        (a.put_in // boot, b.put_in // boot),
+        view.stake // boot,
+        (a.seen, b.seen),
+        0 if view.to_act == first else 1,
+        bet_made,
+        turns,
+    )
+    return state, 0 if view.viewer == first else 1
+
+
+class ExpertBot(HardBot):
+    """The solved heads-up strategy where it reaches; ``hard``'s play elsewhere."""
+
+    name = "expert"
+    level = replace(HARD, name="expert")
+
+    def decide(self, view: HandView) -> Action:
+        """A move drawn from the solved table, or hard's move where the table does not reach."""
+        action = self._from_table(view)
+        return action if action is not None else super().decide(view)
+
+    def _from_table(self, view: HandView) -> Action | None:
+        seat = view.viewer
+        assert seat is not None, "a spectator does not act"
+        if view.to_act != seat or view.side_show is not None:
+            return None
+        table = table_for(view.rules)
+        if table is None:
+            return None
+        found = public_state(view, table.chips)
+        if found is None:
+            return None
+        state, player = found
+        if not state.seen[1 - player]:
+            return None  # against a blind player: hard's values to the pot limit (see the docs)
+        row = table.index.get(state)
+        if row is None:
+            return None
+        you = view.seats[seat]
+        bucket = 0
+        if you.seen:
+            if you.cards is None:
+                return None
+            u = heads_up_equity(you.cards, view.rules.ranking, view.wild)
+            bucket = bucket_of(u, table.edges)
+        weights = table.policy[row, :, bucket]
+        legal = {a.kind: a for a in view.legal_actions}
+        choices = [(int(w), _KINDS[i]) for i, w in enumerate(weights) if w and _KINDS[i] in legal]
+        total = sum(w for w, _ in choices)
+        if total <= 0:
+            return None
+        pick = self.rng.random() * total
+        chosen = choices[-1][1]
+        for w, kind in choices:
+            pick -= w
+            if pick < 0:
+                chosen = kind
+                break
+        option = legal[chosen]
+        return option.action(seat, option.cost if option.max_cost > option.cost else None)
