@@ -61,9 +61,11 @@ test("a new hand, a hand's result and the game's winner are each said once", () 
   ] }, { number: 2, finished: true, ended_by: "packs", pots: [{ amount: 40, winners: [1] }] });
   assert.ok(endsHand(two, over));
   const said = announcements(two, over).polite;
-  assert.equal(said.length, 2);
+  assert.equal(said.length, 3);
   assert.ok(said[0].startsWith(i18n.t("result.wins", { name: "Bikash", n: 40 })), said[0]);
   assert.equal(said[1], i18n.t("end.winner", { name: "Bikash" }));
+  // and this player's own place
+  assert.equal(said[2], i18n.t("end.yourPlace", { place: 2, n: 2, chips: 0 }));
   assert.equal(endsHand(over, over), false);
   assert.deepEqual(announcements(over, over).polite, []);
 });

@@ -10,6 +10,8 @@ by Playwright (sync API), with phone-sized contexts.
   fails the test.
 - ``shot(page, NAME)``: a screenshot, in a temporary folder; ``TEENPATTI_SCREENSHOTS=1`` writes
   the README's pictures in ``docs/screenshots`` instead.
+- ``axe(page, what)``: axe-core (from npm, in ``node_modules``) run on the page as it is now; any
+  violation fails the test.
 
 Every wait is bounded; a failure shows the server's log.
 """
@@ -35,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots"
 """Where the README's screenshots live: written only with ``TEENPATTI_SCREENSHOTS=1``."""
 CHROMIUM = "/usr/bin/chromium"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-background-networking",
@@ -206,6 +209,7 @@ def phone(browser: Any, server: Server) -> Iterator[Callable[..., Phone]]:
             has_touch=mobile,
             device_scale_factor=2 if mobile else 1,
             locale="en-GB",
+            bypass_csp=True,  # lets the accessibility checker be added to the page
         )
         made.append(Phone(context, context.new_page(), server.url))
         return made[-1]
@@ -284,6 +288,33 @@ def layout_problems(page: Any) -> None:
 def check_layout() -> Callable[[Any], None]:
     """``check_layout(page)``: no sideways scrolling; every control 44 px high and labelled."""
     return layout_problems
+
+
+AXE_RUN_JS = r"""async () => {
+  const result = await window.axe.run(document, { resultTypes: ['violations'] });
+  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n` + v.nodes.slice(0, 6)
+    .map((n) => `    ${n.target.join(' ')}: ${n.failureSummary.replace(/\s+/g, ' ')}`).join('\n'));
+}"""
+
+
+def axe_check(page: Any, what: str) -> None:
+    """Run axe-core's default rules (WCAG 2 A and AA, and best practice) on the page as it is
+    now; fail with every violation found."""
+    if not AXE.exists():
+        why = "axe-core is not installed (scripts/test runs npm ci)"
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate(AXE_RUN_JS)
+    assert not found, f"axe on {what}:\n" + "\n".join(found)
+
+
+@pytest.fixture
+def axe() -> Callable[[Any, str], None]:
+    """``axe(page, "the waiting room")``: no accessibility violation on the page as it is now."""
+    return axe_check
 
 
 # ---------------------------------------------------------------------- playing through the page

@@ -88,7 +88,7 @@ def test_one_tap_then_see_cards_and_reload(phone, shot, check_layout, state) -> 
     page.locator(f"[data-testid=table][data-hand='{int(before['hand']) + 1}']").wait_for()
 
 
-def test_a_show_names_the_hands(phone, shot, check_layout, state) -> None:
+def test_a_show_names_the_hands(phone, shot, check_layout, state, axe) -> None:
     p = phone()
     page = p.open("/#create")
     page.get_by_test_id("name").fill("Maya")
@@ -124,8 +124,9 @@ def test_a_show_names_the_hands(phone, shot, check_layout, state) -> None:
         assert CATEGORY.match(name), name
     assert result.get_by_test_id("result-line").first.text_content()
     assert re.search(r"(wins|win) \d", result.get_by_test_id("result-line").first.text_content())
-    page.get_by_test_id("announce").get_by_text(re.compile("win")).wait_for()
+    page.get_by_test_id("announce").get_by_text(re.compile("win")).last.wait_for()
     check_layout(page)
+    axe(page, "a hand's result")
     shot(page, "result")
 
 
@@ -153,7 +154,7 @@ def test_a_lost_connection_recovers(phone, server, shot, state) -> None:
     banner.wait_for(state="hidden")
     page.locator(f"[data-testid=table][data-you='0'][data-hand='{before['hand']}']").wait_for()
     _my_turn(page)
-    page.get_by_test_id("announce").get_by_text("Connected again").wait_for()
+    page.get_by_test_id("announce").get_by_text("Connected again").last.wait_for()
     page.get_by_test_id("act-chaal").tap()
     page.wait_for_function(MOVED, arg=int(state(page)["version"]))
 

@@ -40,7 +40,7 @@ def _policy(counts: dict[tuple[str, str], int], seen_sideshow: list[Any], shot: 
     return policy
 
 
-def test_friends_play_a_whole_game(phone, shot, check_layout, play) -> None:
+def test_friends_play_a_whole_game(phone, shot, check_layout, play, axe) -> None:
     host, friend, other = phone(), phone(), phone()
 
     # The host opens a 10-hand table from the home page.
@@ -53,7 +53,7 @@ def test_friends_play_a_whole_game(phone, shot, check_layout, play) -> None:
     page.get_by_test_id("bots-easy").check()
     page.get_by_test_id("create-submit").tap()
     page.get_by_test_id("lobby").wait_for()
-    code = page.get_by_test_id("table-code").text_content().strip()
+    code = page.get_by_test_id("table-code").get_attribute("data-code")
     assert re.fullmatch(r"[A-Z2-9]{6}", code), code
     # the link comes from the server (the address friends can open), a moment after the room
     page.wait_for_function("document.querySelector('[data-testid=share-link]').value !== ''")
@@ -68,6 +68,7 @@ def test_friends_play_a_whole_game(phone, shot, check_layout, play) -> None:
     fpage.get_by_test_id("name").fill("<b>Ram</b>")
     shot(fpage, "join")
     check_layout(fpage)
+    axe(fpage, "the join form")
     fpage.get_by_test_id("join-submit").tap()
     fpage.get_by_test_id("lobby").wait_for()
     fpage.get_by_test_id("wait-host").wait_for()
@@ -85,6 +86,7 @@ def test_friends_play_a_whole_game(phone, shot, check_layout, play) -> None:
     assert page.locator("[data-testid=lobby] b").count() == 0
     assert page.get_by_test_id("lobby-seat-3").text_content().startswith("Empty")
     check_layout(page)
+    axe(page, "the waiting room")
     shot(page, "share", full_page=True)
 
     page.get_by_test_id("start").tap()
@@ -102,7 +104,7 @@ def test_friends_play_a_whole_game(phone, shot, check_layout, play) -> None:
     )
     me.locator("[data-testid=table][data-myturn='1']").wait_for()
     assert me.locator("html").get_attribute("data-cue")
-    me.get_by_test_id("alert").get_by_text("Your turn").wait_for()
+    me.get_by_test_id("alert").get_by_text("Your turn").last.wait_for()
     timer = me.get_by_test_id("timer")
     assert 0 < int(timer.get_attribute("data-left")) <= 30
     assert me.get_by_test_id("my-cards").get_attribute("data-face") == "down"
@@ -111,6 +113,7 @@ def test_friends_play_a_whole_game(phone, shot, check_layout, play) -> None:
     assert "Pack" in labels
     assert me.locator("[data-testid=seats] b").count() == 0  # "<b>Ram</b>" is text
     check_layout(me)
+    axe(me, "the table on your turn")
     shot(me, "table")
 
     # Play the whole game; switch one phone to Nepali in the middle of it.
@@ -147,7 +150,10 @@ def test_friends_play_a_whole_game(phone, shot, check_layout, play) -> None:
         assert len(rows) == 4
         tables.append([re.sub(r"\s*\(you\)", "", r) for r in rows])
     assert tables[0] == tables[1] == tables[2]
+    # each player hears the winner and their own place
+    page.get_by_test_id("announce").get_by_text("Your place:").last.wait_for()
     check_layout(page)
+    axe(page, "the standings")
     shot(page, "standings", full_page=True)
     friend.page.get_by_test_id("again").tap()
     for p in (host, friend, other):

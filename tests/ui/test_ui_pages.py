@@ -11,7 +11,7 @@ DEVANAGARI = re.compile(r"[\u0900-\u097F]")
 LATIN_WORDS = re.compile(r"\b(the|and|your|hand|cards)\b", re.IGNORECASE)
 
 
-def test_home_rules_and_language(phone, shot, check_layout) -> None:
+def test_home_rules_and_language(phone, shot, check_layout, axe) -> None:
     p = phone()
     page = p.open("/")
     home = page.get_by_test_id("home")
@@ -19,6 +19,7 @@ def test_home_rules_and_language(phone, shot, check_layout) -> None:
         assert home.get_by_test_id(testid).is_visible(), testid
     assert page.locator("html").get_attribute("lang") == "en"
     check_layout(page)
+    axe(page, "home")
     shot(page, "home")
 
     # The rules: how to play, the ranking drawn with cards, words, questions, tips with figures.
@@ -44,6 +45,7 @@ def test_home_rules_and_language(phone, shot, check_layout) -> None:
     assert len(tips) >= 5 and all("%" in tip or re.search(r"\d", tip) for tip in tips)
     assert "22,100" in rules.text_content()
     check_layout(page)
+    axe(page, "the rules")
     shot(page, "rules")
     page.get_by_test_id("tab-ranking").tap()
     page.locator("[data-testid=rules][data-section=ranking]").wait_for()
@@ -60,7 +62,13 @@ def test_home_rules_and_language(phone, shot, check_layout) -> None:
     )
     assert DEVANAGARI.search(meaning) and not LATIN_WORDS.search(meaning), meaning
     check_layout(page)
+    axe(page, "the words, in Nepali")
     shot(page, "words-ne")
+
+    # Escape closes the rules and gives focus back to what opened them.
+    page.keyboard.press("Escape")
+    page.get_by_test_id("home").wait_for()
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "menu-rules"
 
     # Remembered across a reload; home in Nepali too.
     page.goto(p.base + "/")
@@ -69,13 +77,14 @@ def test_home_rules_and_language(phone, shot, check_layout) -> None:
     text = page.get_by_test_id("home").text_content()
     assert DEVANAGARI.search(text) and not LATIN_WORDS.search(text.replace("Teen Patti", "")), text
     check_layout(page)
+    axe(page, "home, in Nepali")
     shot(page, "home-ne")
     page.get_by_test_id("lang").tap()
     page.locator("html[lang=en]").wait_for()
     assert page.get_by_test_id("menu-friends").text_content().startswith("Play with friends")
 
 
-def test_forms(phone, shot, check_layout) -> None:
+def test_forms(phone, shot, check_layout, axe) -> None:
     p = phone()
     page = p.open("/#create")
     form = page.get_by_test_id("create-form")
@@ -90,6 +99,7 @@ def test_forms(phone, shot, check_layout) -> None:
     page.get_by_test_id("turn_seconds-60").check()
     page.get_by_test_id("opt-rule.show_tie").select_option(label="Split the pot")
     check_layout(page)
+    axe(page, "the create form, house rules open")
     shot(page, "create", full_page=True)
 
     # What was typed survives a language switch.
@@ -108,7 +118,7 @@ def test_forms(phone, shot, check_layout) -> None:
     check_layout(page)
 
     # Joining: a bad code is explained, a taken name is refused, both in words a player reads.
-    code = page.get_by_test_id("table-code").text_content().strip()
+    code = page.get_by_test_id("table-code").get_attribute("data-code")
     q = phone()
     join = q.open("/#join")
     join.get_by_test_id("join-code").fill("ZZ")
@@ -123,3 +133,4 @@ def test_forms(phone, shot, check_layout) -> None:
     join.get_by_test_id("join-submit").tap()
     join.get_by_test_id("form-error").get_by_text("has that name already").wait_for()
     check_layout(join)
+    axe(join, "the join form, with an error")

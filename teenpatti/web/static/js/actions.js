@@ -1,9 +1,9 @@
 // This phone's own hand and moves: my cards (tap to see them), the action buttons in a fixed order,
 // the stepper that sizes a chaal, and the answer to a side show someone asks of me.
 
-import { cardBack, cardFace, cardsName } from "./cards.js";
+import { cardBack, cardFace, cardsName, handName } from "./cards.js";
 import { h } from "./dom.js";
-import { category, num, t } from "./i18n.js";
+import { num, t } from "./i18n.js";
 import { moveLabel, orderedLegal, seatName } from "./moves.js";
 
 export function myHand(view, st) {
@@ -35,13 +35,13 @@ export function myHand(view, st) {
       );
   return h(
     "section",
-    { class: `mine${seat.packed ? " packed" : ""}`, "data-testid": "my-hand", "aria-label": t("mine.label") },
+    { class: `mine${seat.packed ? " packed" : ""}`, "data-testid": "my-hand", "aria-label": t("mine.label"), tabindex: "-1" },
     cards,
     h(
       "div",
       { class: "my-info" },
       seat.category
-        ? h("p", { class: "category", "data-testid": "my-category" }, category(seat.category))
+        ? h("p", { class: "category", "data-testid": "my-category" }, handName(seat.category))
         : h("p", { class: "muted" }, seat.seen ? "" : t("mine.blindNote")),
       see
         ? h(
@@ -69,11 +69,18 @@ export function actions(view, st) {
   if (asked) {
     const accept = legal.find((a) => a.do === "accept");
     const decline = legal.find((a) => a.do === "decline");
+    // a dialog that takes focus (table.js) and says who asks
     return h(
       "section",
-      { class: "actions sideshow-ask", "data-testid": "sideshow-request", "aria-labelledby": "ask-title" },
+      {
+        class: "actions sideshow-ask",
+        role: "alertdialog",
+        "data-testid": "sideshow-request",
+        "aria-labelledby": "ask-title",
+        "aria-describedby": "ask-help",
+      },
       h("h2", { id: "ask-title" }, t("side.asked", { name: seatName(st, hand.side_show[0]) })),
-      h("p", { class: "small" }, t("side.askedHelp")),
+      h("p", { class: "small", id: "ask-help" }, t("side.askedHelp")),
       h(
         "div",
         { class: "action-grid two" },

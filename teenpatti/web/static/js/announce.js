@@ -1,8 +1,11 @@
-// What changed between two states, in words for screen readers: a new hand, the moves since the
-// last state, a side show's outcome, a hand's result, the game's winner, and "your turn" with the
-// moves on offer. Pure: the table view says the lines (docs/design.md, "The browser code").
+// What changed between two states, in words for screen readers: a player sitting down, a new hand,
+// the moves since the last state (and a pack the turn timer made), this player's cards once seen, a
+// side show's outcome, a hand's result, the game's winner and this player's place, and "your turn"
+// with the time left and the moves on offer (saying who asks, for a side show). Pure: the table
+// view says the lines (docs/design.md, "The browser code"; docs/accessibility.md).
 
-import { joinNames, t } from "./i18n.js";
+import { cardsName } from "./cards.js";
+import { category, joinNames, t } from "./i18n.js";
 import { isMyTurn, moveLabel, moveText, orderedLegal, seatName } from "./moves.js";
 import { summary } from "./results.js";
 
@@ -20,11 +23,21 @@ export function endsHand(prev, st) {
   return Boolean(st.hand && st.hand.finished && !(sameHand(prev, st) && prev.hand.finished));
 }
 
-/** The moves made between `prev` and `st` in the same hand, one clause each ("Asha: Chaal 20"). */
-function moveLines(prev, st) {
+/**
+ * The moves made between `prev` and `st` in the same hand, one clause each ("Asha: Chaal 20"). This
+ * player's own moves are not repeated, except one this phone did not send (`sent` counts the moves
+ * it sent this hand): a pack or a declined side show when the turn timer ran out.
+ */
+function moveLines(prev, st, sent) {
   const lines = [];
+  let mine = prev.hand.actions.filter((a) => a.seat === st.you).length;
   for (const action of st.hand.actions.slice(prev.hand.actions.length)) {
-    if (action.seat !== st.you) {
+    if (action.seat === st.you) {
+      mine += 1;
+      if (mine > sent && st.settings.turn_seconds && (action.do === "pack" || action.do === "decline")) {
+        lines.push(t(action.do === "pack" ? "turn.timeout" : "turn.timeoutDecline"));
+      }
+    } else {
       lines.push(t("did.line", { name: seatName(st, action.seat), what: moveText(action, action.paid) }));
     }
     if (typeof action.loser === "number") {
@@ -37,17 +50,32 @@ function moveLines(prev, st) {
 /**
  * The announcements a new state `st` makes after `prev` (null for the first state):
  * `polite`, lines said in turn without interrupting, and `turn`, the alert that it is now this
- * player's turn (null if it is not newly so). `chosen` is the chaal amount picked on the stepper.
+ * player's turn (null if it is not newly so). `chosen` is the chaal amount picked on the stepper,
+ * `sent` the moves this phone sent this hand, `left` the whole seconds left on a timed turn.
  */
-export function announcements(prev, st, chosen = null) {
+export function announcements(prev, st, chosen = null, sent = 0, left = null) {
   const polite = [];
   const hand = st.hand;
+  if (prev && st.status === "waiting" && prev.status === "waiting") {
+    // who sits down in the waiting room
+    for (const seat of st.seats) {
+      if (seat && seat.seat !== st.you && !prev.seats.some((p) => p && p.seat === seat.seat)) {
+        polite.push(t("wait.joined", { name: seat.name }));
+      }
+    }
+  }
   if (!hand) return { polite, turn: null };
   const same = sameHand(prev, st);
   if (startsHand(prev, st)) polite.push(t("table.hand", { n: hand.number, of: hand.of }));
   if (same) {
-    const lines = moveLines(prev, st);
+    const lines = moveLines(prev, st, sent);
     if (lines.length) polite.push(lines.join(". "));
+    // this player's cards, once they are turned over
+    const seat = st.you === null ? null : st.seats[st.you];
+    const was = st.you === null ? null : prev.seats[st.you];
+    if (seat && seat.cards && !(was && was.cards)) {
+      polite.push(t("mine.cards", { cards: cardsName(seat.cards), hand: seat.category ? category(seat.category) : "" }));
+    }
   }
   if (prev && endsHand(prev, st)) {
     const done = summary(st);
@@ -60,11 +88,20 @@ export function announcements(prev, st, chosen = null) {
         ? t("end.youWin")
         : t("end.winner", { name: joinNames(top.map((row) => row.name)) }),
     );
+    const mine = st.standings.find((row) => row.seat === st.you);
+    if (mine) polite.push(t("end.yourPlace", { place: mine.place, n: st.standings.length, chips: mine.chips }));
   }
   let turn = null;
   if (isMyTurn(st) && !(same && isMyTurn(prev))) {
     const labels = orderedLegal(st).map((a) => moveLabel(a, st, chosen).text);
-    turn = t("turn.cue", { actions: labels.join(", ") });
+    const actions = labels.join(", ");
+    if (hand.side_show && hand.side_show[1] === st.you) {
+      turn = t("side.cue", { name: seatName(st, hand.side_show[0]), actions });
+    } else if (left !== null) {
+      turn = t("turn.cueTimed", { n: left, actions });
+    } else {
+      turn = t("turn.cue", { actions });
+    }
   }
   return { polite, turn };
 }

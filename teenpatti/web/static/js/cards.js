@@ -1,8 +1,8 @@
 // Cards drawn as SVG: crisp at any size, and never told apart by colour alone. Every suit has its
 // own shape, the rank is written in the corner, and each card is labelled for screen readers.
 
-import { s } from "./dom.js";
-import { digits, t } from "./i18n.js";
+import { h, s } from "./dom.js";
+import { digits, lang, t } from "./i18n.js";
 
 const SUIT_PATHS = {
   h: ["M12 21.6C12 21.6 2 14.7 2 8.3 2 5 4.6 2.5 7.6 2.5c1.9 0 3.6 1.1 4.4 2.7.8-1.6 2.5-2.7 4.4-2.7 3 0 5.6 2.5 5.6 5.8 0 6.4-10 13.3-10 13.3z"],
@@ -106,6 +106,15 @@ export function cardFace(text, size = "md", key = null) {
             ),
           ],
   );
+}
+
+/** The name of a kind of hand in both languages ("Pure sequence · डबल रन"), the second half marked
+ *  with its own language so a screen reader reads each half in its own voice. */
+export function handName(cat) {
+  const other = lang() === "en" ? "ne" : "en";
+  const mine = t(`cat.${cat}`);
+  const theirs = t(`cat.${cat}`, {}, other);
+  return h("span", {}, mine, mine === theirs ? null : [" · ", h("span", { lang: other }, theirs)]);
 }
 
 /** One card face down. */

@@ -21,6 +21,24 @@ export function secondsLeft(st, nowMs = Date.now()) {
   return Math.max(0, Math.min(total, st.deadline - (nowMs / 1000 - skew)));
 }
 
+const WARN_AT = [10, 5]; // seconds left at which a player on turn is told, when the turn is longer
+let warned = { deadline: null, at: new Set() };
+
+/**
+ * The warning to say now, if any: "Only 5 s left." once per threshold crossed on this turn, for a
+ * player whose turn it is (`mine`), and only for turns longer than the threshold.
+ */
+export function hurry(st, mine, nowMs = Date.now()) {
+  if (!st || !st.deadline || !st.hand || st.hand.finished || !mine) return null;
+  if (warned.deadline !== st.deadline) warned = { deadline: st.deadline, at: new Set() };
+  const total = st.settings.turn_seconds || 30;
+  const left = secondsLeft(st, nowMs);
+  const due = WARN_AT.filter((n) => total > n && left <= n && left > 0 && !warned.at.has(n));
+  if (!due.length) return null;
+  for (const n of due) warned.at.add(n);
+  return t("turn.hurry", { n: Math.min(...due) });
+}
+
 /** Draw the time left into the timer bars and texts under `root`. */
 export function tick(root, st) {
   if (!st || !st.deadline || !st.hand || st.hand.finished) return;

@@ -131,6 +131,16 @@ export function replace(el, ...children) {
   append(el, children);
 }
 
+/** A code shown as typed and read out one character at a time ("K 7 M 2 P Q"), not as a word. */
+export function codeText(code) {
+  return h(
+    "span",
+    { class: "code-text" },
+    h("span", { "aria-hidden": "true" }, code),
+    h("span", { class: "sr-only" }, String(code).split("").join(" ")),
+  );
+}
+
 /** Ids unique to this page, for label/aria wiring. */
 let counter = 0;
 export function uid(prefix = "id") {

@@ -1,7 +1,7 @@
 // The home page and its two forms: Play with friends (open a table) and Join with a code.
 
 import { catalogue, loadCatalogue, optionValues, presetOptions } from "./catalogue.js";
-import { h, uid } from "./dom.js";
+import { codeText, h, uid } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { api } from "./net.js";
 import * as store from "./store.js";
@@ -422,7 +422,7 @@ export function joinPage(app, code = "", message = "") {
     },
     h("h1", {}, t("join.title")),
     fixed
-      ? h("p", { class: "code-big small-code", "aria-label": t("share.spelled", { code: code.split("").join(" ") }) }, code)
+      ? h("p", { class: "code-big small-code" }, h("span", { class: "sr-only" }, `${t("join.code")}: `), codeText(code))
       : h(
           "div",
           { class: "field" },

@@ -184,7 +184,6 @@ export const STRINGS = {
     "share.share": "Share",
     "share.qr": "Scan to join",
     "share.qr.alt": "QR code of the link to table {code}",
-    "share.spelled": "Table code {code}",
     "share.message": "Join my Teen Patti table: {code} {link}",
     "share.ready": "Invitation copied: paste it in a chat",
     "share.local": "This link opens only on this device: the server is listening to this computer alone. Connect this computer to your Wi-Fi and start the server without --host (or with --public-url), and friends can join from their phones.",
@@ -192,6 +191,7 @@ export const STRINGS = {
     "wait.empty": "Empty: the computer will play here",
     "wait.start": "Start the game",
     "wait.host": "Waiting for {name} to start the game",
+    "wait.joined": "{name} sat down at the table.",
     "wait.settings": "{hands} hands · boot {boot} · computer: {bots} · timer: {timer}",
     "wait.custom": "House rules: {rules}",
 
@@ -228,6 +228,10 @@ export const STRINGS = {
     "turn.thinking": "{name} is thinking…",
     "turn.left": "{n} s left",
     "turn.cue": "Your turn. {actions}.",
+    "turn.cueTimed": "Your turn, {n} s left. {actions}.",
+    "turn.hurry": "Only {n} s left.",
+    "turn.timeout": "Time is up: you packed.",
+    "turn.timeoutDecline": "Time is up: the side show was declined.",
 
     "act.see": "See cards",
     "act.chaal": "Chaal",
@@ -257,11 +261,13 @@ export const STRINGS = {
     "did.cost": "{what} {n}",
 
     "mine.label": "Your cards",
+    "mine.cards": "Your cards: {cards}. {hand}.",
     "mine.facedown": "Your three cards, face down",
     "mine.blindNote": "Blind: you have not looked",
     "mine.noCards": "You are not in this hand",
 
     "side.asked": "{name} asks you for a side show",
+    "side.cue": "{name} asks you for a side show. {actions}.",
     "side.askedHelp": "If you accept, you two compare hands and the lower hand packs.",
     "side.waiting": "{a} asked {b} for a side show…",
     "side.youAsked": "You asked {b} for a side show…",
@@ -284,6 +290,7 @@ export const STRINGS = {
     "end.title": "The game is over",
     "end.winner": "{name} wins the game",
     "end.youWin": "You win the game!",
+    "end.yourPlace": "Your place: {place} of {n}, with {chips} chips.",
     "end.place": "Place",
     "end.player": "Player",
     "end.chips": "Chips",
@@ -602,7 +609,6 @@ export const STRINGS = {
     "share.share": "पठाउनुहोस्",
     "share.qr": "बस्नका लागि स्क्यान गर्नुहोस्",
     "share.qr.alt": "टेबल {code} को लिङ्कको QR कोड",
-    "share.spelled": "टेबलको कोड {code}",
     "share.message": "मेरो तीन पत्ती टेबलमा आउनुहोस्: {code} {link}",
     "share.ready": "निम्तो कपी भयो: च्याटमा टाँस्नुहोस्",
     "share.local": "यो लिङ्क यही यन्त्रमा मात्र खुल्छ: सर्भरले यही कम्प्युटरलाई मात्र सुनिरहेको छ। यो कम्प्युटरलाई आफ्नो Wi-Fi मा जोड्नुहोस् र सर्भरलाई --host बिना (वा --public-url सहित) चलाउनुहोस्, अनि साथीहरू आफ्नै फोनबाट आउन सक्नुहुन्छ।",
@@ -610,6 +616,7 @@ export const STRINGS = {
     "wait.empty": "खाली: यहाँ कम्प्युटर खेल्नेछ",
     "wait.start": "खेल सुरु गर्नुहोस्",
     "wait.host": "{name} ले खेल सुरु गर्नुहुन्छ: पर्खनुहोस्…",
+    "wait.joined": "{name} टेबलमा बस्नुभयो।",
     "wait.settings": "{hands} बाजी · बुट {boot} · कम्प्युटर: {bots} · समय: {timer}",
     "wait.custom": "आफ्नै नियम: {rules}",
 
@@ -646,6 +653,10 @@ export const STRINGS = {
     "turn.thinking": "{name} सोच्दै…",
     "turn.left": "{n} सेकेन्ड बाँकी",
     "turn.cue": "तपाईंको पालो। {actions}।",
+    "turn.cueTimed": "तपाईंको पालो, {n} सेकेन्ड बाँकी। {actions}।",
+    "turn.hurry": "{n} सेकेन्ड मात्र बाँकी।",
+    "turn.timeout": "समय सकियो: तपाईं प्याक हुनुभयो।",
+    "turn.timeoutDecline": "समय सकियो: साइड सो हुँदैन भनियो।",
 
     "act.see": "तास हेर्नुहोस्",
     "act.chaal": "चाल",
@@ -675,11 +686,13 @@ export const STRINGS = {
     "did.cost": "{what} {n}",
 
     "mine.label": "तपाईंको तास",
+    "mine.cards": "तपाईंको तास: {cards}। {hand}।",
     "mine.facedown": "तपाईंका तीन पत्ती, घोप्टो",
     "mine.blindNote": "ब्लाइन्ड: तपाईंले हेर्नुभएको छैन",
     "mine.noCards": "तपाईं यो बाजीमा हुनुहुन्न",
 
     "side.asked": "{name} ले तपाईंसँग साइड सो माग्नुभयो",
+    "side.cue": "{name} ले तपाईंसँग साइड सो माग्नुभयो। {actions}।",
     "side.askedHelp": "हुन्छ भन्नुभए तपाईं दुईले मात्र तास दाँज्नुहुन्छ, र सानो तास प्याक हुन्छ।",
     "side.waiting": "{a} ले {b} सँग साइड सो माग्नुभयो…",
     "side.youAsked": "तपाईंले {b} सँग साइड सो माग्नुभयो…",
@@ -702,6 +715,7 @@ export const STRINGS = {
     "end.title": "खेल सकियो",
     "end.winner": "{name} ले खेल जित्नुभयो",
     "end.youWin": "तपाईंले खेल जित्नुभयो!",
+    "end.yourPlace": "तपाईंको स्थान: {n} जनामध्ये {place}, {chips} चिप्स।",
     "end.place": "स्थान",
     "end.player": "खेलाडी",
     "end.chips": "चिप्स",
@@ -883,15 +897,39 @@ export function digits(text, which = current) {
   return which === "ne" ? String(text).replace(/[0-9]/g, (d) => DIGITS[Number(d)]) : String(text);
 }
 
-export function t(key, params = {}, which = current) {
-  let text = STRINGS[which][key];
-  if (text === undefined) text = STRINGS.en[key];
-  if (text === undefined) return key;
+function fill(text, params, which) {
   return text.replace(/\{(\w+)\}/g, (_, name) => {
     const value = params[name];
     if (value === undefined || value === null) return "";
     return typeof value === "number" ? num(value, which) : String(value);
   });
+}
+
+function template(key, which) {
+  return STRINGS[which][key] ?? STRINGS.en[key];
+}
+
+export function t(key, params = {}, which = current) {
+  const text = template(key, which);
+  return text === undefined ? key : fill(text, params, which);
+}
+
+/** Like `t`, but a param may be a page element (a name in its own language, a code read letter by
+ *  letter): the result is a list of strings and those elements, for `h()`. */
+export function parts(key, params = {}, which = current) {
+  const text = template(key, which);
+  if (text === undefined) return [key];
+  const out = [];
+  const re = /\{(\w+)\}/g;
+  let at = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const value = params[m[1]];
+    if (value === null || typeof value !== "object") continue;
+    out.push(fill(text.slice(at, m.index), params, which), value);
+    at = m.index + m[0].length;
+  }
+  out.push(fill(text.slice(at), params, which));
+  return out.filter((piece) => piece !== "");
 }
 
 /** What to tell a player about an error from the server: our own sentence for its code (every code

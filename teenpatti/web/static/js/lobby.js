@@ -2,7 +2,7 @@
 // table's settings and house rules, and the host's Start button.
 
 import { catalogue, changedOptions } from "./catalogue.js";
-import { h } from "./dom.js";
+import { codeText, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { copyText, shareTable } from "./share.js";
 
@@ -39,15 +39,7 @@ export function waitingRoom(view, st) {
       { class: "panel share", "aria-labelledby": "share-title" },
       h("h1", { id: "share-title" }, t("share.title")),
       h("p", { class: "label", id: "code-label" }, t("share.code")),
-      h(
-        "p",
-        {
-          class: "code-big",
-          "data-testid": "table-code",
-          "aria-label": t("share.spelled", { code: st.code.split("").join(" ") }),
-        },
-        st.code.split("").map((ch, i) => h("span", { "data-key": `k${i}`, "aria-hidden": "true" }, ch)),
-      ),
+      h("p", { class: "code-big", "data-testid": "table-code", "data-code": st.code }, codeText(st.code)),
       h(
         "figure",
         { class: "qr" },

@@ -5,9 +5,9 @@
 import { cardFace } from "./cards.js";
 import { loadCatalogue } from "./catalogue.js";
 import { isSoundMuted, setSoundMuted } from "./cue.js";
-import { h, morphChildren } from "./dom.js";
+import { codeText, h, morphChildren } from "./dom.js";
 import { createPage, homePage, joinPage } from "./home.js";
-import { digits, lang, onLang, setLang, t } from "./i18n.js";
+import { digits, lang, onLang, parts, setLang, t } from "./i18n.js";
 import { myTablesPage } from "./mytables.js";
 import { SECTIONS, rulesPage } from "./rules.js";
 import { startPwa } from "./pwa.js";
@@ -25,16 +25,21 @@ const assertiveEl = document.getElementById("alert");
 
 let table = null; // {code, view: TableView}
 const watching = new Set(); // table codes this page chose to watch without a seat
-let headerState = { title: "", sub: null, table: false };
+let headerState = { title: "", code: null, table: false };
 let lastPath = null;
 let lastRouted = null;
+let opener = null; // what opened the rules: {el, testid, y}, to go back to when they close
 
+// Two logs for screen readers, polite and urgent. Every message is a new line added to its log, so a
+// screen reader queues them in order and none overwrites another (a repeated message is a new line
+// too); `data-seq` numbers them across both logs. Old lines are dropped (removals are not read).
+const KEEP = 80;
+let said = 0;
 function speak(el, text) {
-  el.textContent = "";
-  // a fresh text node after a tick makes screen readers read a repeated message again
-  setTimeout(() => {
-    el.textContent = text;
-  }, 30);
+  if (!text) return;
+  said += 1;
+  el.appendChild(h("p", { "data-seq": said, lang: lang() }, text));
+  while (el.childElementCount > KEEP) el.firstElementChild.remove();
 }
 
 let toastTimer = null;
@@ -77,7 +82,12 @@ const app = {
   go(path, options = {}) {
     // entries this page makes carry {tp: true}, so Back knows it can stay within the app
     if (options.replace) history.replaceState(history.state, "", path);
-    else history.pushState({ tp: true }, "", path);
+    else {
+      // a section of the rules also counts how many steps back the page under them is
+      const rules = SECTIONS.includes(decodeURIComponent(new URL(path, location.href).hash.slice(1)));
+      const below = SECTIONS.includes(routeInfo().hash) && history.state ? history.state.rules || 0 : 0;
+      history.pushState(rules ? { tp: true, rules: below + 1 } : { tp: true }, "", path);
+    }
     route(true);
   },
   joinPage(code, message) {
@@ -158,7 +168,9 @@ function drawHeader() {
       "div",
       { class: "titles" },
       h("span", { class: "title", "data-testid": "header-title" }, atHome ? t("app.name") : title),
-      !rules && code && headerState.sub ? h("span", { class: "sub" }, headerState.sub) : null,
+      !rules && code && headerState.code
+        ? h("span", { class: "sub" }, parts("table.code", { code: codeText(headerState.code) }))
+        : null,
     ),
     soundButton,
     h(
@@ -197,7 +209,15 @@ function route(navigated = false) {
   const pathChanged = path !== lastPath;
   lastPath = path;
   const rules = SECTIONS.includes(hash);
-  headerState = code ? headerState : { title: "", sub: null, table: false };
+  const wasRules = overlay.dataset.shown === "1";
+  headerState = code ? headerState : { title: "", code: null, table: false };
+  if (rules && !wasRules) {
+    // the rules open over the page: remember what had focus, and where the page was scrolled
+    const from = document.activeElement;
+    opener = { el: from, testid: from && from.dataset ? from.dataset.testid : null, y: window.scrollY };
+  }
+  const closing = !rules && wasRules ? opener : null;
+  if (!rules) opener = null;
 
   if (rules) {
     overlay.hidden = false;
@@ -238,6 +258,15 @@ function route(navigated = false) {
   }
   drawHeader();
   if (!table) document.title = rules ? `${t("rules.title")} · ${t("app.name")}` : t("app.name");
+  if (closing && !pathChanged) {
+    // back from the rules: to the control that opened them, where the page was
+    window.scrollTo(0, closing.y);
+    const back = closing.el && closing.el.isConnected ? closing.el : closing.testid ? document.querySelector(`[data-testid="${closing.testid}"]`) : null;
+    if (back && back.getClientRects().length) {
+      back.focus({ preventScroll: true });
+      return;
+    }
+  }
   if (navigated) {
     if (!rules) window.scrollTo(0, 0);
     const heading = (rules ? overlay : view).querySelector("h1");
@@ -246,6 +275,20 @@ function route(navigated = false) {
     (heading || main).focus({ preventScroll: true });
   }
 }
+
+// Escape closes the rules (every section visited), as it closes any layer over a page.
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape" || overlay.hidden || event.defaultPrevented) return;
+  event.preventDefault();
+  const depth = history.state && history.state.rules;
+  if (depth > 0) {
+    history.go(-depth);
+  } else {
+    const { code } = routeInfo();
+    history.replaceState(history.state, "", code ? `/t/${code}` : "/");
+    route(true);
+  }
+});
 
 // Links inside the app (paths and hashes) change the page without reloading it.
 document.addEventListener("click", (event) => {
@@ -280,6 +323,16 @@ onLang(() => {
 });
 
 noticeEl.addEventListener("click", () => app.notice(null));
+
+// The header's real height (it grows with large text): what the page keeps clear of it when it
+// scrolls a focused field into view, and whether it stays stuck to the top at all.
+function measureHeader() {
+  const height = header.getBoundingClientRect().height;
+  document.documentElement.style.setProperty("--header-h", `${Math.ceil(height)}px`);
+  document.documentElement.toggleAttribute("data-tall-header", height > window.innerHeight / 5);
+}
+if (typeof ResizeObserver === "function") new ResizeObserver(measureHeader).observe(header);
+window.addEventListener("resize", measureHeader);
 
 window.__tp = {
   get table() {

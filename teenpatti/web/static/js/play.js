@@ -4,8 +4,8 @@
 
 import { cardsName, hand as handCards } from "./cards.js";
 import { actions, myHand } from "./actions.js";
-import { h } from "./dom.js";
-import { category, num, t } from "./i18n.js";
+import { codeText, h } from "./dom.js";
+import { category, num, parts, t } from "./i18n.js";
 import { lastMoves, moveText, seatName } from "./moves.js";
 import { result, standings } from "./results.js";
 
@@ -56,6 +56,7 @@ export function play(view, st) {
   return h(
     "div",
     { class: "play" },
+    h("h1", { class: "sr-only", id: "table-title" }, parts("table.code", { code: codeText(st.code) })),
     h("div", { class: `felt-area seats-${n}${n > 6 ? " many" : ""}`, "data-testid": "seats" }, felt, seats),
     h("div", { class: "panel-area" }, you === null ? h("p", { class: "watching" }, t("table.watching")) : null, panel),
   );
@@ -157,7 +158,7 @@ function seatBox(st, seat, x, y, winners, last) {
         ? h("span", { class: "last-move" }, moveText(last.action, last.cost))
         : null,
     ),
-    active ? h("span", { class: "sr-only" }, t("seat.turn")) : null,
+    active ? h("span", { class: "sr-only" }, t(me ? "seat.yourTurn" : "seat.turn")) : null,
     active && st.deadline
       ? h("div", { class: "seat-timer", "aria-hidden": "true" }, h("div", { class: "bar", "data-timer-bar": "" }))
       : null,
@@ -171,7 +172,8 @@ function turnLine(st) {
   if (!hand) text = t("table.dealing");
   else if (hand.finished) text = t("table.nextHand");
   else if (hand.side_show && hand.side_show[1] !== st.you) {
-    text = t("side.waiting", { a: seatName(st, hand.side_show[0]), b: seatName(st, hand.side_show[1]) });
+    const [a, b] = hand.side_show;
+    text = a === st.you ? t("side.youAsked", { b: seatName(st, b) }) : t("side.waiting", { a: seatName(st, a), b: seatName(st, b) });
   } else if (hand.actor === st.you) {
     text = t("turn.you");
     mine = true;
@@ -182,7 +184,7 @@ function turnLine(st) {
   const timed = hand && !hand.finished && st.deadline;
   return h(
     "div",
-    { class: `turn-line${mine ? " mine" : ""}`, "data-testid": "turn-line" },
+    { class: `turn-line${mine ? " mine" : ""}`, "data-testid": "turn-line", tabindex: "-1" },
     h("span", { class: "turn-text" }, text),
     timed
       ? h(

@@ -1,7 +1,7 @@
 // The end of a hand and of the game: who won each pot and with what, the hands shown, a line about
 // the last hand while the next is dealt, and the final standings with "Play again".
 
-import { cardFace, cardsName } from "./cards.js";
+import { cardFace, cardsName, handName } from "./cards.js";
 import { h } from "./dom.js";
 import { category, joinNames, num, t } from "./i18n.js";
 import { seatName } from "./moves.js";
@@ -51,7 +51,7 @@ export function result(view, st) {
   const ended = summary(st);
   return h(
     "section",
-    { class: "result", "data-testid": "result", "aria-labelledby": "result-title" },
+    { class: "result", "data-testid": "result", "aria-labelledby": "result-title", tabindex: "-1" },
     h("h2", { id: "result-title" }, t("result.title", { n: hand.number })),
     h(
       "ul",
@@ -73,7 +73,7 @@ export function result(view, st) {
               },
               h("span", { class: "shown-name" }, seatName(st, row.seat)),
               h("span", { class: "shown-cards", role: "img", "aria-label": cardsName(row.cards) }, row.cards.map((c, i) => cardFace(c, "md", `s${i}`))),
-              h("span", { class: "shown-cat", "data-testid": "shown-category" }, category(row.category)),
+              h("span", { class: "shown-cat", "data-testid": "shown-category" }, handName(row.category)),
             ),
           ),
         )
@@ -88,7 +88,7 @@ export function standings(view, st) {
   const youWin = top.some((row) => row.seat === st.you);
   return h(
     "section",
-    { class: "panel standings", "data-testid": "standings", "aria-labelledby": "end-title" },
+    { class: "panel standings", "data-testid": "standings", "aria-labelledby": "end-title", tabindex: "-1" },
     h("h2", { id: "end-title" }, t("end.title")),
     h(
       "p",

@@ -1,9 +1,9 @@
 // The rules page: how to play, the hand ranking drawn with cards, the words with their Nepali,
 // the questions players ask, and tips with figures from real odds (see content.js).
 
-import { cardFace } from "./cards.js";
+import { cardFace, handName } from "./cards.js";
 import { h } from "./dom.js";
-import { category, lang, num, t } from "./i18n.js";
+import { lang, num, t } from "./i18n.js";
 import { FAQ, RANKING, RANKING_COUNTS, RULES, RUNS_NOTE, TIPS, TIPS_METHOD, WORDS } from "./content.js";
 
 export const SECTIONS = ["rules", "ranking", "words", "faq", "tips"];
@@ -67,7 +67,7 @@ export function rulesPage(app, section = "rules") {
               "div",
               { class: "rank-head" },
               h("span", { class: "rank-no", "aria-hidden": "true" }, num(i + 1)),
-              h("strong", {}, category(row.cat)),
+              h("strong", {}, handName(row.cat)),
               row.other && tr(row.other) !== t(`cat.${row.cat}`) ? h("span", { class: "muted" }, ` (${tr(row.other)})`) : null,
             ),
             h("div", { class: "rank-cards" }, row.cards.map((c, k) => cardFace(c, "md", `r${k}`))),

@@ -5,10 +5,10 @@
 
 import { announcements, endsHand, startsHand } from "./announce.js";
 import { loadCatalogue } from "./catalogue.js";
-import { learnSkew, tick } from "./clock.js";
+import { hurry, learnSkew, secondsLeft, tick } from "./clock.js";
 import { yourTurn } from "./cue.js";
 import { h, morphChildren } from "./dom.js";
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 import { waitingRoom } from "./lobby.js";
 import { isMyTurn } from "./moves.js";
 import { TableSocket } from "./net.js";
@@ -39,7 +39,11 @@ export class TableView {
       fatal: (msg) => this.onFatal(msg),
       status: (status, everOpen) => this.onStatus(status, everOpen),
     });
-    this.ticker = setInterval(() => tick(this.root, this.st), 250);
+    this.sent = 0; // moves this phone sent in hand `sentHand`, to tell them from the timer's
+    this.sentHand = null;
+    this.parked = null; // where focus was put when what had it went away
+    this.askedAt = null; // the side show request focus was taken to
+    this.ticker = setInterval(() => this.onTick(), 250);
     loadCatalogue().then((cat) => {
       if (cat && this.st) this.render(); // the waiting room names the house rules from it
     });
@@ -93,7 +97,9 @@ export class TableView {
     learnSkew(prev, st);
     if (startsHand(prev, st)) this.amount = null;
     if (endsHand(prev, st)) this.lastFinished = st;
-    const { polite, turn } = announcements(prev, st, this.amount);
+    const sent = st.hand && st.hand.number === this.sentHand ? this.sent : 0;
+    const left = st.deadline && st.settings.turn_seconds ? Math.ceil(secondsLeft(st)) : null;
+    const { polite, turn } = announcements(prev, st, this.amount, sent, left);
     for (const line of polite) this.app.announce(line);
     if (turn) {
       yourTurn();
@@ -110,9 +116,7 @@ export class TableView {
     if (msg.code === "state/stale" || msg.code === "state/conflict") {
       this.socket.send({ type: "sync" });
     }
-    const key = `err.${msg.code}`;
-    const text = t(key) === key ? t("err.generic", { reason: msg.reason || msg.code }) : t(key);
-    this.app.toast(text);
+    this.app.toast(errorText(msg.code, msg.reason));
     this.render();
   }
 
@@ -129,7 +133,7 @@ export class TableView {
   }
 
   send(message) {
-    if (this.pending) return;
+    if (this.pending) return false;
     if (this.socket.send(message)) {
       this.pending = true;
       // the answer is a new state or an error; should neither come, let the player try again
@@ -142,18 +146,77 @@ export class TableView {
         }
       }, 8000);
       this.render();
+      return true;
     }
+    return false;
   }
 
   act(action) {
-    this.send({ type: "act", action, version: this.st ? this.st.version : undefined });
+    const hand = this.st && this.st.hand ? this.st.hand.number : null;
+    if (hand !== this.sentHand) {
+      this.sentHand = hand;
+      this.sent = 0;
+    }
+    if (this.send({ type: "act", action, version: this.st ? this.st.version : undefined })) this.sent += 1;
+  }
+
+  /** Four times a second: the timer bars and text, and a warning before the time runs out. */
+  onTick() {
+    tick(this.root, this.st);
+    const warning = hurry(this.st, isMyTurn(this.st));
+    if (warning) this.app.alert(warning);
+  }
+
+  /**
+   * Keep the keyboard on the table. When the control that had focus goes away (See cards, a move's
+   * button after the move, Start, Play again), focus moves to the next thing to do or read instead
+   * of falling to the page: the moves when it is this player's turn, else their cards, the hand's
+   * result or the standings. A side show asked of this player takes focus once, as a dialog does.
+   */
+  placeFocus(had) {
+    if (!this.root.getClientRects().length) return; // under the rules: nothing to focus
+    const active = document.activeElement;
+    const dialog = this.root.querySelector("[role=alertdialog]");
+    const hand = this.st && this.st.hand;
+    if (dialog && hand) {
+      const key = `${hand.number}:${hand.actions.length}`;
+      if (this.askedAt !== key) {
+        const answer = dialog.querySelector("button:not([disabled])");
+        if (answer) {
+          answer.focus();
+          this.askedAt = key;
+          this.parked = null;
+          return;
+        }
+      }
+    }
+    // a button disabled while its move is on the way loses focus too (the browser drops it later)
+    const lost = had && (!active || active === document.body || !this.root.contains(active) || active.disabled);
+    const parked = this.parked !== null && active === this.parked;
+    if (!lost && !parked) return;
+    const move = isMyTurn(this.st) && !this.pending ? this.root.querySelector("[data-testid=actions] button:not([disabled])") : null;
+    if (move) {
+      move.focus();
+      this.parked = null;
+      return;
+    }
+    if (parked) return;
+    const rest = ["[data-testid=standings]", "[data-testid=result]", "[data-testid=my-hand]", "[data-testid=turn-line]", "h1"];
+    for (const selector of rest) {
+      const el = this.root.querySelector(selector);
+      if (el && el.getClientRects().length) {
+        if (!el.hasAttribute("tabindex")) el.setAttribute("tabindex", "-1");
+        el.focus();
+        this.parked = el;
+        return;
+      }
+    }
   }
 
   render() {
     const st = this.st;
     if (this.failed) {
-      const key = `err.${this.failed.code}`;
-      const text = t(key) === key ? t("err.generic", { reason: this.failed.reason || this.failed.code }) : t(key);
+      const text = errorText(this.failed.code, this.failed.reason);
       this.app.setHeader({ title: t("table.code", { code: this.code }), table: false });
       morphChildren(this.root, [
         h(
@@ -175,7 +238,7 @@ export class TableView {
     const hand = st.hand;
     this.app.setHeader({
       title: hand ? t("table.hand", { n: hand.number, of: hand.of }) : t("table.code", { code: st.code }),
-      sub: hand ? t("table.code", { code: st.code }) : null,
+      code: hand ? st.code : null,
       table: true,
     });
     const body = st.status === "waiting" ? waitingRoom(this, st) : play(this, st);
@@ -200,7 +263,9 @@ export class TableView {
       },
       body,
     );
+    const had = this.root.contains(document.activeElement);
     morphChildren(this.root, [root]);
+    this.placeFocus(had);
     // a tab in the background still shows whose turn it is
     document.title = isMyTurn(st)
       ? `● ${t("turn.you")} · ${t("app.name")}`
