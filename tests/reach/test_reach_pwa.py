@@ -70,7 +70,7 @@ class Phone:
         page.get_by_test_id("name").fill("Sita")
         page.get_by_test_id("create-submit").tap()
         page.get_by_test_id("lobby").wait_for()
-        return str(page.get_by_test_id("table-code").text_content()).strip()
+        return str(page.get_by_test_id("table-code").get_attribute("data-code"))
 
 
 @pytest.fixture
