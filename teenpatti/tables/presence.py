@@ -123,13 +123,19 @@ class Presence:
                 self._grace(live, seat, RETRY_MAX)
             return
         try:
-            await self._commit(
-                live, lambda t: [] if t.seats[seat].bot else [Control(seat=seat, bot=True)]
-            )
+            await self._commit(live, lambda t: self._hand_over(t, seat))
         except Exception as error:  # the store is down: try again shortly
             log.warning("table %s: seat %d not handed over yet: %s", live.table.code, seat, error)
             if seat not in live.graces:
                 self._grace(live, seat, RETRY_MAX)
+
+    @staticmethod
+    def _hand_over(table: Table, seat: int) -> list[Event]:
+        """The event that gives ``seat`` to the computer, if it still needs giving: a finished
+        game is left as it ended (a person leaving afterwards writes nothing)."""
+        if table.seats[seat].bot or table.status == "finished":
+            return []
+        return [Control(seat=seat, bot=True)]
 
     def reclaim_seats(self, live: LiveTable) -> None:
         """A seat another process handed to the computer goes back to its person if they are

@@ -228,8 +228,9 @@ def test_clocks_fire_once_while_the_lease_changes_hands(
 async def _clocks(a: Server, b: Server, redis_url: str, ws: MakeClient) -> dict[str, Any]:
     """Two computer tables opened on A: "bots" (its host looks in through B and leaves, and after
     the grace B hands the seat to the computer), whose lease is taken away every 0.3 s; and
-    "timer" (its host never comes: two hands, so that the host acts first in one of them, and
-    the turn timer plays the seat)."""
+    "timer" (its host sits at the table on A and never moves: two hands, so that the host acts
+    first in one of them, and the turn timer plays the seat; a person who is connected is never
+    handed to the computer, while one who never came is, after the grace)."""
     common = {"name": "Asha", "preset": "limited", "bots": "random", "computer": True}
     bots = await a.api.create(**common, seats=5, hands=6, turn_seconds=5)
     timer = await a.api.create(**common, seats=2, hands=2, turn_seconds=5)
@@ -244,6 +245,8 @@ async def _clocks(a: Server, b: Server, redis_url: str, ws: MakeClient) -> dict[
     person = ws(b, codes["bots"], 0, "host on B")
     await person.hello(bots["token"])
     await person.close()
+    sitter = ws(a, codes["timer"], 0, "timer: host on A, never moves")
+    await sitter.hello(timer["token"])
 
     key = lease_key(codes["bots"])
     client = aioredis.from_url(redis_url, decode_responses=True)
@@ -280,6 +283,7 @@ async def _clocks(a: Server, b: Server, redis_url: str, ws: MakeClient) -> dict[
         done.set()
         await flipper
         await client.aclose()
+        await sitter.close()
     histories = {name: await b.api.hands(code) for name, code in codes.items()}
     for watchers in spectators.values():
         for spectator in watchers:
