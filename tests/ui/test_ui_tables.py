@@ -70,7 +70,7 @@ def test_play_anytime_duo_left_and_resumed(phone, shot, check_layout, state) -> 
     assert page.get_by_test_id("choice-seats").count() == 0  # always two
     page.get_by_test_id("create-submit").tap()
     page.get_by_test_id("lobby").wait_for()
-    code = page.get_by_test_id("table-code").text_content().strip()
+    code = page.get_by_test_id("table-code").get_attribute("data-code")
     gpage = guest.open(f"/t/{code}")
     gpage.get_by_test_id("name").fill("Ram")
     gpage.get_by_test_id("join-submit").tap()
@@ -81,7 +81,9 @@ def test_play_anytime_duo_left_and_resumed(phone, shot, check_layout, state) -> 
     gpage.locator("[data-testid=table][data-status=playing]").wait_for()
     assert page.get_by_test_id("timer").count() == 0  # no turn timer
 
-    # Whoever acts first plays a chaal; the other's turn comes.
+    # Whoever acts first plays a chaal; the other's turn comes (once the deal names them).
+    for phone_page in (page, gpage):
+        phone_page.locator("[data-testid=table][data-actor]:not([data-actor=''])").wait_for()
     pages = {state(page)["you"]: page, state(gpage)["you"]: gpage}
     first = pages[state(page)["actor"]]
     first.locator("[data-testid=table][data-myturn='1']").wait_for()
