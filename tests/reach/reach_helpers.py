@@ -85,6 +85,18 @@ def teenpatti() -> list[str]:
     return [sys.executable, "-c", "from teenpatti.cli import main; main()"]
 
 
+def stop_process(proc: subprocess.Popen[bytes] | None, sig: signal.Signals) -> None:
+    """Ask a process started in its own session to stop with ``sig``; kill its group after 10 s."""
+    if proc is None or proc.poll() is not None:
+        return
+    proc.send_signal(sig)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+
+
 class Serve:
     """A ``teenpatti serve`` subprocess with ``args``; its output goes to ``log``."""
 
@@ -119,14 +131,7 @@ class Serve:
 
     def stop(self) -> None:
         proc, self.proc = self.proc, None
-        if proc is None or proc.poll() is not None:
-            return
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
+        stop_process(proc, signal.SIGINT)
 
     def output(self) -> str:
         try:

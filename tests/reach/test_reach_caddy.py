@@ -25,7 +25,7 @@ from typing import Any
 
 import httpx
 import pytest
-from reach_helpers import Serve, free_port
+from reach_helpers import Serve, free_port, stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
@@ -108,14 +108,7 @@ class Caddy:
 
     def stop(self) -> None:
         proc, self.proc = self.proc, None
-        if proc is None or proc.poll() is not None:
-            return
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
+        stop_process(proc, signal.SIGTERM)
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")[-4000:] if self.log.exists() else ""
