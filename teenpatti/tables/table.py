@@ -26,6 +26,7 @@ from typing import Any
 from ..engine import Action, EngineError, Game, IllegalAction, Rules, RulesError, cards_str, view
 from ..engine.deck import commitment
 from ..engine.evaluate import Evaluator
+from ..engine.pots import Pot, returned
 from ..engine.rules import OPTION_NAMES
 from . import names
 from .events import Act, Again, Control, Created, Event, Hand, Joined, Started
@@ -189,6 +190,8 @@ class Table:
         self.games_played = 0
         self.hand_seeds: list[str] = []
         self.next_seed: str | None = None
+        self.timeouts: set[int] = set()
+        """The moves of the hand in play (by index) that the turn timer made for its player."""
         self._public: tuple[int, dict[str, Any]] | None = None
         self.command_ids: dict[str, int] = {}
         """The ids clients gave their latest commands, with the version each made (a retried
@@ -238,10 +241,13 @@ class Table:
                 assert self.game is not None and self.next_seed is not None
                 self.hand_seeds.append(self.next_seed)
                 self.game.start_hand(bytes.fromhex(self.next_seed))
+                self.timeouts = set()
                 self.next_seed = event.next_seed
             case Act():
                 assert self.game is not None
                 self.game.apply(Action.from_json(event.action))
+                if event.by == "timer" and self.game.hand is not None:
+                    self.timeouts.add(len(self.game.hand.log) - 1)
             case Control():
                 seat = self.seats[event.seat]
                 self.seats[event.seat] = replace(seat, bot=event.bot)
@@ -259,6 +265,7 @@ class Table:
         self.games_played += 1
         self.hand_seeds = []
         self.next_seed = seed
+        self.timeouts = set()
 
     # ------------------------------------------------------------------ commands -> events
     def join_event(self, name: Any, token: str) -> Joined:
@@ -387,10 +394,10 @@ class Table:
                 "wild": None if seen.wild is None else cards_str([seen.wild]),
                 "finished": seen.finished,
                 "ended_by": seen.ended_by,
-                "pots": [p.to_json() for p in seen.pots],
+                "pots": self._pots(seen.pots, [sv.put_in for sv in seen.seats]),
                 "actions": [
-                    {**a.to_json(), **o.to_json()}
-                    for a, o in zip(seen.actions, seen.outcomes, strict=True)
+                    {**a.to_json(), **o.to_json(), **({"timeout": True} if i in self.timeouts else {})}
+                    for i, (a, o) in enumerate(zip(seen.actions, seen.outcomes, strict=True))
                 ],
                 "commitment": commitment(bytes.fromhex(seed)) if seed else None,
                 "seed": seed if seen.finished else None,
@@ -433,6 +440,13 @@ class Table:
             for a in mine.legal_actions
         ]
         return out
+
+    @staticmethod
+    def _pots(pots: tuple[Pot, ...], put_in: list[int]) -> list[dict[str, Any]]:
+        """The settled pots as JSON; the top of a bet nobody called is marked ``returned``: its
+        chips go back to the one who bet them, which is no win."""
+        back = returned(put_in, pots)
+        return [{**p.to_json(), "returned": i == back} for i, p in enumerate(pots)]
 
     def _cards(self, cards: tuple[int, ...] | None, wild: int | None) -> dict[str, Any]:
         if cards is None:
