@@ -87,9 +87,13 @@ class Clocks:
             return
         hand = game.hand
         if hand is None or hand.finished:
+            # The pause counts from the hand's end (or the start), as stored: the players'
+            # parts that come in meanwhile do not put the deal off.
             pause = timing.first_deal if hand is None else timing.result_pause
+            now = self.clock.time()
+            since = live.since if 0 < live.since <= now else now
             if live.owned:
-                self._later(live, pause, lambda: [table.hand_event(new_seed())])
+                self._later(live, since + pause - now, lambda: [table.hand_event(new_seed())])
             return
         seat = hand.actor
         assert seat is not None

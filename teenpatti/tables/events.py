@@ -31,6 +31,7 @@ __all__ = [
     "Hand",
     "Host",
     "Joined",
+    "Part",
     "Started",
     "decode",
     "encode",
@@ -87,9 +88,20 @@ class Again(_Event, tag="again", frozen=True):
 
 
 class Hand(_Event, tag="hand", frozen=True):
-    """The next hand is dealt from the seed committed before; ``next_seed`` is committed."""
+    """The next hand is dealt from the secret committed before (mixed, under
+    ``teenpatti-deck/2``, with the parts the players sent since); ``next_seed`` is committed."""
 
     next_seed: str
+    deck: str = "teenpatti-deck/1"
+    """The deck algorithm (logs from before ``teenpatti-deck/2`` have none: version 1)."""
+
+
+class Part(_Event, tag="part", frozen=True):
+    """``seat``'s contribution (64 hex digits) to the next hand's deal."""
+
+    seat: int
+    part: str
+    id: str | None = None
 
 
 class Act(_Event, tag="act", frozen=True):
@@ -108,7 +120,7 @@ class Control(_Event, tag="control", frozen=True):
     bot: bool
 
 
-Event = Created | Joined | Started | Again | Hand | Act | Control
+Event = Created | Joined | Started | Again | Hand | Part | Act | Control
 """Every kind of event a table's log holds."""
 
 

@@ -23,7 +23,7 @@ class Timing:
 
     bot_delay: tuple[float, float] = (0.8, 2.0)
     result_pause: float = 4.0
-    first_deal: float = 0.5
+    first_deal: float = 1.5
     reconnect_grace: float = 45.0
     lease_ttl: float = 3.0
     lease_every: float = 1.0
@@ -83,7 +83,8 @@ class LiveTable:
     owned: bool = True
     """Whether this process runs the table's clocks (it holds the table's lease)."""
     since: float = 0.0
-    """When the table's last event was stored (the turn's deadline counts from it)."""
+    """When the table's last event other than a part of the next deal was stored (the turn's
+    deadline and the pause before a deal count from it)."""
     stale: bool = False
     """An append's outcome is unknown (the store failed mid-way): reload before going on."""
     failures: int = 0

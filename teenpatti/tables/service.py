@@ -272,7 +272,7 @@ class TableService:
 
     # ------------------------------------------------------------------ commands
     async def command(self, code: str, seat: int | None, message: dict[str, Any]) -> bool:
-        """Run a client's command (``start``, ``act``, ``again``) as ``seat`` (``None``: a
+        """Run a client's command (``start``, ``act``, ``again``, ``part``) as ``seat`` (``None``: a
         spectator), whose token the caller has checked with :meth:`seat_for`. Returns ``False``
         if the command's ``id`` was applied already (a retry: nothing is done again).
 
@@ -289,13 +289,15 @@ class TableService:
                 return [t.start_event(seat, new_seed(), cid)]
             if kind == "again":
                 return [t.again_event(seat, new_seed(), cid)]
+            if kind == "part":
+                return [t.part_event(seat, message, cid)]
             if expected is not None and expected != t.version:
                 raise TableError(
                     "state/stale", "the table has moved on since you chose: look again"
                 )
             return [t.act_event(seat, message.get("action"), cid=cid)]
 
-        if kind not in ("start", "again", "act"):
+        if kind not in ("start", "again", "act", "part"):
             raise TableError("message/unknown", f"{kind!r} is not a command")
         return await self.writer.commit(live, make) > 0
 
@@ -319,9 +321,7 @@ class TableService:
         return self.fanout.render(live, seat)
 
     # ------------------------------------------------------------------ histories
-    async def histories(self, code: str) -> list[dict[str, Any]]:
-        """Every finished hand of the current game, as ``teenpatti-hand/1`` histories."""
-        game = (await self.find(code)).table.game
-        if game is None:
-            return []
-        return list(game.histories)
+    async def histories(self, code: str, seat: int | None = None) -> list[dict[str, Any]]:
+        """Every finished hand of the current game, as ``teenpatti-hand/1`` histories: as
+        ``seat`` may have them while the game is in play, complete once it is over."""
+        return (await self.find(code)).table.histories(seat)

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from ..metrics import Metrics
 from ..store.base import EventStore, VersionConflict
 from .clock import Clock
-from .events import Event, decode, encode
+from .events import Event, Part, decode, encode
 from .live import LiveTable
 from .table import Table, TableError, Unavailable
 
@@ -94,7 +94,8 @@ class Writer:
                     raise Unavailable() from error
                 self.metrics.append.observe(time.perf_counter() - started)
                 self.metrics.actions.inc()
-                live.since = self.clock.time()
+                if not all(isinstance(e, Part) for e in events):
+                    live.since = self.clock.time()  # a part does not move the deal's time
                 for event in events:
                     table.apply(event)
                 self._won(live)
@@ -122,8 +123,10 @@ class Writer:
         events = await self.store.load(table.table_id, after=table.version)
         live.stale = False
         for stored in events:
-            table.apply(decode(stored.data))
-            live.since = stored.at
+            event = decode(stored.data)
+            table.apply(event)
+            if not isinstance(event, Part):
+                live.since = stored.at
             self._changed(live)
         if events:
             self._caught_up(live)

@@ -282,9 +282,10 @@ def create_app(
         live = await look_up(request, token)
         if isinstance(live, Response):
             return live
+        seat = None
         if live.table.status != "finished":
             try:
-                service.seat_for(live, token)
+                seat = service.seat_for(live, token)
             except EngineError as error:
                 return _error(error.code, error.reason, 403)
             if token is None:
@@ -293,9 +294,8 @@ def create_app(
                     "the hands of a game in play go to its players (send your seat token)",
                     403,
                 )
-        game = live.table.game
         return JSONResponse(
-            list(game.histories) if game is not None else [],
+            live.table.histories(seat),
             headers={"Content-Disposition": 'attachment; filename="hands.json"'},
         )
 
@@ -511,7 +511,7 @@ async def _handle(service: TableService, live: Any, conn: Connection, text: str)
     kind = message.get("type")
     if kind == "ping":
         return json.dumps({"type": "pong", "version": live.table.version})
-    if kind not in ("act", "start", "again", "sync"):
+    if kind not in ("act", "start", "again", "part", "sync"):
         return error("message/unknown", f"{str(kind)[:40]!r} is not a message this table knows")
     try:
         if kind == "sync":
