@@ -96,6 +96,9 @@ class LiveTable:
     """Store errors in a row for this table's clock (logged once, retried with back-off)."""
     remote: set[int] = field(default_factory=set)
     """Seats with a socket open in another process (read from the bus)."""
+    left: dict[int, float] = field(default_factory=dict)
+    """When each absent seat's last socket in this process closed (shared with the others:
+    the reconnect grace counts from the last time any process saw the person)."""
     touched: float = 0.0
     """When the table was last seen in use (it leaves memory after a while unused)."""
     chat_limit: Limiter = field(default_factory=Limiter)

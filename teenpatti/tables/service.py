@@ -115,6 +115,7 @@ class TableService:
             watched=self.clocks.ensure,
             moved=lambda live: self.cluster.moved(live),
             elsewhere=lambda live: self.cluster.elsewhere(live),
+            last_seen=lambda live: self.cluster.last_seen(live),
         )
         self.cluster = Cluster(
             bus,
