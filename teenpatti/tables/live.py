@@ -11,6 +11,7 @@ import asyncio
 from dataclasses import dataclass, field
 
 from ..bots import DecidesActions
+from .chat import Limiter
 from .clock import Handle
 from .table import Table
 
@@ -45,8 +46,11 @@ class Connection:
     resyncs when it returns), so one slow reader never slows its table.
     """
 
-    def __init__(self, seat: int | None, limit: int = 64) -> None:
+    def __init__(self, seat: int | None, limit: int = 64, token_hash: str | None = None) -> None:
         self.seat = seat
+        self.token_hash = token_hash
+        """The hash of the seat token this socket said hello with: when it no longer holds a
+        seat (its person left or was removed) the socket is told and closed."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(limit)
         self.dropped = False
 
@@ -78,6 +82,8 @@ class LiveTable:
     connections: set[Connection] = field(default_factory=set)
     timer: Handle | None = None
     deadline: float | None = None
+    armed: tuple[int, bool] = (-1, False)
+    """The game version the clock was set for, and whether this process ran the clocks then."""
     graces: dict[int, Handle] = field(default_factory=dict)
     bots: dict[int, DecidesActions] = field(default_factory=dict)
     owned: bool = True
@@ -91,5 +97,10 @@ class LiveTable:
     """Store errors in a row for this table's clock (logged once, retried with back-off)."""
     remote: set[int] = field(default_factory=set)
     """Seats with a socket open in another process (read from the bus)."""
+    left: dict[int, float] = field(default_factory=dict)
+    """When each absent seat's last socket in this process closed (shared with the others:
+    the reconnect grace counts from the last time any process saw the person)."""
     touched: float = 0.0
     """When the table was last seen in use (it leaves memory after a while unused)."""
+    chat_limit: Limiter = field(default_factory=Limiter)
+    """Chat messages per seat, counted in this process."""

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..store.base import DamagedLog, EventStore
 from .codes import looks_like_code
-from .events import Part, decode
+from .events import decode
 from .live import LiveTable
 from .table import Table, TableError, Unavailable
 
@@ -29,8 +29,7 @@ log = logging.getLogger("teenpatti.tables")
 
 
 async def replay(store: EventStore, table_id: str, code: str) -> tuple[Table, float]:
-    """The table rebuilt from its log, and when its last event (other than a player's part of
-    the next deal) was stored.
+    """The table rebuilt from its log, and when its last game event was stored.
 
     Raises :class:`DamagedLog` if the log cannot be replayed; any other error is the store's."""
     stored = await store.load(table_id)
@@ -38,13 +37,12 @@ async def replay(store: EventStore, table_id: str, code: str) -> tuple[Table, fl
     since = 0.0
     for event in stored:
         try:
-            typed = decode(event.data)
-            table.apply(typed)
+            table.apply(decode(event.data))
         except Exception as error:
             raise DamagedLog(table_id, event.version, f"{type(error).__name__}: {error}") from None
         if table.version != event.version:
             raise DamagedLog(table_id, event.version, f"expected version {table.version}")
-        if not isinstance(typed, Part):
+        if table.game_version == table.version:  # a chat message does not restart a turn
             since = event.at
     if table.version == 0:
         raise DamagedLog(table_id, None, "the log is empty")

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from ..metrics import Metrics
 from ..store.base import EventStore, VersionConflict
 from .clock import Clock
-from .events import Event, Part, decode, encode
+from .events import Event, decode, encode
 from .live import LiveTable
 from .table import Table, TableError, Unavailable
 
@@ -94,10 +94,11 @@ class Writer:
                     raise Unavailable() from error
                 self.metrics.append.observe(time.perf_counter() - started)
                 self.metrics.actions.inc()
-                if not all(isinstance(e, Part) for e in events):
-                    live.since = self.clock.time()  # a part does not move the deal's time
+                before = table.game_version
                 for event in events:
                     table.apply(event)
+                if table.game_version != before:  # the turn's clock counts from a game event
+                    live.since = self.clock.time()
                 self._won(live)
                 self._changed(live)
                 self._stored(live, version)
@@ -123,9 +124,9 @@ class Writer:
         events = await self.store.load(table.table_id, after=table.version)
         live.stale = False
         for stored in events:
-            event = decode(stored.data)
-            table.apply(event)
-            if not isinstance(event, Part):
+            before = table.game_version
+            table.apply(decode(stored.data))
+            if table.game_version != before:
                 live.since = stored.at
             self._changed(live)
         if events:

@@ -35,7 +35,8 @@ from ..engine import EngineError
 from ..engine.rules import catalogue
 from ..metrics import CONTENT_TYPE, NOT_READY
 from ..store.base import EventStore
-from ..tables.service import Connection, LiveTable, TableService, Timing
+from ..tables.service import COMMANDS, Connection, LiveTable, TableService, Timing
+from ..tables.table import token_hash
 from . import logs
 from .edge import BUDGET, Budget, address_key
 from .headers import SecurityHeaders
@@ -363,7 +364,7 @@ def create_app(
                     "message/hello", "say hello first, with your seat token if you have one"
                 )
             return
-        conn = Connection(seat)
+        conn = Connection(seat, token_hash=token_hash(str(token)) if seat is not None else None)
         closing: list[int] = []
         writer = asyncio.create_task(send_queued(websocket, conn, closing))
         await service.connect(live, conn)
@@ -511,7 +512,7 @@ async def _handle(service: TableService, live: Any, conn: Connection, text: str)
     kind = message.get("type")
     if kind == "ping":
         return json.dumps({"type": "pong", "version": live.table.version})
-    if kind not in ("act", "start", "again", "part", "sync"):
+    if kind != "sync" and kind not in COMMANDS:
         return error("message/unknown", f"{str(kind)[:40]!r} is not a message this table knows")
     try:
         if kind == "sync":

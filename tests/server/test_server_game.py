@@ -407,8 +407,12 @@ def test_play_against_the_computer_starts_at_once(
         assert state["hand"] is not None
         refused = await client.request({"type": "start"})
         assert refused["code"] == "table/started"
+        # A friend arriving late takes the first computer seat (the computer plays it until the
+        # next hand is dealt).
         joined = await api.request("POST", f"/api/tables/{code}/join", json_body={"name": "Zed"})
-        assert joined.status_code == 400 and joined.json()["error"]["code"] == "table/started"
+        assert joined.status_code == 200 and joined.json()["seat"] == 1
+        seat = (await client.state(lambda s: s["seats"][1]["name"] == "Zed"))["seats"][1]
+        assert seat["person"] and (seat["late"] or not seat["bot"])
         await client.close()
 
     arun(body(), 20)

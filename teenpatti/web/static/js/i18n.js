@@ -1,6 +1,8 @@
 // Every string of the page in English and Nepali. `t(key, params)` picks the current language;
 // numbers in params are written with that language's digits. The choice is remembered.
 
+import { SOCIAL } from "./social-strings.js";
+
 const STORE_KEY = "tp.lang";
 const DIGITS = "०१२३४५६७८९";
 
@@ -319,7 +321,7 @@ export const STRINGS = {
     "err.table/unknown": "There is no table with that code. Check it and try again.",
     "err.table/full": "Every seat at this table is taken.",
     "err.table/started": "This game has started already.",
-    "err.table/not_host": "Only the host can start the game.",
+    "err.table/not_host": "Only the host can do that.",
     "err.rate/limited": "Too many requests: wait a moment and try again.",
     "err.token/invalid": "Your seat at this table could not be found. Join again.",
     "err.turn/not_yours": "It is not your turn.",
@@ -747,7 +749,7 @@ export const STRINGS = {
     "err.table/unknown": "त्यो कोडको टेबल छैन। कोड जाँचेर फेरि प्रयास गर्नुहोस्।",
     "err.table/full": "यो टेबलका सबै सिट भरिए।",
     "err.table/started": "यो खेल सुरु भइसक्यो।",
-    "err.table/not_host": "होस्टले मात्र खेल सुरु गर्न सक्नुहुन्छ।",
+    "err.table/not_host": "होस्टले मात्र यो गर्न सक्नुहुन्छ।",
     "err.rate/limited": "धेरै छिटो-छिटो भयो: एकछिन पर्खेर फेरि प्रयास गर्नुहोस्।",
     "err.token/invalid": "यो टेबलमा तपाईंको सिट भेटिएन। फेरि बस्नुहोस्।",
     "err.turn/not_yours": "अहिले तपाईंको पालो होइन।",
@@ -861,6 +863,7 @@ export const STRINGS = {
     "ranking.count": "सम्भावित २२,१०० तासमध्ये {n} ({p})",
   },
 };
+for (const which of ["en", "ne"]) Object.assign(STRINGS[which], SOCIAL[which]);
 
 let current = "en";
 try {
