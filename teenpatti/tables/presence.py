@@ -76,7 +76,7 @@ class Presence:
         # Back from the computer (the new state goes to every socket); if the store is down, the
         # reconciler gives the seat back later.
         info = live.table.seats[seat] if seat is not None else None
-        taken = info is not None and info.bot and info.token_hash is not None
+        taken = info is not None and info.bot and info.token_hash is not None and not info.late
         if taken and seat is not None and await self._give_back(live, seat):
             return
         conn.push(self.fanout.render(live, seat))
@@ -104,7 +104,7 @@ class Presence:
         takeover of the table's clocks)."""
         self.reclaim_seats(live)
         table = live.table
-        if table.settings.turn_seconds is None or table.status != "playing":
+        if table.settings.turn_seconds is None or table.status != "playing" or table.paused:
             return
         online = {c.seat for c in live.connections} | live.remote
         for seat, info in enumerate(table.seats):
@@ -169,7 +169,7 @@ class Presence:
     def _hand_over(table: Table, seat: int) -> list[Event]:
         """The event that gives ``seat`` to the computer, if it still needs giving: a finished
         game is left as it ended (a person leaving afterwards writes nothing)."""
-        if table.seats[seat].bot or table.status == "finished":
+        if table.seats[seat].bot or table.status == "finished" or table.paused:
             return []
         return [Control(seat=seat, bot=True)]
 
@@ -178,7 +178,7 @@ class Presence:
         connected here."""
         for seat in {c.seat for c in live.connections if c.seat is not None}:
             info = live.table.seats[seat]
-            if info.bot and info.token_hash is not None:
+            if info.bot and info.token_hash is not None and not info.late:
                 self.tasks.spawn(self._give_back(live, seat), f"table {live.table.code}")
 
     async def _give_back(self, live: LiveTable, seat: int) -> bool:
@@ -196,6 +196,7 @@ def give_back(seat: int) -> Callable[[Table], list[Event]]:
     """The command that hands ``seat`` back from the computer to its person."""
 
     def make(table: Table) -> list[Event]:
-        return [Control(seat=seat, bot=False)] if table.seats[seat].bot else []
+        info = table.seats[seat]
+        return [Control(seat=seat, bot=False)] if info.bot and not info.late else []
 
     return make
