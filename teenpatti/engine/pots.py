@@ -71,7 +71,7 @@ def returned(contributed: Sequence[int], pots: Sequence[Pot]) -> int | None:
     """
     if not pots or len(pots[-1].winners) != 1:
         return None
-    top, second = (sorted(contributed, reverse=True) + [0, 0])[:2]
+    top, second = [*sorted(contributed, reverse=True), 0, 0][:2]
     owner = pots[-1].winners[0]
     if contributed[owner] == top > second and pots[-1].amount == top - second:
         return len(pots) - 1

@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { category, joinNames, num, t } from "./i18n.js";
 import { handNews } from "./happened.js";
 import { botBadge, isComputer, seatName } from "./moves.js";
+import { againButton } from "./social.js";
 
 /**
  * A finished hand in words: a line per pot saying who won it and why (with which hand, at a show),
@@ -141,19 +142,7 @@ export function standings(view, st) {
     h(
       "div",
       { class: "row" },
-      st.you !== null
-        ? h(
-            "button",
-            {
-              type: "button",
-              class: "btn primary big",
-              "data-testid": "again",
-              disabled: view.pending,
-              onclick: () => view.send({ type: "again" }),
-            },
-            t("end.again"),
-          )
-        : null,
+      againButton(view, st),
       h("a", { class: "btn", href: "/", "data-link": "" }, t("end.home")),
     ),
   );

@@ -16,6 +16,7 @@ import { TableSocket } from "./net.js";
 import { play } from "./play.js";
 import { QrImage } from "./qr.js";
 import { ShareLink } from "./share.js";
+import { Social } from "./social.js";
 import * as store from "./store.js";
 import { placeOf } from "./versions.js";
 
@@ -34,6 +35,7 @@ export class TableView {
     this.syncing = false; // a sync was asked for after a gap in versions
     this.qr = new QrImage(code, () => this.render());
     this.share = new ShareLink(code, () => this.render());
+    this.social = new Social(this);
     this.socket = new TableSocket(code, token, {
       state: (msg) => this.onState(msg),
       error: (msg) => this.onError(msg),
@@ -54,6 +56,7 @@ export class TableView {
     clearTimeout(this.pendingTimer);
     this.qr.release();
     clearInterval(this.ticker);
+    this.social.stop();
     this.app.banner(null);
     this.app.notice(null);
   }
@@ -106,6 +109,7 @@ export class TableView {
       if (document.hidden) this.app.notice(t("notice.turn", { code: this.code }));
     }
     if (!isMyTurn(st)) this.app.notice(null);
+    this.social.onState(prev, st);
     this.render();
     feel(prev, st, this.root); // after drawing: what moves only decorates a table already in play
   }
@@ -121,9 +125,9 @@ export class TableView {
 
   onFatal(msg) {
     clearInterval(this.ticker);
-    if (msg.code === "token/invalid") {
+    if (["token/invalid", "seat/removed", "seat/left"].includes(msg.code)) {
       store.forgetSeat(this.code);
-      this.app.joinPage(this.code, t("err.token/invalid"));
+      this.app.joinPage(this.code, t(`err.${msg.code}`));
       return;
     }
     this.failed = msg;
