@@ -17,7 +17,6 @@ import secrets
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from ..bots import load_bot
 from ..engine import EngineError, IllegalAction, view
 from ..metrics import CLOCK_REFUSED, Metrics
 from .clock import Clock, Tasks
@@ -92,9 +91,13 @@ class Clocks:
             return
         hand = game.hand
         if hand is None or hand.finished:
+            # The pause counts from the hand's end (or the start), as stored: the players'
+            # parts that come in meanwhile do not put the deal off.
             pause = timing.first_deal if hand is None else timing.result_pause
+            now = self.clock.time()
+            since = live.since if 0 < live.since <= now else now
             if live.owned:
-                self._later(live, pause, lambda: [table.hand_event(new_seed())])
+                self._later(live, since + pause - now, lambda: [table.hand_event(new_seed())])
             return
         seat = hand.actor
         assert seat is not None
@@ -161,6 +164,10 @@ class Clocks:
         table = live.table
         bot = live.bots.get(seat)
         if bot is None:
+            # Imported here, not at the top: the players' tables and numpy cost a third of the
+            # server's start-up, and a process may serve for a while before a computer moves.
+            from ..bots import load_bot
+
             bot = live.bots[seat] = load_bot(table.settings.bots, seed=secrets.randbits(32))
         assert table.game is not None and table.game.hand is not None
         action = bot.decide(view(table.game.hand, seat))

@@ -33,6 +33,7 @@ __all__ = [
     "Host",
     "Joined",
     "Left",
+    "Part",
     "Paused",
     "Said",
     "Seated",
@@ -93,9 +94,20 @@ class Again(_Event, tag="again", frozen=True):
 
 
 class Hand(_Event, tag="hand", frozen=True):
-    """The next hand is dealt from the seed committed before; ``next_seed`` is committed."""
+    """The next hand is dealt from the secret committed before (mixed, under
+    ``teenpatti-deck/2``, with the parts the players sent since); ``next_seed`` is committed."""
 
     next_seed: str
+    deck: str = "teenpatti-deck/1"
+    """The deck algorithm (logs from before ``teenpatti-deck/2`` have none: version 1)."""
+
+
+class Part(_Event, tag="part", frozen=True):
+    """``seat``'s contribution (64 hex digits) to the next hand's deal."""
+
+    seat: int
+    part: str
+    id: str | None = None
 
 
 class Act(_Event, tag="act", frozen=True):
@@ -166,6 +178,7 @@ Event = (
     | Started
     | Again
     | Hand
+    | Part
     | Act
     | Control
     | Seated

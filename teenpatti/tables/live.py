@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..bots import DecidesActions
 from .chat import Limiter
 from .clock import Handle
 from .table import Table
+
+if TYPE_CHECKING:  # the computer players are imported when one first moves (a quick start-up)
+    from ..bots import DecidesActions
 
 __all__ = ["Connection", "LiveTable", "Timing"]
 
@@ -24,7 +27,7 @@ class Timing:
 
     bot_delay: tuple[float, float] = (0.8, 2.0)
     result_pause: float = 4.0
-    first_deal: float = 0.5
+    first_deal: float = 1.5
     reconnect_grace: float = 45.0
     lease_ttl: float = 3.0
     lease_every: float = 1.0
@@ -89,7 +92,8 @@ class LiveTable:
     owned: bool = True
     """Whether this process runs the table's clocks (it holds the table's lease)."""
     since: float = 0.0
-    """When the table's last event was stored (the turn's deadline counts from it)."""
+    """When the table's last event other than a part of the next deal was stored (the turn's
+    deadline and the pause before a deal count from it)."""
     stale: bool = False
     """An append's outcome is unknown (the store failed mid-way): reload before going on."""
     failures: int = 0

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from importlib import import_module
 from typing import Any
 
 from ..bus.base import Bus
@@ -52,7 +53,18 @@ __all__ = [
 
 log = logging.getLogger("teenpatti.tables")
 
-COMMANDS = ("start", "act", "again", "leave", "remove", "pause", "resume", "configure", "chat")
+COMMANDS = (
+    "start",
+    "act",
+    "again",
+    "leave",
+    "remove",
+    "pause",
+    "resume",
+    "configure",
+    "chat",
+    "part",
+)
 """The commands a client may send on its socket (docs/protocol.md)."""
 
 ID_MAX = 64
@@ -74,6 +86,10 @@ def command_id(message: dict[str, Any]) -> str | None:
     if not cid.isascii():
         raise TableError("message/id", "a command id is plain ASCII text")
     return cid
+
+
+def _load_computer_players() -> None:
+    import_module("teenpatti.bots")
 
 
 class TableService:
@@ -196,6 +212,9 @@ class TableService:
         log.info("started: each table is loaded from its log when first opened")
         await self.bus.start(self.cluster.heard)
         loop = asyncio.get_running_loop()
+        # The computer players (and numpy under them) load in the background: a third of the
+        # start-up that readiness need not wait for, nor the first computer move pay for.
+        self._loops.append(loop.create_task(asyncio.to_thread(_load_computer_players)))
         self._loops.append(loop.create_task(self.reconciler.run()))
         if self.clustered:
             self._loops.append(loop.create_task(self.cluster.keep_leases()))
@@ -325,6 +344,8 @@ class TableService:
                     return [t.configure_event(seat, message)]
                 case "chat":
                     return [t.chat_event(seat, message)]
+                case "part":
+                    return [t.part_event(seat, message, cid)]
             # a chat message or a vote in between changes nothing the move was chosen from
             fresh = isinstance(expected, int) and t.game_version <= expected <= t.version
             if expected is not None and not fresh:
@@ -355,9 +376,7 @@ class TableService:
         return self.fanout.render(live, seat)
 
     # ------------------------------------------------------------------ histories
-    async def histories(self, code: str) -> list[dict[str, Any]]:
-        """Every finished hand of the current game, as ``teenpatti-hand/1`` histories."""
-        game = (await self.find(code)).table.game
-        if game is None:
-            return []
-        return list(game.histories)
+    async def histories(self, code: str, seat: int | None = None) -> list[dict[str, Any]]:
+        """Every finished hand of the current game, as ``teenpatti-hand/1`` histories: as
+        ``seat`` may have them while the game is in play, complete once it is over."""
+        return (await self.find(code)).table.histories(seat)

@@ -10,8 +10,12 @@ Events are the typed structs of :mod:`teenpatti.tables.events` (stored as JSON, 
 - ``joined``: a person takes ``seat`` with ``name`` and ``token_hash``;
 - ``started``: the game starts; empty seats get computer players named in ``names``; ``seed``
   (hex) is the first hand's deck seed, whose SHA-256 every client gets before the deal;
-- ``hand``: the next hand is dealt from the seed committed before, and ``next_seed`` is committed
-  for the hand after it (a seed stays secret until its hand ends);
+- ``part``: a seated person's contribution to the next hand's deal (sent after the server's
+  secret for that hand is committed, before its deal);
+- ``hand``: the next hand is dealt (``deck`` ``teenpatti-deck/2``) from the secret committed
+  before and the parts sent since (a seat without one: the server's part stands), and
+  ``next_seed`` is committed for the hand after it; every secret stays secret until the game
+  ends;
 - ``act``: ``seat`` plays ``action`` (a hand-history action), ``by`` ``person``/``bot``/``timer``;
 - ``control``: the computer takes over ``seat`` (``bot`` true) or its person returns (false);
 - ``again``: a new game at the same table, same seats;
@@ -31,8 +35,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine import Action, EngineError, Game, IllegalAction, Rules, RulesError, cards_str, view
-from ..engine.deck import commitment
+from ..engine.deck import DECK_V2, PART_BYTES, Shuffle, commitment
 from ..engine.evaluate import Evaluator
+from ..engine.hand import Hand as EngineHand
+from ..engine.history import EVERYONE
 from ..engine.rules import OPTION_NAMES
 from . import chat, names
 from .events import (
@@ -45,6 +51,7 @@ from .events import (
     Hand,
     Joined,
     Left,
+    Part,
     Paused,
     Said,
     Seated,
@@ -78,7 +85,7 @@ REMOVED_KEPT = 64
 """How many removed persons' token hashes a table remembers (to tell them why they cannot return
 with that token)."""
 
-QUIET = (Voted, Configured, Said)
+QUIET = (Voted, Configured, Said, Part)
 """Events that change nothing in the game: they leave the turn's clock as it was."""
 
 COMMAND_IDS_KEPT = 256
@@ -235,8 +242,9 @@ class Table:
         self.seats: list[Seat] = []
         self.game: Game | None = None
         self.games_played = 0
-        self.hand_seeds: list[str] = []
         self.next_seed: str | None = None
+        self.parts: dict[int, str] = {}
+        """The contributions sent for the next hand, by seat."""
         self._public: tuple[int, dict[str, Any]] | None = None
         self.command_ids: dict[str, int] = {}
         """The ids clients gave their latest commands, with the version each made (a retried
@@ -313,9 +321,23 @@ class Table:
             case Hand():
                 assert self.game is not None and self.next_seed is not None
                 self._take_late_seats()
-                self.hand_seeds.append(self.next_seed)
-                self.game.start_hand(bytes.fromhex(self.next_seed))
+                secret = bytes.fromhex(self.next_seed)
+                if event.deck == DECK_V2:
+                    parts = self.parts
+                    shuffle = Shuffle(
+                        secret,
+                        tuple(
+                            bytes.fromhex(parts[s]) if s in parts else None
+                            for s in range(len(self.seats))
+                        ),
+                    )
+                else:
+                    shuffle = Shuffle(secret, version=event.deck)
+                self.game.start_hand(shuffle)
                 self.next_seed = event.next_seed
+                self.parts = {}
+            case Part():
+                self.parts[event.seat] = event.part
             case Act():
                 assert self.game is not None
                 self.game.apply(Action.from_json(event.action))
@@ -327,7 +349,7 @@ class Table:
         self.version += 1
         if not isinstance(event, QUIET):
             self.game_version = self.version
-        if isinstance(event, Started | Again | Act) and event.id is not None:
+        if isinstance(event, Started | Again | Act | Part) and event.id is not None:
             self.command_ids[event.id] = self.version
             if len(self.command_ids) > COMMAND_IDS_KEPT:
                 del self.command_ids[next(iter(self.command_ids))]
@@ -339,8 +361,8 @@ class Table:
         # Hands take their seeds from the log, so the game's own seed is never used.
         self.game = Game(self.rules, [s.name for s in self.seats], bytes(32), dealer=dealer)
         self.games_played += 1
-        self.hand_seeds = []
         self.next_seed = seed
+        self.parts = {}
 
     def _seat_late(self, event: Seated) -> None:
         host = not any(s.host for s in self.seats)
@@ -502,7 +524,52 @@ class Table:
         after."""
         if self.game is None or self.game.finished or self.hand_in_play or self.paused:
             raise TableError("table/no_deal", "there is no hand to deal now")
-        return Hand(next_seed=next_seed.hex())
+        return Hand(next_seed=next_seed.hex(), deck=DECK_V2)
+
+    def part_event(self, seat: int | None, message: Any, cid: str | None = None) -> Part:
+        """The event for ``seat``'s contribution to the next hand's deal: ``message`` holds
+        ``part`` (64 hex digits) and ``for``, the ``next_commitment`` it answers. Refused with
+        ``deal/late`` once that hand is dealt (or for any other hand), ``deal/part`` if it is not
+        64 hex digits, ``deal/sent`` if the seat has sent one already."""
+        if seat is None:
+            raise TableError("table/not_seated", "only a player at the table adds to the deal")
+        if not isinstance(message, dict):
+            raise TableError("deal/part", "a part is 64 hex digits")
+        answers = message.get("for")
+        if (
+            self.game is None
+            or self.game.finished
+            or self.hand_in_play
+            or self.next_seed is None
+            or answers != commitment(bytes.fromhex(self.next_seed))
+        ):
+            raise TableError("deal/late", "that hand is dealt already: your part came too late")
+        part = message.get("part")
+        if (
+            not isinstance(part, str)
+            or len(part) != 2 * PART_BYTES
+            or any(c not in "0123456789abcdef" for c in part)
+        ):
+            raise TableError("deal/part", "a part is 64 lowercase hex digits")
+        if seat in self.parts:
+            raise TableError("deal/sent", "your part of this deal is in already")
+        return Part(seat=seat, part=part, id=cid)
+
+    @property
+    def revealed(self) -> bool:
+        """Whether the hands' secrets and every card may be shown: once the game is over."""
+        return self.status == "finished"
+
+    def histories(self, seat: int | None) -> list[dict[str, Any]]:
+        """The finished hands of the current game for ``seat`` (``None``: anyone): while the game
+        is in play only the cards the rules showed that seat, each with its proof, and no
+        secret; once it is over, every hand complete."""
+        game = self.game
+        if game is None:
+            return []
+        if self.revealed:
+            return game.histories_for(EVERYONE, reveal=True)
+        return game.histories_for(seat, reveal=False)
 
     def act_event(
         self, seat: int | None, raw: Any, by: str = "person", cid: str | None = None
@@ -561,8 +628,9 @@ class Table:
             "votes": sorted(self.votes),
             "chat": list(self.chat),
         }
-        if self.next_seed is not None:
+        if self.next_seed is not None and self.status == "playing":
             out["next_commitment"] = commitment(bytes.fromhex(self.next_seed))
+            out["next_parts"] = sorted(self.parts)
         game = self.game
         if game is not None and game.hand is not None:
             hand = game.hand
@@ -576,9 +644,8 @@ class Table:
                     seen=sv.seen,
                     all_in=sv.all_in,
                 )
-                row.update(self._cards(sv.cards, seen.wild))
+                row.update(self._cards(sv.cards, seen.wild, hand, sv.seat))
             number = game.hand_number
-            seed = self.hand_seeds[number - 1] if number - 1 < len(self.hand_seeds) else None
             out["hand"] = {
                 "number": number,
                 "of": self.rules.hands,
@@ -597,8 +664,7 @@ class Table:
                     {**a.to_json(), **o.to_json()}
                     for a, o in zip(seen.actions, seen.outcomes, strict=True)
                 ],
-                "commitment": commitment(bytes.fromhex(seed)) if seed else None,
-                "seed": seed if seen.finished else None,
+                **self._deal_facts(hand),
             }
             if game.finished:
                 out["standings"] = [
@@ -626,7 +692,7 @@ class Table:
         out["seats"] = rows
         for row, sv in zip(rows, mine.seats, strict=True):
             if sv.cards is not None and row["cards"] is None:
-                rows[sv.seat] = {**row, **self._cards(sv.cards, mine.wild)}
+                rows[sv.seat] = {**row, **self._cards(sv.cards, mine.wild, game.hand, sv.seat)}
         out["legal"] = (
             []
             if self.paused
@@ -643,11 +709,34 @@ class Table:
         )
         return out
 
-    def _cards(self, cards: tuple[int, ...] | None, wild: int | None) -> dict[str, Any]:
+    def _deal_facts(self, hand: EngineHand) -> dict[str, Any]:
+        """What everyone may know of how ``hand`` was dealt: the server's commitment, the
+        contributions, the cards commitment, and the secret once the game is over."""
+        shuffle = hand.shuffle
+        assert shuffle is not None
+        out: dict[str, Any] = {
+            "deck": shuffle.version,
+            "commitment": shuffle.commitment,
+            "secret": shuffle.secret.hex() if self.revealed else None,
+        }
+        tree = hand.tree
+        if tree is not None:
+            out["contributions"] = [None if p is None else p.hex() for p in shuffle.parts]
+            out["cards_root"] = tree.root
+            out["wild_proof"] = hand.wild_proof()
+        return out
+
+    def _cards(
+        self, cards: tuple[int, ...] | None, wild: int | None, hand: EngineHand, seat: int
+    ) -> dict[str, Any]:
         if cards is None:
             return {"cards": None, "category": None}
         evaluator = Evaluator.get(self.rules.ranking)
-        return {
+        out: dict[str, Any] = {
             "cards": cards_str(cards).split(),
             "category": evaluator.category(cards, wild).value,
         }
+        proofs = hand.proofs(seat)
+        if proofs is not None:
+            out["proof"] = proofs
+        return out

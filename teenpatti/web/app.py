@@ -283,9 +283,10 @@ def create_app(
         live = await look_up(request, token)
         if isinstance(live, Response):
             return live
+        seat = None
         if live.table.status != "finished":
             try:
-                service.seat_for(live, token)
+                seat = service.seat_for(live, token)
             except EngineError as error:
                 return _error(error.code, error.reason, 403)
             if token is None:
@@ -294,9 +295,8 @@ def create_app(
                     "the hands of a game in play go to its players (send your seat token)",
                     403,
                 )
-        game = live.table.game
         return JSONResponse(
-            list(game.histories) if game is not None else [],
+            live.table.histories(seat),
             headers={"Content-Disposition": 'attachment; filename="hands.json"'},
         )
 

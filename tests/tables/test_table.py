@@ -421,8 +421,9 @@ def check_cards(state: dict[str, Any], you: int | None) -> None:
             may = frozenset((you, seat)) in pairs
         assert (row["cards"] is not None) == may, (you, seat, hand["actions"])
         assert (row["category"] is not None) == may
-    if not hand["finished"]:
-        assert hand["seed"] is None
+    assert "seed" not in hand
+    if state["status"] != "finished":
+        assert hand["secret"] is None
     if you is None:
         assert state["legal"] == []
     total = sum(row["chips"] for row in state["seats"]) + hand["pot"]
