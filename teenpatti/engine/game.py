@@ -65,8 +65,14 @@ class Game:
         self.dealer = dealer
         self.hand: Hand | None = None
         self.hands_played = 0
-        self.histories: list[dict[str, Any]] = []
-        """Every finished hand, in the ``teenpatti-hand/1`` format."""
+        self.finished_hands: list[Hand] = []
+        """Every finished hand, in order (a finished hand never changes)."""
+
+    @property
+    def histories(self) -> list[dict[str, Any]]:
+        """Every finished hand in the ``teenpatti-hand/1`` format, written when asked for (not
+        at every hand's end: most games are never downloaded)."""
+        return [export(hand, self.names) for hand in self.finished_hands]
 
     @property
     def seats(self) -> int:
@@ -117,7 +123,7 @@ class Game:
         assert hand is not None and hand.finished
         self.hands_played += 1
         self.chips = list(hand.chips)
-        self.histories.append(export(hand, self.names))
+        self.finished_hands.append(hand)
         step = -1 if self.rules.direction is Direction.ANTICLOCKWISE else 1
         n = self.seats
         for k in range(1, n + 1):
