@@ -23,7 +23,7 @@ from enum import StrEnum
 
 from .actions import Action, ActionKind, LegalAction, Outcome
 from .cards import CardError, cards_str, is_joker
-from .deck import deal, shuffled_deck
+from .deck import DECK_V1, CardTree, Shuffle, deal
 from .errors import IllegalAction
 from .evaluate import Evaluator, table_index
 from .pots import Pot, cut_pots, share
@@ -84,10 +84,11 @@ class Hand:
     """The state of one hand, from the boot to the settlement.
 
     ``chips`` are what each seat holds before the boot; a seat with none sits the hand out. Give
-    the dealt ``cards`` (three per seat with chips, ``None`` for the others) or a 32-byte ``seed``
-    from which the deck is shuffled (:func:`~teenpatti.engine.deck.shuffled_deck`) and dealt one
-    card at a time from the first to act, in the direction of play. Under ``wild_rank`` the card
-    turned up after the deal is ``wild`` (taken from the deck when a seed is given).
+    the dealt ``cards`` (three per seat with chips, ``None`` for the others) or a ``seed``: a
+    :class:`~teenpatti.engine.deck.Shuffle` (the server's secret and the players' parts), or 32
+    bytes read as a ``teenpatti-deck/1`` seed; the deck it decides is dealt one card at a time
+    from the first to act, in the direction of play. Under ``wild_rank`` the card turned up after
+    the deal is ``wild`` (the next card of the deck when a seed is given).
     """
 
     def __init__(
@@ -97,7 +98,7 @@ class Hand:
         dealer: int,
         cards: Sequence[Sequence[int] | None] | None = None,
         *,
-        seed: bytes | None = None,
+        seed: bytes | Shuffle | None = None,
         wild: int | None = None,
     ) -> None:
         n = len(chips)
@@ -124,7 +125,14 @@ class Hand:
         self.order: list[int] = [(dealer + self.step * k) % n for k in range(1, n + 1)]
         """Every seat in order of play, starting after the dealer."""
         self.first = next(s for s in self.order if self.dealt[s])
-        self.seed = seed
+        if isinstance(seed, bytes | bytearray):
+            seed = Shuffle(bytes(seed), version=DECK_V1)
+        self.shuffle: Shuffle | None = seed
+        """How the deck was decided (``None`` when the cards were given)."""
+        self.deck: list[int] = []
+        """The cards dealt from the shuffle, in dealing order (the card turned up last)."""
+        self._tree: CardTree | None = None
+        self._proofs: dict[int, list[dict[str, object]]] = {}
         self.cards: list[tuple[int, ...] | None] = self._deal(cards, seed)
         if rules.variant is Variant.WILD_RANK and wild is None:
             if not self._rest:
@@ -174,12 +182,59 @@ class Hand:
         elif self._pot_limit_reached():
             self._showdown(EndedBy.POT_LIMIT)
 
+    # ------------------------------------------------------------------ the deal
+    @property
+    def seed(self) -> bytes | None:
+        """The deck's seed (``None`` when the cards were given)."""
+        return None if self.shuffle is None else self.shuffle.seed
+
+    @property
+    def deal_order(self) -> list[int]:
+        """The seats dealt in, in the order they receive cards (the first to act first)."""
+        return [s for s in self.order if self.dealt[s]]
+
+    def positions(self, seat: int) -> list[int]:
+        """Where in the dealing order ``seat``'s three cards were dealt (empty if not dealt)."""
+        order = self.deal_order
+        if seat not in order:
+            return []
+        k = order.index(seat)
+        return [k, k + len(order), k + 2 * len(order)]
+
+    @property
+    def tree(self) -> CardTree | None:
+        """The commitment to each card dealt (``teenpatti-deck/2`` shuffles only), built once."""
+        shuffle = self.shuffle
+        if shuffle is None or shuffle.version == DECK_V1:
+            return None
+        if self._tree is None:
+            self._tree = CardTree(shuffle.seed, self.deck)
+        return self._tree
+
+    def proofs(self, seat: int) -> list[dict[str, object]] | None:
+        """The proofs of ``seat``'s three cards against the published root (see
+        :meth:`CardTree.proof`), or ``None`` without a ``teenpatti-deck/2`` shuffle."""
+        tree = self.tree
+        if tree is None or self.cards[seat] is None:
+            return None
+        proofs = self._proofs.get(seat)
+        if proofs is None:
+            proofs = self._proofs[seat] = [tree.proof(p) for p in self.positions(seat)]
+        return proofs
+
+    def wild_proof(self) -> dict[str, object] | None:
+        """The proof of the card turned up under ``wild_rank``, or ``None``."""
+        tree = self.tree
+        if tree is None or self.wild is None or len(self.deck) <= 3 * len(self.deal_order):
+            return None
+        return tree.proof(3 * len(self.deal_order))
+
     # ------------------------------------------------------------------ set-up
     def _all_cards(self) -> list[int]:
         return [c for hand in self.cards if hand for c in hand]
 
     def _deal(
-        self, cards: Sequence[Sequence[int] | None] | None, seed: bytes | None
+        self, cards: Sequence[Sequence[int] | None] | None, seed: Shuffle | None
     ) -> list[tuple[int, ...] | None]:
         n = self.seats
         self._rest: list[int] = []
@@ -187,8 +242,10 @@ class Hand:
         if cards is None:
             if seed is None:
                 raise IllegalAction("hand/cards", "give the dealt cards or a seed to deal from")
-            order = [s for s in self.order if self.dealt[s]]
-            hands, self._rest = deal(shuffled_deck(seed, jokers=jokers), order)
+            order = self.deal_order
+            count = 3 * len(order) + (self.rules.variant is Variant.WILD_RANK)
+            self.deck = seed.cards(count, jokers=jokers)
+            hands, self._rest = deal(self.deck, order)
             return [hands.get(s) for s in range(n)]
         if len(cards) != n:
             raise IllegalAction("hand/cards", f"{len(cards)} hands given for {n} seats")

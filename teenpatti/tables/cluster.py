@@ -114,11 +114,30 @@ class Cluster:
     async def _show(self, live: LiveTable) -> None:
         code = live.table.code
         try:
-            await self.bus.present({code: _seats(live)}, PRESENCE_TTL)
+            await self.bus.present(
+                {code: _seats(live)}, PRESENCE_TTL, {code: self._left(live)}, self._keep
+            )
             self._shown.add(code)
             await self.bus.publish(code, PRESENCE)
         except Exception as error:  # the next lease round records it
             log.warning("table %s: presence not shared: %s", code, error)
+
+    @property
+    def _keep(self) -> float:
+        """How long a departure is worth recording: the reconnect grace."""
+        return self.timing.reconnect_grace
+
+    def _left(self, live: LiveTable) -> dict[int, float]:
+        """The departures from this process still inside their grace."""
+        now = self.clock.time()
+        return {s: t for s, t in live.left.items() if now - t < self._keep}
+
+    async def last_seen(self, live: LiveTable) -> dict[int, float]:
+        """When other processes last saw each seat of the table (epoch seconds), read now."""
+        if not self.clustered:
+            return {}
+        code = live.table.code
+        return (await self.bus.last_seen([code])).get(code, {})
 
     async def elsewhere(self, live: LiveTable) -> set[int]:
         """The seats online in other processes, read now."""
@@ -140,11 +159,12 @@ class Cluster:
 
     async def share_presence(self, tables: list[LiveTable]) -> None:
         """Renew this process's presence records and read the others' (the lease round)."""
-        mine = {t.table.code: _seats(t) for t in tables if t.connections}
+        left = {t.table.code: gone for t in tables if (gone := self._left(t))}
+        mine = {t.table.code: _seats(t) for t in tables if t.connections or t.table.code in left}
         for code in self._shown - set(mine):
-            mine[code] = []  # no socket left here
-        await self.bus.present(mine, PRESENCE_TTL)
-        self._shown = {code for code, seats in mine.items() if seats}
+            mine[code] = []  # no socket left here, and nobody left recently
+        await self.bus.present(mine, PRESENCE_TTL, left, self._keep)
+        self._shown = {code for code, seats in mine.items() if seats or code in left}
         await self._refresh([t for t in tables if t.connections or t.owned])
 
     async def _catch_up_safely(self, live: LiveTable) -> None:

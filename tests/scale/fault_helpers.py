@@ -141,6 +141,7 @@ class Player:
         self.rng = random.Random(seat * 7919 + hash(code) % 1000)
         self.clients: list[Client] = []
         self.task: asyncio.Task[None] | None = None
+        self.stopping = False
 
     async def connect(self, server: Any) -> None:
         client = self.make(server, self.code, self.seat, f"{self.code} seat {self.seat}")
@@ -156,16 +157,20 @@ class Player:
         self.task = asyncio.create_task(self._play())
 
     async def stop(self) -> None:
+        """Stop playing and close the sockets. Bounded: the loop also ends on its own flag, since
+        Python 3.11's ``wait_for`` may swallow a cancel that meets a message arriving; and the
+        wait never swallows a cancel of the caller's own (the test's deadline)."""
+        self.stopping = True
         if self.task is not None:
             self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+            done, _ = await asyncio.wait({self.task}, timeout=10)
+            assert done, f"{self.code} seat {self.seat}: the player did not stop"
         for client in self.clients:
             await client.close()
 
     async def _play(self) -> None:
         pending: dict[str, Any] | None = None
-        while True:
+        while not self.stopping:
             client = self.client
             try:
                 message = await client.next(timeout=3.0)

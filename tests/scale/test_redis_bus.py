@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -189,10 +190,16 @@ def test_leases_are_renewed_in_batches_and_presence_is_shared(redis_url: str) ->
             await one.present({"P1": [0, 2], "P2": [1]}, 2.0)
             assert await two.online(["P1", "P2", "P3"]) == {"P1": {0, 2}, "P2": {1}, "P3": set()}
             assert await one.online(["P1"]) == {"P1": set()}  # its own is not "elsewhere"
-            await one.present({"P2": []}, 2.0)  # the last socket of P2 closed
+            written = time.time()
+            await one.present({"P2": []}, 2.0, {"P2": {1: written}}, 30.0)  # P2's last socket
             assert (await two.online(["P2"]))["P2"] == set()
-            await asyncio.sleep(2.2)  # not renewed: the record lapses
+            seen = await two.last_seen(["P1", "P2", "P3"])
+            assert seen["P1"].keys() == {0, 2} and seen["P3"] == {}
+            assert abs(seen["P1"][0] - written) < 1 and abs(seen["P2"][1] - written) < 0.01
+            assert await one.last_seen(["P1"]) == {"P1": {}}  # its own is not "elsewhere"
+            await asyncio.sleep(2.2)  # not renewed: the record lapses, the sighting stays
             assert (await two.online(["P1"]))["P1"] == set()
+            assert (await two.last_seen(["P1"]))["P1"].keys() == {0, 2}
         finally:
             await one.close()
             await two.close()

@@ -320,7 +320,6 @@ def test_events_build_the_table() -> None:
         (True, True)
     ] * 2
     refusals: list[tuple[Callable[[], Any], str]] = [
-        (lambda: table.join_event("Late", "t9"), "table/started"),
         (lambda: table.start_event(0, SEED), "table/started"),
         (lambda: table.act_event(0, {"do": "pack"}), "hand/over"),
     ]
@@ -375,8 +374,11 @@ def test_act_event_uses_the_seat_it_is_given() -> None:
     with pytest.raises(TableError) as not_seated:
         table.again_event(None, SEED)
     assert not_seated.value.code == "table/not_seated"
-    log.commit(table.again_event(1, SEED))
+    log.commit(*table.again_event(1, SEED))  # a guest's ask is one vote of two: not a majority
+    assert table.status == "finished" and table.votes == {1}
+    log.commit(*table.again_event(0, SEED))  # the host's starts the game
     assert table.status == "playing" and table.games_played == 2 and table.game.dealer == 1
+    assert table.votes == set()
 
 
 # ---------------------------------------------------------------------- random games
@@ -419,8 +421,9 @@ def check_cards(state: dict[str, Any], you: int | None) -> None:
             may = frozenset((you, seat)) in pairs
         assert (row["cards"] is not None) == may, (you, seat, hand["actions"])
         assert (row["category"] is not None) == may
-    if not hand["finished"]:
-        assert hand["seed"] is None
+    assert "seed" not in hand
+    if state["status"] != "finished":
+        assert hand["secret"] is None
     if you is None:
         assert state["legal"] == []
     total = sum(row["chips"] for row in state["seats"]) + hand["pot"]
@@ -454,7 +457,7 @@ def test_random_games_replay_to_the_same_state_and_never_leak(seed: int) -> None
         steps += 1
         assert steps < 5000
         if table.status == "finished":
-            log.commit(table.again_event(0, rng.randbytes(32)))
+            log.commit(*table.again_event(0, rng.randbytes(32)))
             continue
         if not table.hand_in_play:
             log.commit(table.hand_event(rng.randbytes(32)))

@@ -406,7 +406,7 @@ export function joinPage(app, code = "", message = "") {
       status.textContent = errorText(err.code, err.reason);
       submit.disabled = false;
       submit.textContent = t("join.submit");
-      if (fixed && (err.code === "table/started" || err.code === "table/full")) watch.hidden = false;
+      if (fixed && ["table/started", "table/full", "table/late_closed"].includes(err.code)) watch.hidden = false;
     }
   };
   const form = h(
@@ -462,8 +462,10 @@ export function joinPage(app, code = "", message = "") {
           form.querySelector("[data-testid=name]").closest(".field").hidden = true;
         };
         if (table.status !== "waiting") {
-          lines.push(table.status === "finished" ? t("join.finished") : t("join.started"));
-          onlyWatch();
+          // a latecomer takes a computer's seat from the next hand, if the host lets them
+          const free = table.settings.late !== false && table.seats.some((seat) => !seat.person);
+          lines.push(free ? t("join.late") : table.status === "finished" ? t("join.finished") : t("join.started"));
+          if (!free) onlyWatch();
         } else if (table.seats.length >= table.settings.seats) {
           lines.push(t("join.full"));
           onlyWatch();

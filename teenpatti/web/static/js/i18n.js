@@ -1,6 +1,8 @@
 // Every string of the page in English and Nepali. `t(key, params)` picks the current language;
 // numbers in params are written with that language's digits. The choice is remembered.
 
+import { SOCIAL } from "./social-strings.js";
+
 const STORE_KEY = "tp.lang";
 const DIGITS = "०१२३४५६७८९";
 
@@ -319,7 +321,7 @@ export const STRINGS = {
     "err.table/unknown": "There is no table with that code. Check it and try again.",
     "err.table/full": "Every seat at this table is taken.",
     "err.table/started": "This game has started already.",
-    "err.table/not_host": "Only the host can start the game.",
+    "err.table/not_host": "Only the host can do that.",
     "err.rate/limited": "Too many requests: wait a moment and try again.",
     "err.token/invalid": "Your seat at this table could not be found. Join again.",
     "err.turn/not_yours": "It is not your turn.",
@@ -351,6 +353,9 @@ export const STRINGS = {
     "err.settings/bots": "Choose the computer's strength from the list.",
     "err.settings/computer": "Choose whether to play against the computer.",
     "err.hands/private": "The hands of a game in play are only for its players.",
+    "err.deal/late": "That hand was dealt already: your part came too late (the server's part stood).",
+    "err.deal/part": "Your part of the deal could not be read.",
+    "err.deal/sent": "Your part of this deal is in already.",
     "err.server/full": "This server has all the tables it can hold: try again later.",
     "err.table/limit": "Too many tables are open from your connection: finish one first.",
     "err.origin/forbidden": "Tables can only be opened and joined from this site's own page.",
@@ -744,7 +749,7 @@ export const STRINGS = {
     "err.table/unknown": "त्यो कोडको टेबल छैन। कोड जाँचेर फेरि प्रयास गर्नुहोस्।",
     "err.table/full": "यो टेबलका सबै सिट भरिए।",
     "err.table/started": "यो खेल सुरु भइसक्यो।",
-    "err.table/not_host": "होस्टले मात्र खेल सुरु गर्न सक्नुहुन्छ।",
+    "err.table/not_host": "होस्टले मात्र यो गर्न सक्नुहुन्छ।",
     "err.rate/limited": "धेरै छिटो-छिटो भयो: एकछिन पर्खेर फेरि प्रयास गर्नुहोस्।",
     "err.token/invalid": "यो टेबलमा तपाईंको सिट भेटिएन। फेरि बस्नुहोस्।",
     "err.turn/not_yours": "अहिले तपाईंको पालो होइन।",
@@ -776,6 +781,9 @@ export const STRINGS = {
     "err.settings/bots": "कम्प्युटर कति बलियो, सूचीबाट छान्नुहोस्।",
     "err.settings/computer": "कम्प्युटरसँग खेल्ने कि नखेल्ने, छान्नुहोस्।",
     "err.hands/private": "चलिरहेको खेलका तासहरू त्यसका खेलाडीलाई मात्र देखिन्छन्।",
+    "err.deal/late": "त्यो बाजी बाँडिसकियो: तपाईंको भाग ढिलो आयो (सर्भरको भाग लागू भयो)।",
+    "err.deal/part": "बाँडाइमा तपाईंको भाग पढ्न सकिएन।",
+    "err.deal/sent": "यो बाँडाइमा तपाईंको भाग आइसकेको छ।",
     "err.server/full": "यो सर्भरमा अब थप टेबल अट्दैन: पछि फेरि प्रयास गर्नुहोस्।",
     "err.table/limit": "तपाईंको जडानबाट धेरै टेबल खुला छन्: पहिले एउटा सक्नुहोस्।",
     "err.origin/forbidden": "टेबल यही साइटको आफ्नै पानाबाट मात्र खोल्न र त्यसमा बस्न सकिन्छ।",
@@ -855,6 +863,7 @@ export const STRINGS = {
     "ranking.count": "सम्भावित २२,१०० तासमध्ये {n} ({p})",
   },
 };
+for (const which of ["en", "ne"]) Object.assign(STRINGS[which], SOCIAL[which]);
 
 let current = "en";
 try {

@@ -5,6 +5,7 @@ import { catalogue, changedOptions } from "./catalogue.js";
 import { codeText, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { copyText, shareTable } from "./share.js";
+import { socialPanel } from "./social.js";
 
 const SHOWN_APART = new Set(["boot", "hands"]); // the settings line says these
 
@@ -117,6 +118,7 @@ export function waitingRoom(view, st) {
           )
         : h("p", { class: "waiting", "data-testid": "wait-host" }, t("wait.host", { name: host ? host.name : "" })),
     ),
+    socialPanel(view, st),
   );
 }
 

@@ -8,6 +8,7 @@ import { codeText, h } from "./dom.js";
 import { category, num, parts, t } from "./i18n.js";
 import { lastMoves, moveText, seatName } from "./moves.js";
 import { result, standings } from "./results.js";
+import { chatBubbles, socialPanel } from "./social.js";
 
 export function play(view, st) {
   const hand = st.hand;
@@ -57,8 +58,8 @@ export function play(view, st) {
     "div",
     { class: "play" },
     h("h1", { class: "sr-only", id: "table-title" }, parts("table.code", { code: codeText(st.code) })),
-    h("div", { class: `felt-area seats-${n}${n > 6 ? " many" : ""}`, "data-testid": "seats" }, felt, seats),
-    h("div", { class: "panel-area" }, you === null ? h("p", { class: "watching" }, t("table.watching")) : null, panel),
+    h("div", { class: `felt-area seats-${n}${n > 6 ? " many" : ""}`, "data-testid": "seats" }, felt, seats, chatBubbles(view, st)),
+    h("div", { class: "panel-area" }, you === null ? h("p", { class: "watching" }, t("table.watching")) : null, panel, socialPanel(view, st)),
   );
 }
 

@@ -5,6 +5,7 @@ import { cardFace, cardsName, handName } from "./cards.js";
 import { h } from "./dom.js";
 import { category, joinNames, num, t } from "./i18n.js";
 import { seatName } from "./moves.js";
+import { againButton } from "./social.js";
 
 /** A finished hand in words: a line per pot, how it ended, and the hands shown. Pure. */
 export function summary(st) {
@@ -117,19 +118,7 @@ export function standings(view, st) {
     h(
       "div",
       { class: "row" },
-      st.you !== null
-        ? h(
-            "button",
-            {
-              type: "button",
-              class: "btn primary big",
-              "data-testid": "again",
-              disabled: view.pending,
-              onclick: () => view.send({ type: "again" }),
-            },
-            t("end.again"),
-          )
-        : null,
+      againButton(view, st),
       h("a", { class: "btn", href: "/", "data-link": "" }, t("end.home")),
     ),
   );

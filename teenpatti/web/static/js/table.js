@@ -15,6 +15,7 @@ import { TableSocket } from "./net.js";
 import { play } from "./play.js";
 import { QrImage } from "./qr.js";
 import { ShareLink } from "./share.js";
+import { Social } from "./social.js";
 import * as store from "./store.js";
 import { placeOf } from "./versions.js";
 
@@ -33,6 +34,7 @@ export class TableView {
     this.syncing = false; // a sync was asked for after a gap in versions
     this.qr = new QrImage(code, () => this.render());
     this.share = new ShareLink(code, () => this.render());
+    this.social = new Social(this);
     this.socket = new TableSocket(code, token, {
       state: (msg) => this.onState(msg),
       error: (msg) => this.onError(msg),
@@ -55,6 +57,7 @@ export class TableView {
     clearTimeout(this.pendingTimer);
     this.qr.release();
     clearInterval(this.ticker);
+    this.social.stop();
     this.app.banner(null);
     this.app.notice(null);
   }
@@ -108,6 +111,7 @@ export class TableView {
       if (document.hidden) this.app.notice(t("notice.turn", { code: this.code }));
     }
     if (!isMyTurn(st)) this.app.notice(null);
+    this.social.onState(prev, st);
     this.render();
   }
 
@@ -122,9 +126,9 @@ export class TableView {
 
   onFatal(msg) {
     clearInterval(this.ticker);
-    if (msg.code === "token/invalid") {
+    if (["token/invalid", "seat/removed", "seat/left"].includes(msg.code)) {
       store.forgetSeat(this.code);
-      this.app.joinPage(this.code, t("err.token/invalid"));
+      this.app.joinPage(this.code, t(`err.${msg.code}`));
       return;
     }
     this.failed = msg;
