@@ -3,6 +3,11 @@
 The public state is built once per version by the table; what this process adds (the turn's
 deadline, the time now, who is online) is laid over it here, and each seat's cards are added for
 that seat only (:meth:`Table.state_for`, through the engine's view gate).
+
+A state message is encoded in two parts: what is the same for every socket of the version (the
+hand's public log, the settings, the clock: most of the message) is encoded once per broadcast,
+and each seat's own part (``you``, the seat rows with its cards, its legal moves) is encoded per
+seat and joined in front of it, so a move costs one big encoding, not one per seat.
 """
 
 from __future__ import annotations
@@ -20,6 +25,20 @@ __all__ = ["Fanout"]
 
 _encode = msgspec.json.Encoder().encode
 
+_OWN = ("you", "seats", "legal")
+"""The keys of a state that differ from seat to seat (see :meth:`Table.state_for`)."""
+
+
+def _shared(public: dict[str, Any]) -> bytes:
+    """The part of every seat's state that is the same for all, encoded once."""
+    return _encode({k: v for k, v in public.items() if k not in _OWN})
+
+
+def _join(own: dict[str, Any], shared: bytes) -> str:
+    """One state message: a seat's own keys, then the shared ones (one JSON object)."""
+    head = _encode({k: own[k] for k in _OWN})
+    return (head[:-1] + b"," + shared[1:]).decode()
+
 
 class Fanout:
     """Renders tables' states and sends them to their sockets."""
@@ -35,7 +54,8 @@ class Fanout:
 
     def render(self, live: LiveTable, seat: int | None) -> str:
         """The ``state`` message for ``seat``, as JSON text."""
-        return self._render(live, seat, self._public(live))
+        public = self._public(live)
+        return self._render(live, seat, public, _shared(public))
 
     def broadcast(self, live: LiveTable, but: Connection | None = None) -> None:
         """Send every socket its own state (each seat's rendered once)."""
@@ -43,6 +63,7 @@ class Fanout:
             return
         started = time.perf_counter()
         public = self._public(live)
+        shared = _shared(public)
         rendered: dict[int | None, str] = {}
         for conn in list(live.connections):
             if conn.seat is not None and not self._still_seated(live, conn):
@@ -51,7 +72,7 @@ class Fanout:
                 continue
             message = rendered.get(conn.seat)
             if message is None:
-                message = rendered[conn.seat] = self._render(live, conn.seat, public)
+                message = rendered[conn.seat] = self._render(live, conn.seat, public, shared)
             conn.push(message)
         self.metrics.broadcast.observe(time.perf_counter() - started)
 
@@ -95,5 +116,7 @@ class Fanout:
         ]
         return public
 
-    def _render(self, live: LiveTable, seat: int | None, public: dict[str, Any]) -> str:
-        return _encode(live.table.state_for(seat, public)).decode()
+    def _render(
+        self, live: LiveTable, seat: int | None, public: dict[str, Any], shared: bytes
+    ) -> str:
+        return _join(live.table.state_for(seat, public), shared)
