@@ -3,11 +3,6 @@
 The public state is built once per version by the table; what this process adds (the turn's
 deadline, the time now, who is online) is laid over it here, and each seat's cards are added for
 that seat only (:meth:`Table.state_for`, through the engine's view gate).
-
-A state message is encoded in two parts: what is the same for every socket of the version (the
-hand's public log, the settings, the clock: most of the message) is encoded once per broadcast,
-and each seat's own part (``you``, the seat rows with its cards, its legal moves) is encoded per
-seat and joined in front of it, so a move costs one big encoding, not one per seat.
 """
 
 from __future__ import annotations
@@ -25,20 +20,6 @@ __all__ = ["Fanout"]
 
 _encode = msgspec.json.Encoder().encode
 
-_OWN = ("you", "seats", "legal")
-"""The keys of a state that differ from seat to seat (see :meth:`Table.state_for`)."""
-
-
-def _shared(public: dict[str, Any]) -> bytes:
-    """The part of every seat's state that is the same for all, encoded once."""
-    return _encode({k: v for k, v in public.items() if k not in _OWN})
-
-
-def _join(own: dict[str, Any], shared: bytes) -> str:
-    """One state message: a seat's own keys, then the shared ones (one JSON object)."""
-    head = _encode({k: own[k] for k in _OWN})
-    return (head[:-1] + b"," + shared[1:]).decode()
-
 
 class Fanout:
     """Renders tables' states and sends them to their sockets."""
@@ -54,8 +35,7 @@ class Fanout:
 
     def render(self, live: LiveTable, seat: int | None) -> str:
         """The ``state`` message for ``seat``, as JSON text."""
-        public = self._public(live)
-        return self._render(live, seat, public, _shared(public))
+        return self._render(live, seat, self._public(live))
 
     def broadcast(self, live: LiveTable, but: Connection | None = None) -> None:
         """Send every socket its own state (each seat's rendered once)."""
@@ -63,7 +43,6 @@ class Fanout:
             return
         started = time.perf_counter()
         public = self._public(live)
-        shared = _shared(public)
         rendered: dict[int | None, str] = {}
         for conn in list(live.connections):
             if conn.seat is not None and not self._still_seated(live, conn):
@@ -72,7 +51,7 @@ class Fanout:
                 continue
             message = rendered.get(conn.seat)
             if message is None:
-                message = rendered[conn.seat] = self._render(live, conn.seat, public, shared)
+                message = rendered[conn.seat] = self._render(live, conn.seat, public)
             conn.push(message)
         self.metrics.broadcast.observe(time.perf_counter() - started)
 
@@ -116,7 +95,5 @@ class Fanout:
         ]
         return public
 
-    def _render(
-        self, live: LiveTable, seat: int | None, public: dict[str, Any], shared: bytes
-    ) -> str:
-        return _join(live.table.state_for(seat, public), shared)
+    def _render(self, live: LiveTable, seat: int | None, public: dict[str, Any]) -> str:
+        return _encode(live.table.state_for(seat, public)).decode()

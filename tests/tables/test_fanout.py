@@ -1,6 +1,6 @@
-"""The state messages a broadcast sends: each seat's own part joined to the part every socket
-shares (encoded once per version) is exactly the seat's whole state, for players and
-spectators, before the start and during a hand."""
+"""The state messages a broadcast sends: each socket gets exactly its seat's whole state, the
+same as a single render, starting with the type and the version (clients may read the version
+before parsing), for players and spectators, before the start and during a hand."""
 
 from __future__ import annotations
 
@@ -43,7 +43,9 @@ def test_joined_messages_are_each_seats_whole_state(tmp_path: Path) -> None:
                 public = service.fanout._public(live)
                 for seat, conn in sockets.items():
                     whole = json.loads(msgspec.json.encode(live.table.state_for(seat, public)))
-                    assert json.loads(service.render(live, seat)) == whole
+                    message = service.render(live, seat)
+                    assert json.loads(message) == whole
+                    assert message.startswith(f'{{"type":"state","version":{whole["version"]},')
                     sent = json.loads(conn.queue.get_nowait())
                     assert sent == whole
                     assert conn.queue.empty()
