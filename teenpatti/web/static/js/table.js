@@ -8,6 +8,7 @@ import { loadCatalogue } from "./catalogue.js";
 import { hurry, learnSkew, secondsLeft, tick } from "./clock.js";
 import { yourTurn } from "./cue.js";
 import { h, morphChildren } from "./dom.js";
+import { PastHands } from "./hands.js";
 import { errorText, t } from "./i18n.js";
 import { waitingRoom } from "./lobby.js";
 import { isMyTurn } from "./moves.js";
@@ -35,6 +36,7 @@ export class TableView {
     this.qr = new QrImage(code, () => this.render());
     this.share = new ShareLink(code, () => this.render());
     this.social = new Social(this);
+    this.hands = new PastHands(this);
     this.socket = new TableSocket(code, token, {
       state: (msg) => this.onState(msg),
       error: (msg) => this.onError(msg),
@@ -112,10 +114,13 @@ export class TableView {
     }
     if (!isMyTurn(st)) this.app.notice(null);
     this.social.onState(prev, st);
+    this.hands.onState(st);
     this.render();
   }
 
   onError(msg) {
+    // this phone's part of a deal came too late (or twice): the server's part stood, quietly
+    if (typeof msg.code === "string" && msg.code.startsWith("deal/")) return;
     this.pending = false;
     if (msg.code === "state/stale" || msg.code === "state/conflict") {
       this.socket.send({ type: "sync" });
@@ -245,7 +250,10 @@ export class TableView {
       code: hand ? st.code : null,
       table: true,
     });
-    const body = st.status === "waiting" ? waitingRoom(this, st) : play(this, st);
+    const body =
+      st.status === "waiting"
+        ? waitingRoom(this, st)
+        : [play(this, st), this.hands.bar(st), this.hands.panel(st)];
     const actor = hand && !hand.finished ? hand.actor : null;
     const actorSeat = actor === null || actor === undefined ? null : st.seats[actor];
     const root = h(
