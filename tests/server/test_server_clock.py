@@ -140,7 +140,8 @@ def test_turn_timer_packs_or_declines_when_it_runs_out(
         packed = stored_at(db, code)[state["version"]]
         assert packed >= state["deadline"]  # not before the deadline the player was shown
         stake = over["hand"]["stake"]
-        assert over["hand"]["actions"][-1] == {"seat": 0, "do": "pack", "paid": 0, "stake": stake}
+        timed = {"seat": 0, "do": "pack", "paid": 0, "stake": stake, "timeout": True}
+        assert over["hand"]["actions"][-1] == timed  # marked as the timer's move
         assert over["deadline"] is None
         assert events(db, code)[-1] == {
             "type": "act",
@@ -192,7 +193,13 @@ def test_turn_timer_packs_or_declines_when_it_runs_out(
             )
 
         after = await clients[0].state(declined, timeout=9)
-        last = {"seat": 1, "do": "decline", "paid": 0, "stake": after["hand"]["stake"]}
+        last = {
+            "seat": 1,
+            "do": "decline",
+            "paid": 0,
+            "stake": after["hand"]["stake"],
+            "timeout": True,
+        }
         assert after["hand"]["actions"][-1] == last
         assert after["hand"]["actor"] == 0 and after["deadline"] is not None
         assert events(db, code)[-1]["by"] == "timer"
