@@ -17,7 +17,6 @@ import secrets
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from ..bots import load_bot
 from ..engine import EngineError, IllegalAction, view
 from ..metrics import CLOCK_REFUSED, Metrics
 from .clock import Clock, Tasks
@@ -165,6 +164,10 @@ class Clocks:
         table = live.table
         bot = live.bots.get(seat)
         if bot is None:
+            # Imported here, not at the top: the players' tables and numpy cost a third of the
+            # server's start-up, and a process may serve for a while before a computer moves.
+            from ..bots import load_bot
+
             bot = live.bots[seat] = load_bot(table.settings.bots, seed=secrets.randbits(32))
         assert table.game is not None and table.game.hand is not None
         action = bot.decide(view(table.game.hand, seat))

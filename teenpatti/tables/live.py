@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..bots import DecidesActions
 from .chat import Limiter
 from .clock import Handle
 from .table import Table
+
+if TYPE_CHECKING:  # the computer players are imported when one first moves (a quick start-up)
+    from ..bots import DecidesActions
 
 __all__ = ["Connection", "LiveTable", "Timing"]
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from importlib import import_module
 from typing import Any
 
 from ..bus.base import Bus
@@ -85,6 +86,10 @@ def command_id(message: dict[str, Any]) -> str | None:
     if not cid.isascii():
         raise TableError("message/id", "a command id is plain ASCII text")
     return cid
+
+
+def _load_computer_players() -> None:
+    import_module("teenpatti.bots")
 
 
 class TableService:
@@ -207,6 +212,9 @@ class TableService:
         log.info("started: each table is loaded from its log when first opened")
         await self.bus.start(self.cluster.heard)
         loop = asyncio.get_running_loop()
+        # The computer players (and numpy under them) load in the background: a third of the
+        # start-up that readiness need not wait for, nor the first computer move pay for.
+        self._loops.append(loop.create_task(asyncio.to_thread(_load_computer_players)))
         self._loops.append(loop.create_task(self.reconciler.run()))
         if self.clustered:
             self._loops.append(loop.create_task(self.cluster.keep_leases()))

@@ -207,7 +207,6 @@ export const STRINGS = {
     "seat.out": "Sitting out",
     "seat.dealer": "Dealer",
     "seat.offline": "Offline",
-    "seat.computer": "Computer",
     "seat.turn": "their turn",
     "seat.yourTurn": "your turn",
     "seat.chips": "{n} chips",
@@ -232,8 +231,8 @@ export const STRINGS = {
     "turn.cue": "Your turn. {actions}.",
     "turn.cueTimed": "Your turn, {n} s left. {actions}.",
     "turn.hurry": "Only {n} s left.",
-    "turn.timeout": "Time is up: you packed.",
-    "turn.timeoutDecline": "Time is up: the side show was declined.",
+    "turn.timeout": "Time ran out: you packed.",
+    "turn.timeoutDecline": "Time ran out: the side show was declined.",
 
     "act.see": "See cards",
     "act.chaal": "Chaal",
@@ -261,6 +260,29 @@ export const STRINGS = {
     "did.allin": "All in",
     "did.line": "{name}: {what}",
     "did.cost": "{what} {n}",
+    "cap.see": "Saw cards",
+    "cap.chaal": "Chaal",
+    "cap.raise": "Raise",
+    "cap.pack": "Packed",
+    "cap.show": "Show",
+    "cap.sideshow": "Side show",
+    "cap.accept": "Side show: yes",
+    "cap.decline": "Side show: no",
+    "cap.allin": "All in",
+    "bot.name": "{name} (computer)",
+    "bot.badge": "Computer · {level}",
+    "seat.playsFor": "Computer for {name}",
+    "seat.playsForYou": "Computer plays for you",
+    "seat.packedTimeout": "Out of time",
+    "seat.packedSide": "Lost side show",
+    "side.better": "{winner}'s hand was better: {loser} packs",
+    "side.youBetter": "Your hand was better: {loser} packs",
+    "side.betterThanYou": "{winner}'s hand was better: you pack",
+    "turn.timeoutOther": "{name} ran out of time",
+    "turn.timeoutOtherDecline": "{name} ran out of time: no side show",
+    "result.back": "{name} gets {n} back: nobody called it",
+    "result.youBack": "You get {n} back: nobody called it",
+    "result.with": "{what} with {hand}",
 
     "mine.label": "Your cards",
     "mine.cards": "Your cards: {cards}. {hand}.",
@@ -273,7 +295,6 @@ export const STRINGS = {
     "side.askedHelp": "If you accept, you two compare hands and the lower hand packs.",
     "side.waiting": "{a} asked {b} for a side show…",
     "side.youAsked": "You asked {b} for a side show…",
-    "side.result": "Side show: {loser} packs",
 
     "result.title": "Hand {n}",
     "result.wins": "{name} wins {n}",
@@ -653,7 +674,6 @@ export const STRINGS = {
     "seat.out": "बाहिर",
     "seat.dealer": "डिलर",
     "seat.offline": "अफलाइन",
-    "seat.computer": "कम्प्युटर",
     "seat.turn": "उहाँको पालो",
     "seat.yourTurn": "तपाईंको पालो",
     "seat.chips": "{n} चिप्स",
@@ -707,6 +727,29 @@ export const STRINGS = {
     "did.allin": "अल इन",
     "did.line": "{name}: {what}",
     "did.cost": "{what} {n}",
+    "cap.see": "सिन",
+    "cap.chaal": "चाल",
+    "cap.raise": "रेज",
+    "cap.pack": "प्याक",
+    "cap.show": "सो",
+    "cap.sideshow": "साइड सो",
+    "cap.accept": "साइड सो: हुन्छ",
+    "cap.decline": "साइड सो: हुँदैन",
+    "cap.allin": "अल इन",
+    "bot.name": "{name} (कम्प्युटर)",
+    "bot.badge": "कम्प्युटर · {level}",
+    "seat.playsFor": "{name} को ठाउँमा कम्प्युटर",
+    "seat.playsForYou": "तपाईंको ठाउँमा कम्प्युटर",
+    "seat.packedTimeout": "समय सकियो",
+    "seat.packedSide": "साइड सोमा प्याक",
+    "side.better": "{winner} को तास राम्रो थियो: {loser} प्याक",
+    "side.youBetter": "तपाईंको तास राम्रो थियो: {loser} प्याक",
+    "side.betterThanYou": "{winner} को तास राम्रो थियो: तपाईं प्याक हुनुभयो",
+    "turn.timeoutOther": "{name} को समय सकियो",
+    "turn.timeoutOtherDecline": "{name} को समय सकियो: साइड सो हुँदैन",
+    "result.back": "{name} लाई {n} फिर्ता: यो दाउ कसैले मिलाउनुभएन",
+    "result.youBack": "तपाईंलाई {n} फिर्ता: यो दाउ कसैले मिलाउनुभएन",
+    "result.with": "{what} ({hand})",
 
     "mine.label": "तपाईंको तास",
     "mine.cards": "तपाईंको तास: {cards}। {hand}।",
@@ -719,7 +762,6 @@ export const STRINGS = {
     "side.askedHelp": "हुन्छ भन्नुभए तपाईं दुईले मात्र तास दाँज्नुहुन्छ, र सानो तास प्याक हुन्छ।",
     "side.waiting": "{a} ले {b} सँग साइड सो माग्नुभयो…",
     "side.youAsked": "तपाईंले {b} सँग साइड सो माग्नुभयो…",
-    "side.result": "साइड सो: {loser} प्याक",
 
     "result.title": "बाजी {n}",
     "result.wins": "{name} ले {n} जित्नुभयो",
@@ -901,13 +943,28 @@ export const STRINGS = {
 };
 for (const which of ["en", "ne"]) Object.assign(STRINGS[which], SOCIAL[which]);
 
-let current = "en";
+/** The language a first visit gets: Nepali when the phone puts Nepali ("ne", "ne-NP") before
+ *  English among its languages, else English. */
+export function phoneLang(languages) {
+  for (const tag of languages || []) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (base === "ne" || base === "en") return base;
+  }
+  return "en";
+}
+
+let saved = null;
 try {
-  const saved = localStorage.getItem(STORE_KEY);
-  if (saved === "en" || saved === "ne") current = saved;
+  saved = localStorage.getItem(STORE_KEY);
 } catch {
   /* private mode: not remembered */
 }
+let current =
+  saved === "en" || saved === "ne"
+    ? saved
+    : typeof navigator === "undefined"
+      ? "en"
+      : phoneLang(navigator.languages || [navigator.language]);
 
 const listeners = new Set();
 

@@ -8,6 +8,7 @@ import { loadCatalogue } from "./catalogue.js";
 import { hurry, learnSkew, secondsLeft, tick } from "./clock.js";
 import { yourTurn } from "./cue.js";
 import { h, morphChildren } from "./dom.js";
+import { feel } from "./feel.js";
 import { PastHands } from "./hands.js";
 import { errorText, t } from "./i18n.js";
 import { waitingRoom } from "./lobby.js";
@@ -43,8 +44,6 @@ export class TableView {
       fatal: (msg) => this.onFatal(msg),
       status: (status, everOpen) => this.onStatus(status, everOpen),
     });
-    this.sent = 0; // moves this phone sent in hand `sentHand`, to tell them from the timer's
-    this.sentHand = null;
     this.parked = null; // where focus was put when what had it went away
     this.askedAt = null; // the side show request focus was taken to
     this.ticker = setInterval(() => this.onTick(), 250);
@@ -102,9 +101,8 @@ export class TableView {
     learnSkew(prev, st);
     if (startsHand(prev, st)) this.amount = null;
     if (endsHand(prev, st)) this.lastFinished = st;
-    const sent = st.hand && st.hand.number === this.sentHand ? this.sent : 0;
     const left = st.deadline && st.settings.turn_seconds ? Math.ceil(secondsLeft(st)) : null;
-    const { polite, turn } = announcements(prev, st, this.amount, sent, left);
+    const { polite, turn } = announcements(prev, st, this.amount, left);
     for (const line of polite) this.app.announce(line);
     if (turn) {
       yourTurn();
@@ -116,6 +114,7 @@ export class TableView {
     this.social.onState(prev, st);
     this.hands.onState(st);
     this.render();
+    feel(prev, st, this.root); // after drawing: what moves only decorates a table already in play
   }
 
   onError(msg) {
@@ -161,12 +160,7 @@ export class TableView {
   }
 
   act(action) {
-    const hand = this.st && this.st.hand ? this.st.hand.number : null;
-    if (hand !== this.sentHand) {
-      this.sentHand = hand;
-      this.sent = 0;
-    }
-    if (this.send({ type: "act", action, version: this.st ? this.st.version : undefined })) this.sent += 1;
+    this.send({ type: "act", action, version: this.st ? this.st.version : undefined });
   }
 
   /** Four times a second: the timer bars and text, and a warning before the time runs out. */
