@@ -39,6 +39,7 @@ from ..engine.deck import DECK_V2, PART_BYTES, Shuffle, commitment
 from ..engine.evaluate import Evaluator
 from ..engine.hand import Hand as EngineHand
 from ..engine.history import EVERYONE
+from ..engine.pots import Pot, returned
 from ..engine.rules import OPTION_NAMES
 from . import chat, names
 from .events import (
@@ -245,6 +246,8 @@ class Table:
         self.next_seed: str | None = None
         self.parts: dict[int, str] = {}
         """The contributions sent for the next hand, by seat."""
+        self.timeouts: set[int] = set()
+        """The moves of the hand in play (by index) that the turn timer made for its player."""
         self._public: tuple[int, dict[str, Any]] | None = None
         self.command_ids: dict[str, int] = {}
         """The ids clients gave their latest commands, with the version each made (a retried
@@ -334,6 +337,7 @@ class Table:
                 else:
                     shuffle = Shuffle(secret, version=event.deck)
                 self.game.start_hand(shuffle)
+                self.timeouts = set()
                 self.next_seed = event.next_seed
                 self.parts = {}
             case Part():
@@ -341,6 +345,8 @@ class Table:
             case Act():
                 assert self.game is not None
                 self.game.apply(Action.from_json(event.action))
+                if event.by == "timer" and self.game.hand is not None:
+                    self.timeouts.add(len(self.game.hand.log) - 1)
             case Control():
                 seat = self.seats[event.seat]
                 self.seats[event.seat] = replace(seat, bot=event.bot)
@@ -362,6 +368,7 @@ class Table:
         self.game = Game(self.rules, [s.name for s in self.seats], bytes(32), dealer=dealer)
         self.games_played += 1
         self.next_seed = seed
+        self.timeouts = set()
         self.parts = {}
 
     def _seat_late(self, event: Seated) -> None:
@@ -659,10 +666,10 @@ class Table:
                 "wild": None if seen.wild is None else cards_str([seen.wild]),
                 "finished": seen.finished,
                 "ended_by": seen.ended_by,
-                "pots": [p.to_json() for p in seen.pots],
+                "pots": self._pots(seen.pots, [sv.put_in for sv in seen.seats]),
                 "actions": [
-                    {**a.to_json(), **o.to_json()}
-                    for a, o in zip(seen.actions, seen.outcomes, strict=True)
+                    {**a.to_json(), **o.to_json(), **self._timed(i)}
+                    for i, (a, o) in enumerate(zip(seen.actions, seen.outcomes, strict=True))
                 ],
                 **self._deal_facts(hand),
             }
@@ -708,6 +715,17 @@ class Table:
             ]
         )
         return out
+
+    def _timed(self, index: int) -> dict[str, bool]:
+        """``{"timeout": true}`` for a move of the hand in play that the turn timer made."""
+        return {"timeout": True} if index in self.timeouts else {}
+
+    @staticmethod
+    def _pots(pots: tuple[Pot, ...], put_in: list[int]) -> list[dict[str, Any]]:
+        """The settled pots as JSON; the top of a bet nobody called is marked ``returned``: its
+        chips go back to the one who bet them, which is no win."""
+        back = returned(put_in, pots)
+        return [{**p.to_json(), "returned": i == back} for i, p in enumerate(pots)]
 
     def _deal_facts(self, hand: EngineHand) -> dict[str, Any]:
         """What everyone may know of how ``hand`` was dealt: the server's commitment, the

@@ -609,3 +609,31 @@ def test_unknown_settings_are_refused_and_rules_at_the_top_level_are_taken() -> 
         Settings.from_json({"seats": 4, "colour_scheme": "red"})
     assert info.value.code == "settings/unknown" and "colour_scheme" in info.value.reason
     assert Settings.from_json({"starting_chips": 500}).rules["starting_chips"] == 500
+
+
+def test_a_timeout_and_chips_handed_back_are_in_the_state() -> None:
+    # Two seats of 30 chips: the timer packs the first player of hand 1; in hand 2 the richer
+    # player raises and the other can only go all in for less: the raise's top goes back.
+    log = Log({"seats": 2, "rules": {"preset": "nepal", "starting_chips": 30}})
+    table = log.table
+    log.commit(table.join_event("B", "t1"))
+    log.commit(table.start_event(0, SEED))
+    log.commit(table.hand_event(NEXT_SEED))
+    assert table.game is not None and table.game.hand is not None
+    first = table.game.hand.actor
+    log.commit(table.act_event(first, {"do": "pack"}, by="timer"))
+    packed = table.state(None)["hand"]["actions"]
+    assert packed == [{"seat": first, "do": "pack", "paid": 0, "stake": 10, "timeout": True}]
+    assert log.rebuilt().state(None)["hand"]["actions"] == packed  # it is in the log
+    log.commit(table.hand_event(SEED))
+    assert table.state(None)["hand"]["actions"] == []  # a new hand starts clean
+    rich = table.game.hand.actor
+    assert rich == 1 - first
+    log.commit(table.act_event(rich, {"do": "raise"}))
+    log.commit(table.act_event(first, {"do": "allin"}))
+    hand = table.state(None)["hand"]
+    assert "timeout" not in hand["actions"][0]
+    assert hand["finished"]
+    main, back = hand["pots"]
+    assert (main["amount"], main["returned"]) == (40, False)
+    assert back == {"amount": 10, "winners": [rich], "returned": True}

@@ -76,7 +76,7 @@ def test_friends_play_a_whole_game(phone, shot, check_layout, play, axe) -> None
 
     # Another opens the shared link and sits down there.
     opage = other.open(f"/t/{code}")
-    opage.get_by_test_id("join-info").get_by_text("Sita").wait_for()
+    opage.get_by_test_id("join-seated").get_by_text("Sita").wait_for()
     opage.get_by_test_id("name").fill("Gita")
     opage.get_by_test_id("join-submit").tap()
     opage.get_by_test_id("lobby").wait_for()

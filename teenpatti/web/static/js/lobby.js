@@ -28,7 +28,7 @@ export function waitingRoom(view, st) {
               i === me ? h("span", { class: "tag" }, t("you")) : null,
               seat.host ? h("span", { class: "tag" }, t("host")) : null,
             ]
-          : h("span", { class: "muted" }, t("wait.empty")),
+          : [h("span", { class: "muted" }, t("wait.empty")), " ", h("span", { class: "badge bot" }, t("bot.badge", { level: t(`bots.${st.settings.bots}`) }))],
       ),
     );
   }
@@ -122,7 +122,8 @@ export function waitingRoom(view, st) {
   );
 }
 
-function settingsText(settings) {
+/** The game's settings in a line: hands, boot, the computer's level, the timer. */
+export function settingsText(settings) {
   const rules = settings.rules || {};
   return t("wait.settings", {
     hands: rules.hands,
@@ -133,7 +134,7 @@ function settingsText(settings) {
 }
 
 /** The house rules: the preset's name unless it is the default, and the options changed from it. */
-function customRules(settings) {
+export function customRules(settings) {
   const rules = settings.rules || {};
   const cat = catalogue();
   const named = rules.preset && rules.preset !== (cat ? cat.default : "nepal");
