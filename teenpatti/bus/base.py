@@ -8,7 +8,11 @@ client that asks for a sync gets the current state.
 
 Presence is shared the same way: each process records which seats have a socket open in it, for
 a few seconds at a time, renewed while the socket stays; every process reads the others'
-records, so a person connected anywhere is online everywhere.
+records, so a person connected anywhere is online everywhere. Each record also says when it was
+written and when each seat's last socket in that process closed, kept for the reconnect grace:
+the process that decides to hand a seat to the computer counts the grace from the last time any
+process saw the person (:meth:`Bus.last_seen`), so a record that lapsed for a moment, or the
+process that died with the person's socket, never shortens the grace nor starts it again.
 
 Leases decide which process runs a table's clocks (deals, computer players, turn timers): a lease
 is held for ``ttl`` seconds and renewed while the process lives, so when it dies another process
@@ -60,14 +64,29 @@ class Bus(Protocol):
         """Give up the lease on ``code`` if this process holds it."""
         ...
 
-    async def present(self, seats: dict[str, list[int]], ttl: float) -> None:
+    async def present(
+        self,
+        seats: dict[str, list[int] | None],
+        ttl: float,
+        left: dict[str, dict[int, float]] | None = None,
+        keep: float = 0.0,
+    ) -> None:
         """Record, for ``ttl`` seconds, which seats of each table have a socket open in this
-        process (an empty list: none any more). One round trip."""
+        process (``None``: no socket of the table any more; the process then stops hearing
+        the table's announcements unless ``left`` keeps its record), and when (epoch seconds)
+        the seats in ``left`` had their last socket here closed; a table's records are kept
+        ``keep`` seconds at least (the reconnect grace). One round trip."""
         ...
 
     async def online(self, codes: list[str]) -> dict[str, set[int]]:
         """The seats of each table with a socket open in some other process (one round trip);
         a process that stops renewing its record drops out after its ``ttl``."""
+        ...
+
+    async def last_seen(self, codes: list[str]) -> dict[str, dict[int, float]]:
+        """For each table, the last time (epoch seconds) some other process saw each seat with
+        a socket open: the writing time of a record that holds it (lapsed or not), or when its
+        last socket there closed (one round trip)."""
         ...
 
     async def ping(self) -> None:

@@ -29,10 +29,20 @@ class MemoryBus:
     async def release(self, code: str) -> None:
         """Nothing to release."""
 
-    async def present(self, seats: dict[str, list[int]], ttl: float) -> None:
+    async def present(
+        self,
+        seats: dict[str, list[int] | None],
+        ttl: float,
+        left: dict[str, dict[int, float]] | None = None,
+        keep: float = 0.0,
+    ) -> None:
         """No other process to tell."""
 
     async def online(self, codes: list[str]) -> dict[str, set[int]]:
+        """No other process."""
+        return {}
+
+    async def last_seen(self, codes: list[str]) -> dict[str, dict[int, float]]:
         """No other process."""
         return {}
 

@@ -1,4 +1,11 @@
-"""The Redis bus: pub/sub for announcements, ``SET NX PX`` leases for tables' clocks (redis-py)."""
+"""The Redis bus: pub/sub for announcements, ``SET NX PX`` leases for tables' clocks (redis-py).
+
+Each process listens on a channel of its own (:data:`CHANNEL` and its name). An announcement goes
+only to the processes that hold the table: those with a presence record of it (they have sockets
+there, or had a seat's last one close within the grace) and the holder of its lease (it runs the
+table's clocks). One script call finds them and publishes to each, so a process that does not
+serve a table never hears of it, however many processes there are. A process serving the table
+only for the lobby hears nothing: it reads the store before it answers."""
 
 from __future__ import annotations
 
@@ -20,11 +27,11 @@ from .base import MISSED, Listener
 
 __all__ = ["CHANNEL", "RedisBus"]
 
-CHANNEL = "teenpatti:tables"
-"""The pub/sub channel every process listens on."""
+CHANNEL = "teenpatti:to:"
+"""The prefix of each process's own pub/sub channel (followed by the process's name)."""
 _LEASE = "teenpatti:lease:"
 _ONLINE = "teenpatti:online:"
-"""A hash per table: process -> ``"<expiry ms>:<seat>,<seat>"``."""
+"""A hash per table: process -> its record (see :class:`_Record`)."""
 
 # Renew only a lease we hold; take it when free. Returns 1 when the lease is ours afterwards.
 _TAKE_OR_RENEW = """
@@ -56,6 +63,20 @@ for i, key in ipairs(KEYS) do
 end
 return out
 """
+# Publish ARGV[1] to every process holding the table but the sender (ARGV[2]): those with a
+# presence record (KEYS[1]) and the lease holder (KEYS[2]). Returns how many listeners heard it.
+_ANNOUNCE = """
+local told, heard = {}, 0
+local function tell(owner)
+  if owner and owner ~= ARGV[2] and not told[owner] then
+    told[owner] = true
+    heard = heard + redis.call('PUBLISH', ARGV[3] .. owner, ARGV[1])
+  end
+end
+for _, owner in ipairs(redis.call('HKEYS', KEYS[1])) do tell(owner) end
+tell(redis.call('GET', KEYS[2]))
+return heard
+"""
 _BATCH = 1000
 """Leases renewed per call."""
 _RELEASE = """
@@ -75,6 +96,33 @@ HEALTH_CHECK = 10.0
 """A connection idle this long is checked (PING) before it is used again."""
 
 
+class _Record:
+    """One process's presence record of a table: ``"<expiry ms>:<seats>:<written ms>:<left>"``,
+    seats as ``0,2`` and left as ``1@<ms>,3@<ms>`` (when each seat's last socket closed)."""
+
+    __slots__ = ("expiry", "left", "seats", "written")
+
+    def __init__(self, expiry: int, seats: set[int], written: int, left: dict[int, int]) -> None:
+        self.expiry = expiry
+        self.seats = seats
+        self.written = written
+        self.left = left
+
+    @classmethod
+    def parse(cls, value: str) -> _Record:
+        """A record as stored (a malformed part counts as empty)."""
+        parts = [*value.split(":"), "", "", ""][:4]
+        expiry = int(parts[0]) if parts[0].isdigit() else 0
+        seats = {int(s) for s in parts[1].split(",") if s.isdigit()}
+        written = int(parts[2]) if parts[2].isdigit() else 0
+        left: dict[int, int] = {}
+        for item in parts[3].split(","):
+            seat, _, ms = item.partition("@")
+            if seat.isdigit() and ms.isdigit():
+                left[int(seat)] = int(ms)
+        return cls(expiry, seats, written, left)
+
+
 class RedisBus:
     """Announcements over one Redis pub/sub channel; leases as keys that expire."""
 
@@ -84,9 +132,13 @@ class RedisBus:
         self._take = client.register_script(_TAKE_OR_RENEW)
         self._take_many = client.register_script(_TAKE_OR_RENEW_MANY)
         self._release = client.register_script(_RELEASE)
+        self._announce = client.register_script(_ANNOUNCE)
+        self.channel = CHANNEL + self.owner
+        """This process's own channel: announcements of the tables it holds."""
         self._task: asyncio.Task[None] | None = None
         self._held: set[str] = set()
-        self._present: set[str] = set()
+        self._present: dict[str, tuple[list[int] | None, dict[int, float], float]] = {}
+        """This process's last record of each table: ``(seats, left, keep)``."""
 
     @classmethod
     async def open(cls, url: str) -> RedisBus:
@@ -112,7 +164,7 @@ class RedisBus:
     async def start(self, listener: Listener) -> None:
         """Listen on the channel; other processes' announcements go to ``listener``."""
         pubsub = self.client.pubsub()
-        await pubsub.subscribe(CHANNEL)
+        await pubsub.subscribe(self.channel)
         self._task = asyncio.create_task(self._listen(pubsub, listener))
 
     async def _listen(self, pubsub: Any, listener: Listener) -> None:
@@ -123,7 +175,7 @@ class RedisBus:
                 try:
                     if pubsub is None:  # the connection broke: subscribe again
                         pubsub = self.client.pubsub()
-                        await pubsub.subscribe(CHANNEL)
+                        await pubsub.subscribe(self.channel)
                     async for message in pubsub.listen():
                         delay = 0.1
                         kind = message.get("type")
@@ -163,9 +215,11 @@ class RedisBus:
             log.exception("catching up after the bus came back")
 
     async def publish(self, code: str, version: int) -> None:
-        """Announce a table's new version to every other process."""
+        """Announce a table's new version to the other processes that hold it."""
         payload = json.dumps({"code": code, "version": version, "from": self.owner})
-        await self.client.publish(CHANNEL, payload)
+        await self._announce(
+            keys=[_ONLINE + code, _LEASE + code], args=[payload, self.owner, CHANNEL]
+        )
 
     async def lease(self, code: str, ttl: float) -> bool:
         """Take or renew the lease on a table's clocks."""
@@ -194,43 +248,71 @@ class RedisBus:
         self._held.discard(code)
         await self._release(keys=[_LEASE + code], args=[self.owner])
 
-    async def present(self, seats: dict[str, list[int]], ttl: float) -> None:
-        """Record this process's seats per table (one pipeline)."""
+    async def present(
+        self,
+        seats: dict[str, list[int] | None],
+        ttl: float,
+        left: dict[str, dict[int, float]] | None = None,
+        keep: float = 0.0,
+    ) -> None:
+        """Record this process's seats per table, and when seats left it (one pipeline)."""
         if not seats:
             return
-        expiry = int((time.time() + ttl) * 1000)
+        now = time.time()
+        expiry, written = int((now + ttl) * 1000), int(now * 1000)
+        lasts = int(max(ttl * 4, keep + ttl, 1.0) * 1000)
         async with self.client.pipeline(transaction=False) as pipe:
             for code, held in seats.items():
                 key = _ONLINE + code
-                if held:
-                    pipe.hset(key, self.owner, f"{expiry}:{','.join(map(str, sorted(held)))}")
-                    pipe.pexpire(key, int(ttl * 1000) * 4)
+                gone = (left or {}).get(code, {})
+                if held is not None or gone:
+                    on = ",".join(map(str, sorted(held or [])))
+                    off = ",".join(f"{s}@{int(t * 1000)}" for s, t in sorted(gone.items()))
+                    pipe.hset(key, self.owner, f"{expiry}:{on}:{written}:{off}")
+                    pipe.pexpire(key, lasts)
                 else:
                     pipe.hdel(key, self.owner)
             await pipe.execute()
         for code, held in seats.items():
-            if held:
-                self._present.add(code)
+            gone = (left or {}).get(code, {})
+            if held is not None or gone:
+                self._present[code] = (held, gone, keep)
             else:
-                self._present.discard(code)
+                self._present.pop(code, None)
+
+    async def _records(self, codes: list[str]) -> list[list[_Record]]:
+        """Every other process's record of each table (one pipeline)."""
+        async with self.client.pipeline(transaction=False) as pipe:
+            for code in codes:
+                pipe.hgetall(_ONLINE + code)
+            replies = await pipe.execute()
+        return [
+            [_Record.parse(str(v)) for owner, v in (reply or {}).items() if owner != self.owner]
+            for reply in replies
+        ]
 
     async def online(self, codes: list[str]) -> dict[str, set[int]]:
         """The seats other processes have recorded and renewed in time (one pipeline)."""
         if not codes:
             return {}
-        async with self.client.pipeline(transaction=False) as pipe:
-            for code in codes:
-                pipe.hgetall(_ONLINE + code)
-            records = await pipe.execute()
         now = int(time.time() * 1000)
         out: dict[str, set[int]] = {}
-        for code, record in zip(codes, records, strict=True):
-            seats: set[int] = set()
-            for owner, value in (record or {}).items():
-                expiry, _, held = str(value).partition(":")
-                if owner != self.owner and expiry.isdigit() and int(expiry) > now and held:
-                    seats.update(int(s) for s in held.split(",") if s.isdigit())
-            out[code] = seats
+        for code, records in zip(codes, await self._records(codes), strict=True):
+            out[code] = {s for r in records if r.expiry > now for s in r.seats}
+        return out
+
+    async def last_seen(self, codes: list[str]) -> dict[str, dict[int, float]]:
+        """When other processes last saw each seat of each table (one pipeline)."""
+        if not codes:
+            return {}
+        out: dict[str, dict[int, float]] = {}
+        for code, records in zip(codes, await self._records(codes), strict=True):
+            seen: dict[int, float] = {}
+            for record in records:
+                sightings = [(s, record.written) for s in record.seats]
+                for seat, ms in [*sightings, *record.left.items()]:
+                    seen[seat] = max(seen.get(seat, 0.0), ms / 1000)
+            out[code] = seen
         return out
 
     async def ping(self) -> None:
@@ -247,5 +329,14 @@ class RedisBus:
             with contextlib.suppress(Exception):
                 await self.release(code)
         with contextlib.suppress(Exception):
-            await self.present({code: [] for code in self._present}, 1.0)
+            # The records lapse at once (nobody is online here any more) but say who was here
+            # until now, so the process taking the tables over counts their graces from now.
+            last = dict(self._present)
+            keep = max((k for _, _, k in last.values()), default=0.0)
+            await self.present(
+                {c: h for c, (h, _, _) in last.items()},
+                0.0,
+                {c: g for c, (_, g, _) in last.items()},
+                keep,
+            )
         await self.client.aclose()

@@ -1,7 +1,9 @@
 """``teenpatti play``: a whole game at our table in the terminal, against computer players.
 
 The person at seat 0 sees the table through :func:`~teenpatti.engine.view.view`, exactly as a
-computer player or a web client in that seat would: no card it may not see is ever drawn.
+computer player or a web client in that seat would: no card it may not see is ever drawn. Cards are
+drawn with their suit symbols (hearts and diamonds in red), every move of every seat gets a line,
+and ``q`` leaves the game once the person confirms.
 """
 
 from __future__ import annotations
@@ -22,15 +24,49 @@ from ..engine import (
     Hand,
     HandView,
     LegalAction,
-    cards_str,
     view,
 )
+from ..engine.cards import JOKERS, card_str
+from ..engine.pots import returned
 from ..engine.rules import Variant
 from . import app
 from .common import rules_from
 
 COMPUTER_NAMES = ("Asha", "Bikash", "Chandra", "Deepa", "Ekraj", "Firoza", "Gita", "Hari", "Indra")
 """Names the computer players take, in seat order."""
+
+
+SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+RED_SUITS = frozenset("hd")
+WHY = {
+    "last_player": "everyone else packed",
+    "show": "show",
+    "all_in": "all in: everyone still in showed",
+    "pot_limit": "pot limit: everyone still in showed",
+}
+"""How a hand ended, as the result line says it."""
+QUIT = ("q", "quit")
+"""What the person types at their turn to leave the game (asked to confirm)."""
+
+
+def card_markup(card: int) -> str:
+    """One card as rich markup: its rank and suit symbol, red for hearts and diamonds.
+
+    >>> from teenpatti.engine import parse_card
+    >>> card_markup(parse_card("Th")), card_markup(parse_card("As"))
+    ('[bold red]10♥[/]', '[bold]A♠[/]')
+    """
+    if card in JOKERS:
+        return "[bold magenta]Joker[/]"
+    text = card_str(card)
+    rank, suit = text[0], text[1]
+    shown = f"{'10' if rank == 'T' else rank}{SUIT_SYMBOLS[suit]}"
+    return f"[bold red]{shown}[/]" if suit in RED_SUITS else f"[bold]{shown}[/]"
+
+
+def names_markup(names: list[str]) -> str:
+    """``Asha``, ``Asha and Bikash``, ``Asha, Bikash and You``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _default_bot() -> str:
@@ -54,7 +90,7 @@ class TerminalTable:
         if cards is None:
             return "[dim]? ? ?[/]"
         kind = self.evaluator.category(cards, wild).value.replace("_", " ")
-        return f"[bold]{cards_str(cards)}[/] ({kind})"
+        return f"{' '.join(card_markup(c) for c in cards)} ({kind})"
 
     def draw(self, me: HandView) -> None:
         """The table as the person at seat 0 sees it."""
@@ -81,7 +117,7 @@ class TerminalTable:
         self.console.print(table)
         line = f"Pot [bold]{me.pot}[/]   Stake {me.stake}   Boot {me.boot}"
         if me.wild is not None:
-            line += f"   Wild {cards_str([me.wild])}"
+            line += f"   Wild {card_markup(me.wild)}"
         rules = game.rules
         if rules.variant is Variant.FIXED_RANK:
             line += f"   Wild: every {rules.fixed_rank}"
@@ -114,6 +150,25 @@ class TerminalTable:
             verbs = {"pack": "pack", "accept": "accept", "decline": "decline"}
             text = verbs[kind.value] + ("" if you else "s")
         self.console.print(f"  [cyan]{name}[/] {text}")
+        if kind is ActionKind.ACCEPT and outcome.loser is not None:
+            winner = self._asker(me) if outcome.loser == seat else seat
+            self.console.print(f"  Side show: {self._better(winner, outcome.loser)}")
+
+    def _name(self, seat: int) -> str:
+        return "You" if seat == 0 else self.game.names[seat]
+
+    def _asker(self, me: HandView) -> int:
+        """Who asked for the side show the last move of ``me``'s log answered."""
+        for action in reversed(me.actions):
+            if action.kind is ActionKind.SIDESHOW:
+                return action.seat
+        raise AssertionError("an answer without a side show")  # pragma: no cover
+
+    def _better(self, winner: int, loser: int) -> str:
+        """A side show's outcome, without the cards: "Bikash's hand was better: you pack"."""
+        whose = "Your" if winner == 0 else f"{self.game.names[winner]}'s"
+        packs = "you pack" if loser == 0 else f"{self.game.names[loser]} packs"
+        return f"{whose} hand was better: {packs}"
 
     # ---------------------------------------------------------------- choosing
     def ask(self, me: HandView, hand: Hand) -> Action:
@@ -121,11 +176,15 @@ class TerminalTable:
         options = list(me.legal_actions)
         while True:
             menu = "  ".join(f"[bold]{i}[/] {o.label}" for i, o in enumerate(options, 1))
-            self.console.print(f"Your move: {menu}")
+            self.console.print(f"Your move: {menu}  [dim](q to leave)[/]")
             answer = typer.prompt(">", prompt_suffix=" ").strip().lower()
+            if answer in QUIT:
+                if typer.confirm("Leave the game? Your seat's chips are lost", default=False):
+                    raise typer.Abort()
+                continue
             chosen = self._match(answer, options)
             if chosen is None:
-                self.console.print("[red]Type the number of a move, or its name.[/]")
+                self.console.print("[red]Type the number of a move, or its name (q to leave).[/]")
                 continue
             amount = target = None
             if chosen.kind is ActionKind.CHAAL and chosen.max_cost > chosen.cost:
@@ -182,14 +241,25 @@ class TerminalTable:
         self.result(me)
 
     def result(self, me: HandView) -> None:
-        """Who won what, and the hands shown."""
-        names = self.game.names
+        """Who won each pot and why, chips of a bet nobody called handed back, the hands shown."""
         self.draw(me)
-        for pot in me.pots:
-            winners = ", ".join(names[w] for w in pot.winners)
+        why = WHY.get(me.ended_by or "", "")
+        back = returned([s.put_in for s in me.seats], me.pots)
+        for i, pot in enumerate(me.pots):
+            if i == back:
+                who = pot.winners[0]
+                text = "You get" if who == 0 else f"{self.game.names[who]} gets"
+                self.console.print(f"{text} {pot.amount} back (nobody called it)")
+                continue
+            winners = [self._name(w) for w in pot.winners]
+            verb = "win" if len(winners) > 1 or pot.winners == (0,) else "wins"
+            best = me.seats[pot.winners[0]]
+            kind = ""
+            if best.cards is not None and me.ended_by != "last_player":
+                category = self.evaluator.category(best.cards, me.wild).value.replace("_", " ")
+                kind = f" with {category}"
             self.console.print(
-                f"[green]{winners}[/] win{'s' if len(pot.winners) == 1 else ''}"
-                f" {pot.amount} ({(me.ended_by or '').replace('_', ' ')})"
+                f"[green]{names_markup(winners)}[/] {verb} {pot.amount}{kind} ({why})"
             )
 
     def play(self) -> None:
@@ -200,7 +270,8 @@ class TerminalTable:
         for column in ("Place", "Player", "Chips"):
             standings.add_column(column)
         for row in self.game.standings():
-            standings.add_row(str(row.place), row.name, str(row.chips))
+            name = row.name if row.seat == 0 else f"{row.name} (computer)"
+            standings.add_row(str(row.place), name, str(row.chips))
         self.console.print(standings)
 
 
@@ -243,5 +314,5 @@ def play(
     try:
         TerminalTable(game, bots, console).play()
     except (typer.Abort, EOFError, KeyboardInterrupt):
-        console.print("\nGame left.")
+        console.print("\nYou left the game.")
         raise typer.Exit(0) from None

@@ -125,7 +125,7 @@ def serve(
     timing = Timing(
         bot_delay=(bot_delay * 0.6, bot_delay * 1.4),
         result_pause=result_pause,
-        first_deal=min(0.5, result_pause),
+        first_deal=min(1.5, result_pause),
         reconnect_grace=grace,
     )
 

@@ -1,5 +1,13 @@
 """The fair deck: a secret seed per hand, its published commitment, and the shuffle it decides.
 
+Two versions exist. ``teenpatti-deck/1`` (below) shuffles the whole deck from the server's seed
+alone; old histories name it and still verify. ``teenpatti-deck/2`` (:class:`Shuffle`,
+:func:`deck_seed`, :func:`draw`, :class:`CardTree`) mixes every player's contribution into the
+seed, draws only the cards dealt, and commits to each card apart; ``docs/protocol.md`` spells it
+out for other programs.
+
+``teenpatti-deck/1``:
+
 Before the deal the server draws a fresh secret seed of 32 bytes (the engine draws none) and
 publishes :func:`commitment`, the SHA-256 of the seed as lowercase hex. After the hand it reveals
 the seed; anyone can then check the commitment and re-derive the deck exactly like this:
@@ -26,8 +34,27 @@ import hashlib
 import hmac
 import struct
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["DOMAIN", "SEED_BYTES", "commitment", "deal", "shuffled_deck"]
+__all__ = [
+    "DECKS",
+    "DECK_V1",
+    "DECK_V2",
+    "DOMAIN",
+    "PART_BYTES",
+    "SEED_BYTES",
+    "CardTree",
+    "Shuffle",
+    "card_leaf",
+    "card_salt",
+    "check_card",
+    "commitment",
+    "deal",
+    "deck_seed",
+    "draw",
+    "shuffled_deck",
+]
 
 SEED_BYTES = 32
 """Length of a deck seed in bytes."""
@@ -105,3 +132,207 @@ def deal(
         raise ValueError(f"{seats} players need {dealt} cards; the deck has {len(deck)}")
     hands = {seat: (deck[s], deck[s + seats], deck[s + 2 * seats]) for s, seat in enumerate(order)}
     return hands, list(deck[dealt:])
+
+
+# ---------------------------------------------------------------------- teenpatti-deck/2
+DECK_V1 = "teenpatti-deck/1"
+"""The first deck algorithm: the server's seed alone, a whole-deck shuffle (above)."""
+DECK_V2 = "teenpatti-deck/2"
+"""The deck algorithm of hands dealt with the players' contributions (see ``docs/protocol.md``)."""
+DECKS = (DECK_V1, DECK_V2)
+"""Every deck algorithm a history may name, oldest first."""
+PART_BYTES = 32
+"""Length in bytes of a player's contribution to a deal."""
+DOMAIN_V2 = DECK_V2.encode()
+_SEED_MSG = b"teenpatti-deck/2 seed"
+_SALT_MSG = b"teenpatti-salt/2"
+_LEAF_MSG = b"\x00teenpatti-card/2"
+_NODE_MSG = b"\x01"
+
+
+def _check_part(part: bytes | None) -> None:
+    if part is not None and (not isinstance(part, bytes | bytearray) or len(part) != PART_BYTES):
+        raise ValueError(f"a contribution is {PART_BYTES} bytes or none")
+
+
+def deck_seed(secret: bytes, parts: Sequence[bytes | None]) -> bytes:
+    """The ``teenpatti-deck/2`` seed of a hand: the server's committed ``secret`` mixed with one
+    contribution per seat (``None`` where the server's part stood: a computer seat, an absent
+    player, or a part that came too late).
+
+    ``HMAC-SHA256(key=secret, msg=b"teenpatti-deck/2 seed" + P0 + P1 + ...)`` where ``Pk`` is
+    ``b"\\x01"`` and the 32 bytes of seat ``k``'s part, or ``b"\\x00"`` when it has none.
+
+    >>> deck_seed(bytes(32), [None, bytes(32)]).hex()[:16]
+    'aa040410bbc33259'
+    """
+    _check_seed(secret)
+    message = bytearray(_SEED_MSG)
+    for part in parts:
+        _check_part(part)
+        message += b"\x00" if part is None else b"\x01" + bytes(part)
+    return hmac.digest(bytes(secret), bytes(message), "sha256")
+
+
+def draw(seed: bytes, count: int, *, jokers: bool = False) -> list[int]:
+    """The first ``count`` cards of the ``teenpatti-deck/2`` deck of ``seed``, in dealing order:
+    a Fisher-Yates shuffle run forwards and only as far as the cards dealt.
+
+    With ``n`` cards (52, or 54 with jokers) in ascending order, for ``p = 0, 1, ..., count - 1``:
+    ``m = n - p``; take the next word ``w`` of the stream (as in ``teenpatti-deck/1``, with the
+    message prefix ``b"teenpatti-deck/2"``), throw it away while ``w >= (2**32 // m) * m``; then
+    ``j = p + w % m``, swap positions ``p`` and ``j``; the card now at ``p`` is dealt ``p``-th.
+
+    >>> cards = draw(bytes(32), 52)
+    >>> sorted(cards) == list(range(52)) and draw(bytes(32), 7) == cards[:7]
+    True
+    """
+    _check_seed(seed)
+    n = 54 if jokers else 52
+    if not 0 <= count <= n:
+        raise ValueError(f"a pack of {n} cards cannot deal {count}")
+    moved: dict[int, int] = {}
+    out: list[int] = []
+    words: tuple[int, ...] = ()
+    used = 8
+    counter = 0
+    key = bytes(seed)
+    for p in range(count):
+        m = n - p
+        limit = _LIMITS[m]
+        while True:
+            if used == 8:
+                words = _BLOCK.unpack(
+                    hmac.digest(key, DOMAIN_V2 + counter.to_bytes(8, "big"), "sha256")
+                )
+                counter += 1
+                used = 0
+            w = words[used]
+            used += 1
+            if w < limit:
+                break
+        j = p + w % m
+        card = moved.get(j, j)
+        moved[j] = moved.get(p, p)
+        out.append(card)
+    return out
+
+
+def card_salt(seed: bytes, position: int) -> bytes:
+    """The salt of the card dealt at ``position``:
+    ``HMAC-SHA256(key=seed, msg=b"teenpatti-salt/2" + position as 2 bytes big-endian)``."""
+    return hmac.digest(bytes(seed), _SALT_MSG + position.to_bytes(2, "big"), "sha256")
+
+
+def card_leaf(position: int, card: int, salt: bytes) -> bytes:
+    """A card's leaf in the commitment tree: ``SHA-256(b"\\x00teenpatti-card/2" + position
+    (2 bytes) + card (1 byte) + salt)``."""
+    return hashlib.sha256(
+        _LEAF_MSG + position.to_bytes(2, "big") + bytes([card]) + bytes(salt)
+    ).digest()
+
+
+def _node(left: bytes, right: bytes) -> bytes:
+    return hashlib.sha256(_NODE_MSG + left + right).digest()
+
+
+class CardTree:
+    """The commitment to every card dealt from a ``teenpatti-deck/2`` seed: a Merkle tree over
+    the salted cards in dealing order, published (its :attr:`root`) at the deal, before anyone
+    sees a card. Each level pairs neighbours (``SHA-256(b"\\x01" + left + right)``); an odd node
+    out at the end of a level moves up unchanged.
+
+    >>> tree = CardTree(bytes(32), draw(bytes(32), 7))
+    >>> proof = tree.proof(3)
+    >>> check_card(tree.root, tree.cards[3], proof), check_card(tree.root, tree.cards[4], proof)
+    (True, False)
+    """
+
+    def __init__(self, seed: bytes, cards: Sequence[int]) -> None:
+        self.seed = bytes(seed)
+        self.cards = list(cards)
+        level = [card_leaf(p, c, card_salt(self.seed, p)) for p, c in enumerate(self.cards)]
+        self.levels: list[list[bytes]] = [level]
+        while len(level) > 1:
+            up = [_node(level[k], level[k + 1]) for k in range(0, len(level) - 1, 2)]
+            if len(level) % 2:
+                up.append(level[-1])
+            self.levels.append(up)
+            level = up
+
+    @property
+    def root(self) -> str:
+        """The root, as 64 lowercase hex digits."""
+        return self.levels[-1][0].hex()
+
+    def proof(self, position: int) -> dict[str, Any]:
+        """What proves the card at ``position`` against :attr:`root` without telling any other
+        card: ``{"position": p, "salt": hex, "path": [[side, hex], ...]}``, the path from the
+        leaf up, ``side`` ``"L"`` when the sibling is on the left."""
+        path: list[list[str]] = []
+        k = position
+        for level in self.levels[:-1]:
+            sibling = k ^ 1
+            if sibling < len(level):
+                path.append(["L" if sibling < k else "R", level[sibling].hex()])
+            k //= 2
+        return {"position": position, "salt": card_salt(self.seed, position).hex(), "path": path}
+
+
+def check_card(root: str, card: int, proof: Any) -> bool:
+    """Whether ``proof`` (from :meth:`CardTree.proof`) shows ``card`` dealt at its position
+    under the published ``root``. A malformed proof is simply not a proof (``False``)."""
+    try:
+        position = proof["position"]
+        h = card_leaf(position, card, bytes.fromhex(proof["salt"]))
+        for side, sibling in proof["path"]:
+            other = bytes.fromhex(sibling)
+            if len(other) != 32 or side not in ("L", "R"):
+                return False
+            h = _node(other, h) if side == "L" else _node(h, other)
+    except (KeyError, TypeError, ValueError, OverflowError):
+        return False
+    return isinstance(root, str) and h.hex() == root.lower()
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """How one hand's deck is decided: the server's ``secret`` (committed before the deal, its
+    SHA-256 published) and, under ``teenpatti-deck/2``, one contribution per seat (``None``
+    where the server's part stood). Under ``teenpatti-deck/1`` the secret is the deck's seed.
+
+    >>> old = Shuffle(bytes(32), version=DECK_V1)
+    >>> old.seed == bytes(32), old.commitment == commitment(bytes(32))
+    (True, True)
+    >>> Shuffle(bytes(32), (None, bytes(32))).seed == deck_seed(bytes(32), [None, bytes(32)])
+    True
+    """
+
+    secret: bytes
+    parts: tuple[bytes | None, ...] = ()
+    version: str = DECK_V2
+
+    def __post_init__(self) -> None:
+        _check_seed(self.secret)
+        if self.version not in DECKS:
+            raise ValueError(f"unknown deck algorithm {self.version!r}")
+        for part in self.parts:
+            _check_part(part)
+
+    @property
+    def seed(self) -> bytes:
+        """The deck's seed: the secret itself (v1), or :func:`deck_seed` of the parts (v2)."""
+        if self.version == DECK_V1:
+            return self.secret
+        return deck_seed(self.secret, self.parts)
+
+    @property
+    def commitment(self) -> str:
+        """The SHA-256 of the secret, published before the deal."""
+        return commitment(self.secret)
+
+    def cards(self, count: int, *, jokers: bool = False) -> list[int]:
+        """The first ``count`` cards in dealing order."""
+        if self.version == DECK_V1:
+            return shuffled_deck(self.secret, jokers=jokers)[:count]
+        return draw(self.seed, count, jokers=jokers)

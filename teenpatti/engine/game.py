@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action
+from .deck import Shuffle
 from .errors import IllegalAction
 from .hand import Hand
-from .history import export
+from .history import EVERYONE, Everyone, export
 from .rules import Direction, Rules
 
 __all__ = ["Game", "Standing"]
@@ -65,8 +66,8 @@ class Game:
         self.dealer = dealer
         self.hand: Hand | None = None
         self.hands_played = 0
-        self.histories: list[dict[str, Any]] = []
-        """Every finished hand, in the ``teenpatti-hand/1`` format."""
+        self.played: list[Hand] = []
+        """Every finished hand, first first."""
 
     @property
     def seats(self) -> int:
@@ -87,11 +88,28 @@ class Game:
             return True
         return sum(1 for c in self.chips if c > 0) < 2
 
+    @property
+    def histories(self) -> list[dict[str, Any]]:
+        """Every finished hand, complete (every card, every seed), in the ``teenpatti-hand/1``
+        format."""
+        return self.histories_for()
+
+    def histories_for(
+        self, viewer: int | Everyone | None = EVERYONE, *, reveal: bool = True
+    ) -> list[dict[str, Any]]:
+        """Every finished hand as ``viewer`` may have it: only the cards the rules showed it
+        (``EVERYONE``: every card), and the hands' secrets only if ``reveal`` (see
+        :func:`~teenpatti.engine.history.export`)."""
+        return [
+            export(hand, self.names, viewer=viewer, reveal=reveal, number=k)
+            for k, hand in enumerate(self.played, 1)
+        ]
+
     def hand_seed(self, number: int) -> bytes:
         """The seed of hand ``number`` (1, 2, ...) derived from the game's seed."""
         return hmac.new(self.seed, b"teenpatti-hand/%d" % number, hashlib.sha256).digest()
 
-    def start_hand(self, seed: bytes | None = None) -> Hand:
+    def start_hand(self, seed: bytes | Shuffle | None = None) -> Hand:
         """Deal the next hand (boots paid) and return it."""
         if self.finished:
             raise IllegalAction("game/over", "the game is over")
@@ -117,7 +135,7 @@ class Game:
         assert hand is not None and hand.finished
         self.hands_played += 1
         self.chips = list(hand.chips)
-        self.histories.append(export(hand, self.names))
+        self.played.append(hand)
         step = -1 if self.rules.direction is Direction.ANTICLOCKWISE else 1
         n = self.seats
         for k in range(1, n + 1):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Pot", "cut_pots", "share"]
+__all__ = ["Pot", "cut_pots", "returned", "share"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +55,27 @@ def cut_pots(contributed: Sequence[int], live: Sequence[bool], all_in: Sequence[
             pots.append(Pot(amount, eligible))
         floor = level
     return pots
+
+
+def returned(contributed: Sequence[int], pots: Sequence[Pot]) -> int | None:
+    """Which settled pot, if any, only hands chips back: the top of a bet nobody called.
+
+    It is the last pot when all of it came from its single winner (who put in more than anyone
+    else could match), so it is their own chips returned, not a win. Returns its index, or None.
+
+    >>> pots = [Pot(300, (0, 1), (0,)), Pot(400, (1,), (1,))]
+    >>> returned([100, 500, 100], pots)
+    1
+    >>> returned([100, 500, 400], [Pot(300, (0, 1, 2), (2,)), Pot(700, (1, 2), (1,))]) is None
+    True
+    """
+    if not pots or len(pots[-1].winners) != 1:
+        return None
+    top, second = [*sorted(contributed, reverse=True), 0, 0][:2]
+    owner = pots[-1].winners[0]
+    if contributed[owner] == top > second and pots[-1].amount == top - second:
+        return len(pots) - 1
+    return None
 
 
 def share(

@@ -2,10 +2,12 @@
 delay, and the turn timer (on expiry the player packs, or declines a side show).
 
 A table needs at most one clock at a time, and which one follows from its state alone
-(:meth:`Clocks.schedule`), so it is set again after every version. Every process shows the turn's
-deadline; only the process running the table's clocks (``live.owned``) sets them. A clock that
-fires after the table moved on does nothing. A clock whose move cannot be stored (the store is
-down) logs it once and tries again with back-off; the reconciler sets any clock that is missing.
+(:meth:`Clocks.schedule`), so it is set again after every version that changed the game (a chat
+message or a vote leaves the clock as it was). A paused table runs no clock. Every process shows
+the turn's deadline; only the process running the table's clocks (``live.owned``) sets them. A
+clock that fires after the table moved on does nothing. A clock whose move cannot be stored (the
+store is down) logs it once and tries again with back-off; the reconciler sets any clock that is
+missing.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ import secrets
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from ..bots import load_bot
 from ..engine import EngineError, IllegalAction, view
 from ..metrics import CLOCK_REFUSED, Metrics
 from .clock import Clock, Tasks
@@ -63,6 +64,8 @@ class Clocks:
 
     def schedule(self, live: LiveTable) -> None:
         """Set the one clock a table needs next, from its state (after every version)."""
+        if live.timer is not None and live.armed == (live.table.game_version, live.owned):
+            return  # nothing in the game (or in who runs its clocks) changed: the clock stands
         self.cancel(live)
         self._arm(live)
 
@@ -83,13 +86,18 @@ class Clocks:
         table = live.table
         game = table.game
         timing = self.timing
-        if game is None or game.finished or not wants_clocks(live):
+        live.armed = (table.game_version, live.owned)
+        if game is None or game.finished or table.paused or not wants_clocks(live):
             return
         hand = game.hand
         if hand is None or hand.finished:
+            # The pause counts from the hand's end (or the start), as stored: the players'
+            # parts that come in meanwhile do not put the deal off.
             pause = timing.first_deal if hand is None else timing.result_pause
+            now = self.clock.time()
+            since = live.since if 0 < live.since <= now else now
             if live.owned:
-                self._later(live, pause, lambda: [table.hand_event(new_seed())])
+                self._later(live, since + pause - now, lambda: [table.hand_event(new_seed())])
             return
         seat = hand.actor
         assert seat is not None
@@ -108,7 +116,7 @@ class Clocks:
                 self._later(live, live.deadline - now, lambda: [self._timeout_event(live, seat)])
 
     def _later(self, live: LiveTable, delay: float, job: Callable[[], list[Event]]) -> None:
-        version = live.table.version
+        version = live.table.game_version
         code = live.table.code
         due = self.clock.time() + max(0.0, delay)
 
@@ -123,10 +131,10 @@ class Clocks:
         """Run a clock's job; on any error, log it (once until it succeeds) and try again with
         back-off while the table has not moved on."""
         table = live.table
-        if table.version != version:
+        if table.game_version != version:
             return  # the table moved on; this clock is stale
         try:
-            await self._commit(live, lambda t: job() if t.version == version else [])
+            await self._commit(live, lambda t: job() if t.game_version == version else [])
         except EngineError as error:
             if not isinstance(error, Unavailable):  # pragma: no cover - a bug, not a fault
                 self.metrics.error(CLOCK_REFUSED)
@@ -147,7 +155,7 @@ class Clocks:
         self.metrics.error("clock/retry")
         if live.failures == 1:
             log.warning("table %s: clock failed (%s): retrying", live.table.code, error)
-        if live.table.version != version or live.timer is not None:
+        if live.table.game_version != version or live.timer is not None:
             return  # the table moved on meanwhile, and its next clock is set
         delay = min(RETRY_MAX, RETRY_FIRST * 2 ** (live.failures - 1))
         self._later(live, delay, job)
@@ -156,6 +164,10 @@ class Clocks:
         table = live.table
         bot = live.bots.get(seat)
         if bot is None:
+            # Imported here, not at the top: the players' tables and numpy cost a third of the
+            # server's start-up, and a process may serve for a while before a computer moves.
+            from ..bots import load_bot
+
             bot = live.bots[seat] = load_bot(table.settings.bots, seed=secrets.randbits(32))
         assert table.game is not None and table.game.hand is not None
         action = bot.decide(view(table.game.hand, seat))

@@ -25,13 +25,20 @@ __all__ = [
     "Act",
     "Again",
     "BadEvent",
+    "Configured",
     "Control",
     "Created",
     "Event",
     "Hand",
     "Host",
     "Joined",
+    "Left",
+    "Part",
+    "Paused",
+    "Said",
+    "Seated",
     "Started",
+    "Voted",
     "decode",
     "encode",
 ]
@@ -87,9 +94,20 @@ class Again(_Event, tag="again", frozen=True):
 
 
 class Hand(_Event, tag="hand", frozen=True):
-    """The next hand is dealt from the seed committed before; ``next_seed`` is committed."""
+    """The next hand is dealt from the secret committed before (mixed, under
+    ``teenpatti-deck/2``, with the parts the players sent since); ``next_seed`` is committed."""
 
     next_seed: str
+    deck: str = "teenpatti-deck/1"
+    """The deck algorithm (logs from before ``teenpatti-deck/2`` have none: version 1)."""
+
+
+class Part(_Event, tag="part", frozen=True):
+    """``seat``'s contribution (64 hex digits) to the next hand's deal."""
+
+    seat: int
+    part: str
+    id: str | None = None
 
 
 class Act(_Event, tag="act", frozen=True):
@@ -108,7 +126,68 @@ class Control(_Event, tag="control", frozen=True):
     bot: bool
 
 
-Event = Created | Joined | Started | Again | Hand | Act | Control
+class Seated(_Event, tag="seated", frozen=True):
+    """A person who arrived after the start takes ``seat``, a seat the computer plays: the
+    computer plays on until the next hand is dealt (or the next game starts), then it is theirs."""
+
+    seat: int
+    name: str
+    token_hash: str
+
+
+class Left(_Event, tag="left", frozen=True):
+    """The person at ``seat`` left the table (``removed``: the host removed them). Before the
+    start their seat is freed; during a game the computer plays it on. The token stops working;
+    a host who leaves passes the role to the next person seated."""
+
+    seat: int
+    removed: bool = False
+
+
+class Voted(_Event, tag="voted", frozen=True):
+    """The person at ``seat`` asks for a new game (a majority of the people seated starts one)."""
+
+    seat: int
+
+
+class Paused(_Event, tag="paused", frozen=True):
+    """The host paused the game (``paused`` true: no clocks, no moves) or resumed it (false)."""
+
+    paused: bool
+
+
+class Configured(_Event, tag="configured", frozen=True):
+    """The host changed the table's own settings: ``late`` (people arriving after the start may
+    take a computer's seat) and ``chat`` (free text in the chat); ``None`` leaves one as it is."""
+
+    late: bool | None = None
+    chat: bool | None = None
+
+
+class Said(_Event, tag="said", frozen=True):
+    """A chat message from ``seat``: a quick ``phrase`` (its key), an ``emoji`` or ``text``."""
+
+    seat: int
+    kind: str
+    text: str
+
+
+Event = (
+    Created
+    | Joined
+    | Started
+    | Again
+    | Hand
+    | Part
+    | Act
+    | Control
+    | Seated
+    | Left
+    | Voted
+    | Paused
+    | Configured
+    | Said
+)
 """Every kind of event a table's log holds."""
 
 

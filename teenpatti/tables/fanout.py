@@ -45,6 +45,8 @@ class Fanout:
         public = self._public(live)
         rendered: dict[int | None, str] = {}
         for conn in list(live.connections):
+            if conn.seat is not None and not self._still_seated(live, conn):
+                continue
             if conn is but:
                 continue
             message = rendered.get(conn.seat)
@@ -52,6 +54,35 @@ class Fanout:
                 message = rendered[conn.seat] = self._render(live, conn.seat, public)
             conn.push(message)
         self.metrics.broadcast.observe(time.perf_counter() - started)
+
+    @staticmethod
+    def _still_seated(live: LiveTable, conn: Connection) -> bool:
+        """Follow a socket's person to their seat (seats before the start move up when someone
+        leaves); a person who left or was removed is told so, and their socket is closed."""
+        table = live.table
+        seat = conn.seat
+        assert seat is not None
+        if conn.token_hash is None:  # made without its token (in tests): the seat is trusted
+            return True
+        if seat < len(table.seats) and table.seats[seat].token_hash == conn.token_hash:
+            return True
+        found = next(
+            (i for i, s in enumerate(table.seats) if s.token_hash == conn.token_hash), None
+        )
+        if found is not None:
+            conn.seat = found
+            return True
+        live.connections.discard(conn)
+        conn.seat = None  # its closing starts no reconnect grace
+        removed = conn.token_hash is not None and table.removed.get(conn.token_hash)
+        code, reason = (
+            ("seat/removed", "the host has removed you from this table")
+            if removed
+            else ("seat/left", "you have left this table")
+        )
+        conn.push(_encode({"type": "error", "code": code, "reason": reason}).decode())
+        conn.close()
+        return False
 
     def _public(self, live: LiveTable) -> dict[str, Any]:
         """The public state with what this process adds: the clock and who is online."""

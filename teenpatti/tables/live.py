@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..bots import DecidesActions
+from .chat import Limiter
 from .clock import Handle
 from .table import Table
+
+if TYPE_CHECKING:  # the computer players are imported when one first moves (a quick start-up)
+    from ..bots import DecidesActions
 
 __all__ = ["Connection", "LiveTable", "Timing"]
 
@@ -23,7 +27,7 @@ class Timing:
 
     bot_delay: tuple[float, float] = (0.8, 2.0)
     result_pause: float = 4.0
-    first_deal: float = 0.5
+    first_deal: float = 1.5
     reconnect_grace: float = 45.0
     lease_ttl: float = 3.0
     lease_every: float = 1.0
@@ -45,8 +49,11 @@ class Connection:
     resyncs when it returns), so one slow reader never slows its table.
     """
 
-    def __init__(self, seat: int | None, limit: int = 64) -> None:
+    def __init__(self, seat: int | None, limit: int = 64, token_hash: str | None = None) -> None:
         self.seat = seat
+        self.token_hash = token_hash
+        """The hash of the seat token this socket said hello with: when it no longer holds a
+        seat (its person left or was removed) the socket is told and closed."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(limit)
         self.dropped = False
 
@@ -78,17 +85,25 @@ class LiveTable:
     connections: set[Connection] = field(default_factory=set)
     timer: Handle | None = None
     deadline: float | None = None
+    armed: tuple[int, bool] = (-1, False)
+    """The game version the clock was set for, and whether this process ran the clocks then."""
     graces: dict[int, Handle] = field(default_factory=dict)
     bots: dict[int, DecidesActions] = field(default_factory=dict)
     owned: bool = True
     """Whether this process runs the table's clocks (it holds the table's lease)."""
     since: float = 0.0
-    """When the table's last event was stored (the turn's deadline counts from it)."""
+    """When the table's last event other than a part of the next deal was stored (the turn's
+    deadline and the pause before a deal count from it)."""
     stale: bool = False
     """An append's outcome is unknown (the store failed mid-way): reload before going on."""
     failures: int = 0
     """Store errors in a row for this table's clock (logged once, retried with back-off)."""
     remote: set[int] = field(default_factory=set)
     """Seats with a socket open in another process (read from the bus)."""
+    left: dict[int, float] = field(default_factory=dict)
+    """When each absent seat's last socket in this process closed (shared with the others:
+    the reconnect grace counts from the last time any process saw the person)."""
     touched: float = 0.0
     """When the table was last seen in use (it leaves memory after a while unused)."""
+    chat_limit: Limiter = field(default_factory=Limiter)
+    """Chat messages per seat, counted in this process."""

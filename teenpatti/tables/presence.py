@@ -4,6 +4,12 @@ closes, and handing a seat to the computer and back.
 When a seated person's last socket closes at a table with a turn timer, the grace starts; if they
 are not back when it runs out, the computer plays their seat until they return. A person who
 reconnects takes their seat back at once.
+
+With several processes, the grace counts from the last time *any* process saw the person (each
+process records its sockets, and when each seat's last one closed, on the bus): a grace that runs
+out while the person has been seen since (on another process, or a moment ago by a process whose
+record lapsed during a bus pause) waits out the rest instead; a process taking a table over from
+one that died gives an absent person what is left of their grace, neither a fresh one nor none.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ class Presence:
         watched: Callable[[LiveTable], None],
         moved: Callable[[LiveTable], None],
         elsewhere: Callable[[LiveTable], Coroutine[Any, Any, set[int]]],
+        last_seen: Callable[[LiveTable], Coroutine[Any, Any, dict[int, float]]],
     ) -> None:
         self.clock = clock
         self.timing = timing
@@ -47,9 +54,12 @@ class Presence:
         self._watched = watched
         """Called when a socket joins a table (a sleeping table's clocks start again)."""
         self._moved = moved
-        """Called when a seat comes online or goes offline in this process (tell the others)."""
+        """Called when a seat comes online or goes offline in this process, or the table's first
+        socket opens or its last closes (tell the others)."""
         self._elsewhere = elsewhere
         """The seats online in other processes now (read fresh before a seat is handed over)."""
+        self._last_seen = last_seen
+        """When other processes last saw each seat (read fresh before a seat is handed over)."""
 
     async def connect(self, live: LiveTable, conn: Connection) -> None:
         """Add a socket; its person takes the seat back from the computer if it had it."""
@@ -57,16 +67,17 @@ class Presence:
         self._watched(live)
         seat = conn.seat
         if seat is not None:
+            live.left.pop(seat, None)
             grace = live.graces.pop(seat, None)
             if grace is not None:
                 grace.cancel()
         first = seat is not None and sum(c.seat == seat for c in live.connections) == 1
-        if first:
+        if first or len(live.connections) == 1:  # a seat online, or the table's first socket
             self._moved(live)
         # Back from the computer (the new state goes to every socket); if the store is down, the
         # reconciler gives the seat back later.
         info = live.table.seats[seat] if seat is not None else None
-        taken = info is not None and info.bot and info.token_hash is not None
+        taken = info is not None and info.bot and info.token_hash is not None and not info.late
         if taken and seat is not None and await self._give_back(live, seat):
             return
         conn.push(self.fanout.render(live, seat))
@@ -78,7 +89,10 @@ class Presence:
         live.connections.discard(conn)
         seat = conn.seat
         if seat is None or any(c.seat == seat for c in live.connections):
+            if not live.connections:
+                self._moved(live)  # the table's last socket here: no announcements needed
             return
+        live.left[seat] = self.clock.time()
         self._moved(live)
         self.fanout.broadcast(live)  # the others see this seat go offline
         if live.table.settings.turn_seconds is None:
@@ -93,47 +107,72 @@ class Presence:
         takeover of the table's clocks)."""
         self.reclaim_seats(live)
         table = live.table
-        if table.settings.turn_seconds is None or table.status != "playing":
+        if table.settings.turn_seconds is None or table.status != "playing" or table.paused:
             return
         online = {c.seat for c in live.connections} | live.remote
         for seat, info in enumerate(table.seats):
             absent = info.token_hash is not None and not info.bot and seat not in online
             if absent and seat not in live.graces:
-                self._grace(live, seat)
+                # Looked at at once: the bus says how much of the grace is left (the person
+                # may have left a process that has since died); if nobody knows, all of it.
+                self._grace(live, seat, 0.0)
 
-    def _grace(self, live: LiveTable, seat: int, seconds: float | None = None) -> None:
+    def _grace(
+        self, live: LiveTable, seat: int, seconds: float | None = None, since: float | None = None
+    ) -> None:
+        """Look at ``seat`` again in ``seconds`` (the whole grace by default); ``since``: when
+        this process first found the person absent (the grace's start if nobody saw them)."""
         code = live.table.code
+        start = self.clock.time() if since is None else since
 
         def run_out() -> None:
             live.graces.pop(seat, None)
-            self.tasks.spawn(self._take_over(live, seat), f"table {code} grace")
+            self.tasks.spawn(self._take_over(live, seat, start), f"table {code} grace")
 
+        old = live.graces.pop(seat, None)
+        if old is not None:
+            old.cancel()
         delay = self.timing.reconnect_grace if seconds is None else seconds
         live.graces[seat] = self.clock.call_later(delay, run_out)
 
-    async def _take_over(self, live: LiveTable, seat: int) -> None:
+    async def _take_over(self, live: LiveTable, seat: int, since: float) -> None:
+        """The grace ran out: hand the seat over if nobody has seen the person for a whole
+        grace (counted from the latest sighting by any process, else from ``since``)."""
+        code = live.table.code
         if any(c.seat == seat for c in live.connections):
             return
         try:
             if seat in await self._elsewhere(live):
                 return  # the person is connected to another process
+            seen = (await self._last_seen(live)).get(seat)
         except Exception as error:  # the bus is down: the grace waits for it
-            log.warning("table %s: presence unknown: %s", live.table.code, error)
+            log.warning("table %s: presence unknown: %s", code, error)
             if seat not in live.graces:
-                self._grace(live, seat, RETRY_MAX)
+                self._grace(live, seat, RETRY_MAX, since)
+            return
+        sightings = [t for t in (seen, live.left.get(seat)) if t is not None]
+        last = max(sightings) if sightings else since
+        remaining = last + self.timing.reconnect_grace - self.clock.time()
+        if remaining > 0:
+            if seat not in live.graces:
+                self._grace(live, seat, remaining, since)
             return
         try:
-            await self._commit(live, lambda t: self._hand_over(t, seat))
+            done = await self._commit(live, lambda t: self._hand_over(t, seat))
         except Exception as error:  # the store is down: try again shortly
-            log.warning("table %s: seat %d not handed over yet: %s", live.table.code, seat, error)
+            log.warning("table %s: seat %d not handed over yet: %s", code, seat, error)
             if seat not in live.graces:
-                self._grace(live, seat, RETRY_MAX)
+                self._grace(live, seat, RETRY_MAX, since)
+            return
+        if done:
+            away = self.clock.time() - last
+            log.info("table %s: seat %d handed to the computer (away %.0f s)", code, seat, away)
 
     @staticmethod
     def _hand_over(table: Table, seat: int) -> list[Event]:
         """The event that gives ``seat`` to the computer, if it still needs giving: a finished
         game is left as it ended (a person leaving afterwards writes nothing)."""
-        if table.seats[seat].bot or table.status == "finished":
+        if table.seats[seat].bot or table.status == "finished" or table.paused:
             return []
         return [Control(seat=seat, bot=True)]
 
@@ -142,7 +181,7 @@ class Presence:
         connected here."""
         for seat in {c.seat for c in live.connections if c.seat is not None}:
             info = live.table.seats[seat]
-            if info.bot and info.token_hash is not None:
+            if info.bot and info.token_hash is not None and not info.late:
                 self.tasks.spawn(self._give_back(live, seat), f"table {live.table.code}")
 
     async def _give_back(self, live: LiveTable, seat: int) -> bool:
@@ -160,6 +199,7 @@ def give_back(seat: int) -> Callable[[Table], list[Event]]:
     """The command that hands ``seat`` back from the computer to its person."""
 
     def make(table: Table) -> list[Event]:
-        return [Control(seat=seat, bot=False)] if table.seats[seat].bot else []
+        info = table.seats[seat]
+        return [Control(seat=seat, bot=False)] if info.bot and not info.late else []
 
     return make

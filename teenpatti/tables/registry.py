@@ -29,7 +29,7 @@ log = logging.getLogger("teenpatti.tables")
 
 
 async def replay(store: EventStore, table_id: str, code: str) -> tuple[Table, float]:
-    """The table rebuilt from its log, and when its last event was stored.
+    """The table rebuilt from its log, and when its last game event was stored.
 
     Raises :class:`DamagedLog` if the log cannot be replayed; any other error is the store's."""
     stored = await store.load(table_id)
@@ -42,7 +42,8 @@ async def replay(store: EventStore, table_id: str, code: str) -> tuple[Table, fl
             raise DamagedLog(table_id, event.version, f"{type(error).__name__}: {error}") from None
         if table.version != event.version:
             raise DamagedLog(table_id, event.version, f"expected version {table.version}")
-        since = event.at
+        if table.game_version == table.version:  # a chat message does not restart a turn
+            since = event.at
     if table.version == 0:
         raise DamagedLog(table_id, None, "the log is empty")
     return table, since

@@ -20,12 +20,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from importlib import import_module
 from typing import Any
 
 from ..bus.base import Bus
 from ..bus.memory import MemoryBus
 from ..metrics import Metrics
 from ..store.base import CodeTaken, EventStore
+from .chat import ChatError
 from .clock import Clock, SystemClock, Tasks
 from .clocks import Clocks, wants_clocks
 from .cluster import Cluster
@@ -39,9 +41,31 @@ from .registry import Registry
 from .table import Settings, Table, TableError, Unavailable, clean_name, token_hash
 from .writer import Writer
 
-__all__ = ["Clock", "Connection", "LiveTable", "TableService", "Timing", "command_id"]
+__all__ = [
+    "COMMANDS",
+    "Clock",
+    "Connection",
+    "LiveTable",
+    "TableService",
+    "Timing",
+    "command_id",
+]
 
 log = logging.getLogger("teenpatti.tables")
+
+COMMANDS = (
+    "start",
+    "act",
+    "again",
+    "leave",
+    "remove",
+    "pause",
+    "resume",
+    "configure",
+    "chat",
+    "part",
+)
+"""The commands a client may send on its socket (docs/protocol.md)."""
 
 ID_MAX = 64
 """The longest command id a client may give."""
@@ -62,6 +86,10 @@ def command_id(message: dict[str, Any]) -> str | None:
     if not cid.isascii():
         raise TableError("message/id", "a command id is plain ASCII text")
     return cid
+
+
+def _load_computer_players() -> None:
+    import_module("teenpatti.bots")
 
 
 class TableService:
@@ -103,6 +131,7 @@ class TableService:
             watched=self.clocks.ensure,
             moved=lambda live: self.cluster.moved(live),
             elsewhere=lambda live: self.cluster.elsewhere(live),
+            last_seen=lambda live: self.cluster.last_seen(live),
         )
         self.cluster = Cluster(
             bus,
@@ -183,6 +212,9 @@ class TableService:
         log.info("started: each table is loaded from its log when first opened")
         await self.bus.start(self.cluster.heard)
         loop = asyncio.get_running_loop()
+        # The computer players (and numpy under them) load in the background: a third of the
+        # start-up that readiness need not wait for, nor the first computer move pay for.
+        self._loops.append(loop.create_task(asyncio.to_thread(_load_computer_players)))
         self._loops.append(loop.create_task(self.reconciler.run()))
         if self.clustered:
             self._loops.append(loop.create_task(self.cluster.keep_leases()))
@@ -267,36 +299,61 @@ class TableService:
             raise TableError("token/invalid", "that seat token is not valid")
         seat = live.table.seat_of(token)
         if seat is None:
+            removed = live.table.removed.get(token_hash(token))
+            if removed is not None:
+                if removed:
+                    raise TableError("seat/removed", "the host has removed you from this table")
+                raise TableError("seat/left", "you have left this table")
             raise TableError("token/invalid", "that seat token is not valid at this table")
         return seat
 
     # ------------------------------------------------------------------ commands
     async def command(self, code: str, seat: int | None, message: dict[str, Any]) -> bool:
-        """Run a client's command (``start``, ``act``, ``again``) as ``seat`` (``None``: a
-        spectator), whose token the caller has checked with :meth:`seat_for`. Returns ``False``
-        if the command's ``id`` was applied already (a retry: nothing is done again).
+        """Run a client's command (one of :data:`COMMANDS`) as ``seat`` (``None``: a spectator),
+        whose token the caller has checked with :meth:`seat_for`. Returns ``False`` if the
+        command's ``id`` was applied already (a retry: nothing is done again).
 
         Commands need no catching up first: a stale copy fails its compare-and-set."""
         live = await self.registry.find(code)
         kind = message.get("type")
         cid = command_id(message)
         expected = message.get("version")
+        if kind not in COMMANDS:
+            raise TableError("message/unknown", f"{kind!r} is not a command")
+        if kind == "chat":
+            if seat is None:
+                raise TableError("table/not_seated", "only the players at the table can chat")
+            if not live.chat_limit.take(seat, self.clock.time()):
+                raise ChatError("chat/rate", "too many chat messages: wait a few seconds")
 
         def make(t: Table) -> list[Event]:
             if cid is not None and cid in t.command_ids:
                 return []  # applied already: the client did not hear back, and sent it again
-            if kind == "start":
-                return [t.start_event(seat, new_seed(), cid)]
-            if kind == "again":
-                return [t.again_event(seat, new_seed(), cid)]
-            if expected is not None and expected != t.version:
+            match kind:
+                case "start":
+                    return [t.start_event(seat, new_seed(), cid)]
+                case "again":
+                    return list(t.again_event(seat, new_seed(), cid))
+                case "leave":
+                    return [t.leave_event(seat)]
+                case "remove":
+                    return [t.remove_event(seat, message.get("seat"))]
+                case "pause" | "resume":
+                    return [t.pause_event(seat, kind == "pause")]
+                case "configure":
+                    return [t.configure_event(seat, message)]
+                case "chat":
+                    return [t.chat_event(seat, message)]
+                case "part":
+                    return [t.part_event(seat, message, cid)]
+            # a chat message or a vote in between changes nothing the move was chosen from
+            fresh = isinstance(expected, int) and t.game_version <= expected <= t.version
+            if expected is not None and not fresh:
                 raise TableError(
                     "state/stale", "the table has moved on since you chose: look again"
                 )
             return [t.act_event(seat, message.get("action"), cid=cid)]
 
-        if kind not in ("start", "again", "act"):
-            raise TableError("message/unknown", f"{kind!r} is not a command")
         return await self.writer.commit(live, make) > 0
 
     # ------------------------------------------------------------------ sockets
@@ -319,9 +376,7 @@ class TableService:
         return self.fanout.render(live, seat)
 
     # ------------------------------------------------------------------ histories
-    async def histories(self, code: str) -> list[dict[str, Any]]:
-        """Every finished hand of the current game, as ``teenpatti-hand/1`` histories."""
-        game = (await self.find(code)).table.game
-        if game is None:
-            return []
-        return list(game.histories)
+    async def histories(self, code: str, seat: int | None = None) -> list[dict[str, Any]]:
+        """Every finished hand of the current game, as ``teenpatti-hand/1`` histories: as
+        ``seat`` may have them while the game is in play, complete once it is over."""
+        return (await self.find(code)).table.histories(seat)

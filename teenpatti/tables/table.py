@@ -10,25 +10,55 @@ Events are the typed structs of :mod:`teenpatti.tables.events` (stored as JSON, 
 - ``joined``: a person takes ``seat`` with ``name`` and ``token_hash``;
 - ``started``: the game starts; empty seats get computer players named in ``names``; ``seed``
   (hex) is the first hand's deck seed, whose SHA-256 every client gets before the deal;
-- ``hand``: the next hand is dealt from the seed committed before, and ``next_seed`` is committed
-  for the hand after it (a seed stays secret until its hand ends);
+- ``part``: a seated person's contribution to the next hand's deal (sent after the server's
+  secret for that hand is committed, before its deal);
+- ``hand``: the next hand is dealt (``deck`` ``teenpatti-deck/2``) from the secret committed
+  before and the parts sent since (a seat without one: the server's part stands), and
+  ``next_seed`` is committed for the hand after it; every secret stays secret until the game
+  ends;
 - ``act``: ``seat`` plays ``action`` (a hand-history action), ``by`` ``person``/``bot``/``timer``;
 - ``control``: the computer takes over ``seat`` (``bot`` true) or its person returns (false);
-- ``again``: a new game at the same table, same seats.
+- ``again``: a new game at the same table, same seats;
+- ``seated``: a person arriving after the start takes a computer's seat from the next hand;
+- ``left``: a person left, or the host removed them (the computer plays their seat on);
+- ``voted``: a person asks for a new game (a majority of the people seated starts it);
+- ``paused``: the host paused or resumed the game;
+- ``configured``: the host changed whether latecomers may sit and whether free text is allowed;
+- ``said``: a chat message (see :mod:`teenpatti.tables.chat`).
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine import Action, EngineError, Game, IllegalAction, Rules, RulesError, cards_str, view
-from ..engine.deck import commitment
+from ..engine.deck import DECK_V2, PART_BYTES, Shuffle, commitment
 from ..engine.evaluate import Evaluator
+from ..engine.hand import Hand as EngineHand
+from ..engine.history import EVERYONE
+from ..engine.pots import Pot, returned
 from ..engine.rules import OPTION_NAMES
-from . import names
-from .events import Act, Again, Control, Created, Event, Hand, Joined, Started
+from . import chat, names
+from .events import (
+    Act,
+    Again,
+    Configured,
+    Control,
+    Created,
+    Event,
+    Hand,
+    Joined,
+    Left,
+    Part,
+    Paused,
+    Said,
+    Seated,
+    Started,
+    Voted,
+)
 from .names import NAME_MAX, name_key
 
 __all__ = [
@@ -51,6 +81,13 @@ HANDS_MAX = 100
 
 BOT_LEVELS = ("random", "easy", "medium", "hard", "expert")
 """The computer players' strengths a host may choose."""
+
+REMOVED_KEPT = 64
+"""How many removed persons' token hashes a table remembers (to tell them why they cannot return
+with that token)."""
+
+QUIET = (Voted, Configured, Said, Part)
+"""Events that change nothing in the game: they leave the turn's clock as it was."""
 
 COMMAND_IDS_KEPT = 256
 """How many of its latest command ids a table remembers (a retry comes within seconds)."""
@@ -86,7 +123,7 @@ def clean_name(name: Any) -> str:
 
 
 _SETTING_KEYS = frozenset(
-    {"name", "seats", "preset", "rules", "bots", "turn_seconds", "computer", "play"}
+    {"name", "seats", "preset", "rules", "bots", "turn_seconds", "computer", "play", "late", "chat"}
 )
 PLAY_MODES = ("live", "anytime")
 """``live``: a turn timer; ``anytime``: no timer, the table waits for each player as long as it
@@ -97,13 +134,17 @@ takes (the default for ``duo``)."""
 class Settings:
     """What the host chose: seats, rules (preset and options, hands and boot included), the
     computer players' strength, how the table plays (``live`` with a turn timer in seconds, or
-    ``anytime``: no timer) and the timer."""
+    ``anytime``: no timer) and the timer; whether people arriving after the start may take a
+    computer's seat (``late``) and whether the chat takes free text (``chat``): the host may
+    change these two during the game."""
 
     seats: int = 4
     rules: dict[str, Any] = field(default_factory=lambda: {"preset": "nepal"})
     bots: str = "medium"
     turn_seconds: int | None = 30
     play: str = "live"
+    late: bool = True
+    chat: bool = True
 
     @classmethod
     def from_json(cls, data: Any) -> Settings:
@@ -151,7 +192,18 @@ class Settings:
             isinstance(turn, bool) or not isinstance(turn, int) or not 5 <= turn <= 600
         ):
             raise TableError("settings/timer", "a live table's turn timer is 5 to 600 seconds")
-        return cls(seats=seats, rules=rules.options(), bots=bots, turn_seconds=turn, play=play)
+        for key in ("late", "chat"):
+            if not isinstance(data.get(key, True), bool):
+                raise TableError(f"settings/{key}", f"{key} must be true or false")
+        return cls(
+            seats=seats,
+            rules=rules.options(),
+            bots=bots,
+            turn_seconds=turn,
+            play=play,
+            late=data.get("late", True),
+            chat=data.get("chat", True),
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The settings as stored and as clients see them."""
@@ -161,18 +213,22 @@ class Settings:
             "bots": self.bots,
             "turn_seconds": self.turn_seconds,
             "play": self.play,
+            "late": self.late,
+            "chat": self.chat,
         }
 
 
 @dataclass(frozen=True, slots=True)
 class Seat:
     """A seat: who sits there, the hash of their token (``None`` for a computer player's seat),
-    and whether the computer is playing it now."""
+    whether the computer is playing it now, whether its person is the host, and whether its
+    person arrived late and takes it at the next hand (the computer plays it until then)."""
 
     name: str
     token_hash: str | None
     bot: bool
     host: bool = False
+    late: bool = False
 
 
 class Table:
@@ -187,12 +243,26 @@ class Table:
         self.seats: list[Seat] = []
         self.game: Game | None = None
         self.games_played = 0
-        self.hand_seeds: list[str] = []
         self.next_seed: str | None = None
+        self.parts: dict[int, str] = {}
+        """The contributions sent for the next hand, by seat."""
+        self.timeouts: set[int] = set()
+        """The moves of the hand in play (by index) that the turn timer made for its player."""
         self._public: tuple[int, dict[str, Any]] | None = None
         self.command_ids: dict[str, int] = {}
         """The ids clients gave their latest commands, with the version each made (a retried
         command is recognised here and not applied twice)."""
+        self.paused = False
+        self.votes: set[int] = set()
+        """The seats whose persons asked for a new game since the last one started."""
+        self.removed: dict[str, bool] = {}
+        """Token hashes of persons who left (``False``) or were removed (``True``), latest kept."""
+        self.chat: deque[dict[str, Any]] = deque(maxlen=chat.CHAT_KEPT)
+        self.said = 0
+        """How many chat messages the table has had (each message's number)."""
+        self.game_version = 0
+        """The version of the last event that changed the game (not a vote, setting or chat):
+        the turn's clock counts from it."""
 
     # ------------------------------------------------------------------ state
     @property
@@ -227,7 +297,24 @@ class Table:
                 self.seats = [Seat(host.name, host.token_hash, False, True)]
             case Joined():
                 assert event.seat == len(self.seats)
-                self.seats.append(Seat(event.name, event.token_hash, False))
+                first = not any(s.host for s in self.seats)  # a table whose people all left
+                self.seats.append(Seat(event.name, event.token_hash, False, first))
+            case Seated():
+                self._seat_late(event)
+            case Left():
+                self._leave(event.seat, event.removed)
+            case Voted():
+                self.votes.add(event.seat)
+            case Paused(paused=paused):
+                self.paused = paused
+            case Configured():
+                changes = {k: v for k in ("late", "chat") if (v := getattr(event, k)) is not None}
+                self.settings = replace(self.settings, **changes)
+            case Said():
+                self.said += 1
+                self.chat.append(
+                    {"n": self.said, "seat": event.seat, "kind": event.kind, "text": event.text}
+                )
             case Started():
                 for name in event.names[len(self.seats) :]:
                     self.seats.append(Seat(name, None, True))
@@ -236,41 +323,171 @@ class Table:
                 self._new_game(event.dealer, event.seed)
             case Hand():
                 assert self.game is not None and self.next_seed is not None
-                self.hand_seeds.append(self.next_seed)
-                self.game.start_hand(bytes.fromhex(self.next_seed))
+                self._take_late_seats()
+                secret = bytes.fromhex(self.next_seed)
+                if event.deck == DECK_V2:
+                    parts = self.parts
+                    shuffle = Shuffle(
+                        secret,
+                        tuple(
+                            bytes.fromhex(parts[s]) if s in parts else None
+                            for s in range(len(self.seats))
+                        ),
+                    )
+                else:
+                    shuffle = Shuffle(secret, version=event.deck)
+                self.game.start_hand(shuffle)
+                self.timeouts = set()
                 self.next_seed = event.next_seed
+                self.parts = {}
+            case Part():
+                self.parts[event.seat] = event.part
             case Act():
                 assert self.game is not None
                 self.game.apply(Action.from_json(event.action))
+                if event.by == "timer" and self.game.hand is not None:
+                    self.timeouts.add(len(self.game.hand.log) - 1)
             case Control():
                 seat = self.seats[event.seat]
                 self.seats[event.seat] = replace(seat, bot=event.bot)
             case _:  # pragma: no cover - the union is closed
                 raise ValueError(f"unknown event {event!r}")
         self.version += 1
-        if isinstance(event, Started | Again | Act) and event.id is not None:
+        if not isinstance(event, QUIET):
+            self.game_version = self.version
+        if isinstance(event, Started | Again | Act | Part) and event.id is not None:
             self.command_ids[event.id] = self.version
             if len(self.command_ids) > COMMAND_IDS_KEPT:
                 del self.command_ids[next(iter(self.command_ids))]
 
     def _new_game(self, dealer: int, seed: str) -> None:
+        self._take_late_seats()
+        self.votes.clear()
+        self.paused = False
         # Hands take their seeds from the log, so the game's own seed is never used.
         self.game = Game(self.rules, [s.name for s in self.seats], bytes(32), dealer=dealer)
         self.games_played += 1
-        self.hand_seeds = []
         self.next_seed = seed
+        self.timeouts = set()
+        self.parts = {}
+
+    def _seat_late(self, event: Seated) -> None:
+        host = not any(s.host for s in self.seats)
+        seat = Seat(event.name, event.token_hash, True, host, late=True)
+        self.seats[event.seat] = seat
+        if not self.hand_in_play:  # between hands or games: the seat is theirs at once
+            self._take_late_seats()
+
+    def _take_late_seats(self) -> None:
+        for i, seat in enumerate(self.seats):
+            if seat.late:
+                self.seats[i] = replace(seat, bot=False, late=False)
+                if self.game is not None:
+                    self.game.names[i] = seat.name
+
+    def _leave(self, index: int, removed: bool) -> None:
+        seat = self.seats[index]
+        assert seat.token_hash is not None
+        self.removed[seat.token_hash] = removed
+        if len(self.removed) > REMOVED_KEPT:
+            del self.removed[next(iter(self.removed))]
+        self.votes.discard(index)
+        if self.game is None:  # before the start the seat is freed, the others move up
+            del self.seats[index]
+        else:
+            self.seats[index] = Seat(seat.name, None, True)
+        if seat.host:
+            self._pass_host(index)
+
+    def _pass_host(self, after: int) -> None:
+        n = len(self.seats)
+        for k in range(n):
+            i = (after + k) % n
+            if self.seats[i].token_hash is not None:
+                self.seats[i] = replace(self.seats[i], host=True)
+                return
+
+    def people(self) -> list[int]:
+        """The seats a person holds (arrived late or not)."""
+        return [i for i, s in enumerate(self.seats) if s.token_hash is not None]
+
+    def _host_only(self, seat: int | None, what: str) -> None:
+        if seat is None or not self.seats[seat].host:
+            raise TableError("table/not_host", f"only the host can {what}")
 
     # ------------------------------------------------------------------ commands -> events
-    def join_event(self, name: Any, token: str) -> Joined:
-        """The event that seats a new person, or :class:`TableError`."""
+    def join_event(self, name: Any, token: str) -> Joined | Seated:
+        """The event that seats a new person, or :class:`TableError`. Once the game has started,
+        a person takes a computer's seat from the next hand, if the host lets latecomers sit."""
         name = clean_name(name)
         if self.game is not None:
-            raise TableError("table/started", "this game has started: watch it, or join the next")
+            return self._late_event(name, token)
         if len(self.seats) >= self.settings.seats:
             raise TableError("table/full", "every seat at this table is taken")
         if any(name_key(s.name) == name_key(name) for s in self.seats):
             raise TableError("name/taken", f"someone at this table is called {name} already")
         return Joined(seat=len(self.seats), name=name, token_hash=token_hash(token))
+
+    def _late_event(self, name: str, token: str) -> Seated:
+        if not self.settings.late:
+            raise TableError(
+                "table/late_closed", "the host is not letting anyone sit down during this game"
+            )
+        free = [i for i, s in enumerate(self.seats) if s.token_hash is None]
+        if not free:
+            raise TableError("table/full", "every seat at this table is taken")
+        seat = free[0]
+        others = (s for i, s in enumerate(self.seats) if i != seat)
+        if any(name_key(s.name) == name_key(name) for s in others):
+            raise TableError("name/taken", f"someone at this table is called {name} already")
+        return Seated(seat=seat, name=name, token_hash=token_hash(token))
+
+    def leave_event(self, seat: int | None) -> Left:
+        """The event for a person leaving the table (the computer plays their seat on)."""
+        if seat is None:
+            raise TableError("table/not_seated", "only a player at the table can leave it")
+        return Left(seat=seat)
+
+    def remove_event(self, seat: int | None, target: Any) -> Left:
+        """The event for the host removing the person at ``target``."""
+        self._host_only(seat, "remove a player")
+        if isinstance(target, bool) or not isinstance(target, int):
+            raise TableError("seat/invalid", "say which seat, by its number")
+        if not 0 <= target < len(self.seats) or self.seats[target].token_hash is None:
+            raise TableError("seat/not_person", "there is no person in that seat to remove")
+        if target == seat:
+            raise TableError("seat/self", "to go, leave the table instead")
+        return Left(seat=target, removed=True)
+
+    def pause_event(self, seat: int | None, paused: bool) -> Paused:
+        """The event that pauses (or resumes) the game: the host only, while it is played."""
+        self._host_only(seat, "pause or resume the game")
+        if self.status != "playing":
+            raise TableError("table/not_playing", "there is no game in play to pause or resume")
+        if paused == self.paused:
+            code = "table/paused" if paused else "table/not_paused"
+            raise TableError(code, "the game is paused already" if paused else "the game is on")
+        return Paused(paused=paused)
+
+    def configure_event(self, seat: int | None, data: dict[str, Any]) -> Configured:
+        """The event for the host changing ``late`` and/or ``chat`` (both true or false)."""
+        self._host_only(seat, "change the table's settings")
+        changes: dict[str, bool] = {}
+        for key in ("late", "chat"):
+            if key in data:
+                if not isinstance(data[key], bool):
+                    raise TableError(f"settings/{key}", f"{key} must be true or false")
+                changes[key] = data[key]
+        if not changes:
+            raise TableError("settings/invalid", "say what to change: late, chat or both")
+        return Configured(**changes)
+
+    def chat_event(self, seat: int | None, data: dict[str, Any]) -> Said:
+        """A chat message from ``seat`` (spectators read the chat but do not write in it)."""
+        if seat is None:
+            raise TableError("table/not_seated", "only the players at the table can chat")
+        kind, text = chat.message(data, free_text=self.settings.chat)
+        return Said(seat=seat, kind=kind, text=text)
 
     def start_event(self, seat: int | None, seed: bytes, cid: str | None = None) -> Started:
         """The event that starts the game (the host only), filling empty seats with the computer;
@@ -288,22 +505,78 @@ class Table:
                 names.append(candidate)
         return Started(names=names, dealer=0, seed=seed.hex(), id=cid)
 
-    def again_event(self, seat: int | None, seed: bytes, cid: str | None = None) -> Again:
-        """The event that starts a new game at the same table once the last one is over;
-        ``seed`` is its first hand's deck seed."""
+    def again_event(
+        self, seat: int | None, seed: bytes, cid: str | None = None
+    ) -> list[Voted | Again]:
+        """The events for a person asking for a new game once the last one is over: the host's
+        ask starts it, anyone else's is a vote, and the vote that makes a majority of the people
+        seated starts it. ``seed`` is the new game's first hand's deck seed."""
         if seat is None:
             raise TableError("table/not_seated", "only a player at the table can play again")
         if self.game is None or not self.game.finished:
             raise TableError("table/in_play", "the game is not over yet")
         dealer = self.games_played % len(self.seats)
-        return Again(dealer=dealer, seed=seed.hex(), id=cid)
+        again = Again(dealer=dealer, seed=seed.hex(), id=cid)
+        if self.seats[seat].host:
+            return [again]
+        if seat in self.votes:
+            raise TableError("again/voted", "you have asked already: the host or more votes start")
+        votes = len(self.votes | {seat})
+        if 2 * votes > len(self.people()):
+            return [Voted(seat=seat), again]
+        return [Voted(seat=seat)]
 
     def hand_event(self, next_seed: bytes) -> Hand:
         """The event that deals the next hand and commits ``next_seed``, the seed of the one
         after."""
-        if self.game is None or self.game.finished or self.hand_in_play:
+        if self.game is None or self.game.finished or self.hand_in_play or self.paused:
             raise TableError("table/no_deal", "there is no hand to deal now")
-        return Hand(next_seed=next_seed.hex())
+        return Hand(next_seed=next_seed.hex(), deck=DECK_V2)
+
+    def part_event(self, seat: int | None, message: Any, cid: str | None = None) -> Part:
+        """The event for ``seat``'s contribution to the next hand's deal: ``message`` holds
+        ``part`` (64 hex digits) and ``for``, the ``next_commitment`` it answers. Refused with
+        ``deal/late`` once that hand is dealt (or for any other hand), ``deal/part`` if it is not
+        64 hex digits, ``deal/sent`` if the seat has sent one already."""
+        if seat is None:
+            raise TableError("table/not_seated", "only a player at the table adds to the deal")
+        if not isinstance(message, dict):
+            raise TableError("deal/part", "a part is 64 hex digits")
+        answers = message.get("for")
+        if (
+            self.game is None
+            or self.game.finished
+            or self.hand_in_play
+            or self.next_seed is None
+            or answers != commitment(bytes.fromhex(self.next_seed))
+        ):
+            raise TableError("deal/late", "that hand is dealt already: your part came too late")
+        part = message.get("part")
+        if (
+            not isinstance(part, str)
+            or len(part) != 2 * PART_BYTES
+            or any(c not in "0123456789abcdef" for c in part)
+        ):
+            raise TableError("deal/part", "a part is 64 lowercase hex digits")
+        if seat in self.parts:
+            raise TableError("deal/sent", "your part of this deal is in already")
+        return Part(seat=seat, part=part, id=cid)
+
+    @property
+    def revealed(self) -> bool:
+        """Whether the hands' secrets and every card may be shown: once the game is over."""
+        return self.status == "finished"
+
+    def histories(self, seat: int | None) -> list[dict[str, Any]]:
+        """The finished hands of the current game for ``seat`` (``None``: anyone): while the game
+        is in play only the cards the rules showed that seat, each with its proof, and no
+        secret; once it is over, every hand complete."""
+        game = self.game
+        if game is None:
+            return []
+        if self.revealed:
+            return game.histories_for(EVERYONE, reveal=True)
+        return game.histories_for(seat, reveal=False)
 
     def act_event(
         self, seat: int | None, raw: Any, by: str = "person", cid: str | None = None
@@ -313,6 +586,8 @@ class Table:
             raise TableError("table/not_seated", "spectators cannot act")
         if not self.hand_in_play:
             raise IllegalAction("hand/over", "no hand is in play")
+        if self.paused:
+            raise TableError("table/paused", "the host has paused the game")
         if isinstance(raw, dict):
             raw = {**raw, "seat": seat}
         action = Action.from_json(raw)
@@ -350,14 +625,19 @@ class Table:
                     "bot": s.bot,
                     "host": s.host,
                     "person": s.token_hash is not None,
+                    "late": s.late,
                 }
                 for i, s in enumerate(self.seats)
             ],
             "hand": None,
             "legal": [],
+            "paused": self.paused,
+            "votes": sorted(self.votes),
+            "chat": list(self.chat),
         }
-        if self.next_seed is not None:
+        if self.next_seed is not None and self.status == "playing":
             out["next_commitment"] = commitment(bytes.fromhex(self.next_seed))
+            out["next_parts"] = sorted(self.parts)
         game = self.game
         if game is not None and game.hand is not None:
             hand = game.hand
@@ -371,9 +651,8 @@ class Table:
                     seen=sv.seen,
                     all_in=sv.all_in,
                 )
-                row.update(self._cards(sv.cards, seen.wild))
+                row.update(self._cards(sv.cards, seen.wild, hand, sv.seat))
             number = game.hand_number
-            seed = self.hand_seeds[number - 1] if number - 1 < len(self.hand_seeds) else None
             out["hand"] = {
                 "number": number,
                 "of": self.rules.hands,
@@ -387,13 +666,12 @@ class Table:
                 "wild": None if seen.wild is None else cards_str([seen.wild]),
                 "finished": seen.finished,
                 "ended_by": seen.ended_by,
-                "pots": [p.to_json() for p in seen.pots],
+                "pots": self._pots(seen.pots, [sv.put_in for sv in seen.seats]),
                 "actions": [
-                    {**a.to_json(), **o.to_json()}
-                    for a, o in zip(seen.actions, seen.outcomes, strict=True)
+                    {**a.to_json(), **o.to_json(), **self._timed(i)}
+                    for i, (a, o) in enumerate(zip(seen.actions, seen.outcomes, strict=True))
                 ],
-                "commitment": commitment(bytes.fromhex(seed)) if seed else None,
-                "seed": seed if seen.finished else None,
+                **self._deal_facts(hand),
             }
             if game.finished:
                 out["standings"] = [
@@ -421,24 +699,62 @@ class Table:
         out["seats"] = rows
         for row, sv in zip(rows, mine.seats, strict=True):
             if sv.cards is not None and row["cards"] is None:
-                rows[sv.seat] = {**row, **self._cards(sv.cards, mine.wild)}
-        out["legal"] = [
-            {
-                "do": a.kind.value,
-                "cost": a.cost,
-                "max": a.max_cost,
-                "label": a.label,
-                "targets": list(a.targets),
-            }
-            for a in mine.legal_actions
-        ]
+                rows[sv.seat] = {**row, **self._cards(sv.cards, mine.wild, game.hand, sv.seat)}
+        out["legal"] = (
+            []
+            if self.paused
+            else [
+                {
+                    "do": a.kind.value,
+                    "cost": a.cost,
+                    "max": a.max_cost,
+                    "label": a.label,
+                    "targets": list(a.targets),
+                }
+                for a in mine.legal_actions
+            ]
+        )
         return out
 
-    def _cards(self, cards: tuple[int, ...] | None, wild: int | None) -> dict[str, Any]:
+    def _timed(self, index: int) -> dict[str, bool]:
+        """``{"timeout": true}`` for a move of the hand in play that the turn timer made."""
+        return {"timeout": True} if index in self.timeouts else {}
+
+    @staticmethod
+    def _pots(pots: tuple[Pot, ...], put_in: list[int]) -> list[dict[str, Any]]:
+        """The settled pots as JSON; the top of a bet nobody called is marked ``returned``: its
+        chips go back to the one who bet them, which is no win."""
+        back = returned(put_in, pots)
+        return [{**p.to_json(), "returned": i == back} for i, p in enumerate(pots)]
+
+    def _deal_facts(self, hand: EngineHand) -> dict[str, Any]:
+        """What everyone may know of how ``hand`` was dealt: the server's commitment, the
+        contributions, the cards commitment, and the secret once the game is over."""
+        shuffle = hand.shuffle
+        assert shuffle is not None
+        out: dict[str, Any] = {
+            "deck": shuffle.version,
+            "commitment": shuffle.commitment,
+            "secret": shuffle.secret.hex() if self.revealed else None,
+        }
+        tree = hand.tree
+        if tree is not None:
+            out["contributions"] = [None if p is None else p.hex() for p in shuffle.parts]
+            out["cards_root"] = tree.root
+            out["wild_proof"] = hand.wild_proof()
+        return out
+
+    def _cards(
+        self, cards: tuple[int, ...] | None, wild: int | None, hand: EngineHand, seat: int
+    ) -> dict[str, Any]:
         if cards is None:
             return {"cards": None, "category": None}
         evaluator = Evaluator.get(self.rules.ranking)
-        return {
+        out: dict[str, Any] = {
             "cards": cards_str(cards).split(),
             "category": evaluator.category(cards, wild).value,
         }
+        proofs = hand.proofs(seat)
+        if proofs is not None:
+            out["proof"] = proofs
+        return out

@@ -94,9 +94,11 @@ class Writer:
                     raise Unavailable() from error
                 self.metrics.append.observe(time.perf_counter() - started)
                 self.metrics.actions.inc()
-                live.since = self.clock.time()
+                before = table.game_version
                 for event in events:
                     table.apply(event)
+                if table.game_version != before:  # the turn's clock counts from a game event
+                    live.since = self.clock.time()
                 self._won(live)
                 self._changed(live)
                 self._stored(live, version)
@@ -122,8 +124,10 @@ class Writer:
         events = await self.store.load(table.table_id, after=table.version)
         live.stale = False
         for stored in events:
+            before = table.game_version
             table.apply(decode(stored.data))
-            live.since = stored.at
+            if table.game_version != before:
+                live.since = stored.at
             self._changed(live)
         if events:
             self._caught_up(live)

@@ -35,7 +35,8 @@ from ..engine import EngineError
 from ..engine.rules import catalogue
 from ..metrics import CONTENT_TYPE, NOT_READY
 from ..store.base import EventStore
-from ..tables.service import Connection, LiveTable, TableService, Timing
+from ..tables.service import COMMANDS, Connection, LiveTable, TableService, Timing
+from ..tables.table import token_hash
 from . import logs
 from .edge import BUDGET, Budget, address_key
 from .headers import SecurityHeaders
@@ -282,9 +283,10 @@ def create_app(
         live = await look_up(request, token)
         if isinstance(live, Response):
             return live
+        seat = None
         if live.table.status != "finished":
             try:
-                service.seat_for(live, token)
+                seat = service.seat_for(live, token)
             except EngineError as error:
                 return _error(error.code, error.reason, 403)
             if token is None:
@@ -293,9 +295,8 @@ def create_app(
                     "the hands of a game in play go to its players (send your seat token)",
                     403,
                 )
-        game = live.table.game
         return JSONResponse(
-            list(game.histories) if game is not None else [],
+            live.table.histories(seat),
             headers={"Content-Disposition": 'attachment; filename="hands.json"'},
         )
 
@@ -363,7 +364,7 @@ def create_app(
                     "message/hello", "say hello first, with your seat token if you have one"
                 )
             return
-        conn = Connection(seat)
+        conn = Connection(seat, token_hash=token_hash(str(token)) if seat is not None else None)
         closing: list[int] = []
         writer = asyncio.create_task(send_queued(websocket, conn, closing))
         await service.connect(live, conn)
@@ -511,7 +512,7 @@ async def _handle(service: TableService, live: Any, conn: Connection, text: str)
     kind = message.get("type")
     if kind == "ping":
         return json.dumps({"type": "pong", "version": live.table.version})
-    if kind not in ("act", "start", "again", "sync"):
+    if kind != "sync" and kind not in COMMANDS:
         return error("message/unknown", f"{str(kind)[:40]!r} is not a message this table knows")
     try:
         if kind == "sync":

@@ -42,11 +42,11 @@ test("an accepted side show names its loser from the log, not from who packed", 
   });
   const said = announcements(before, after);
   assert.equal(said.polite.length, 1);
-  assert.ok(said.polite[0].endsWith(i18n.t("side.result", { loser: i18n.t("you") })), said.polite[0]);
+  assert.ok(said.polite[0].endsWith(i18n.t("side.betterThanYou", { winner: "Bikash" })), said.polite[0]);
   const declined = state({ version: 11 }, {
     actions: [...before.hand.actions, { seat: 1, do: "decline", paid: 0, stake: 10 }],
   });
-  assert.ok(!announcements(before, declined).polite.join().includes(i18n.t("side.result", { loser: i18n.t("you") })));
+  assert.ok(!announcements(before, declined).polite.join().includes(i18n.t("side.betterThanYou", { winner: "Bikash" })));
 });
 
 test("a new hand, a hand's result and the game's winner are each said once", () => {
@@ -68,4 +68,15 @@ test("a new hand, a hand's result and the game's winner are each said once", () 
   assert.equal(said[2], i18n.t("end.yourPlace", { place: 2, n: 2, chips: 0 }));
   assert.equal(endsHand(over, over), false);
   assert.deepEqual(announcements(over, over).polite, []);
+});
+
+test("a move the turn timer made is said as a timeout: to me as mine, to others with my name", () => {
+  const before = state({}, { actor: 0, actions: [] });
+  const after = state({ version: 11 }, { actor: 1, actions: [{ seat: 0, do: "pack", paid: 0, stake: 10, timeout: true }] });
+  assert.deepEqual(announcements(before, after).polite, [i18n.t("turn.timeout")]);
+  const theirs = { ...after, you: 1 };
+  assert.deepEqual(announcements({ ...before, you: 1 }, theirs).polite, [i18n.t("turn.timeoutOther", { name: "Asha" })]);
+  // a pack I made myself is not said back to me
+  const mine = state({ version: 11 }, { actor: 1, actions: [{ seat: 0, do: "pack", paid: 0, stake: 10 }] });
+  assert.deepEqual(announcements(before, mine).polite, []);
 });

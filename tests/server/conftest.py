@@ -33,6 +33,10 @@ import pytest
 import websockets
 from websockets.asyncio.client import ClientConnection
 
+from teenpatti.engine.cards import JOKERS, is_joker, parse_card
+from teenpatti.engine.deck import check_card
+from teenpatti.engine.history import verify_deal
+
 FAST = (
     "--bot-delay",
     "0",
@@ -427,8 +431,22 @@ def card_problems(state: dict[str, Any], you: int | None) -> list[str]:
             visible.extend(cards)
     if len(visible) != len(set(visible)):
         out.append(f"{where}: a card appears twice: {visible}")
-    if hand["seed"] is not None and not hand["finished"]:
-        out.append(f"{where}: the deck seed revealed while the hand is in play")
+    if hand.get("secret") is not None and state.get("status") != "finished":
+        out.append(f"{where}: a hand's secret revealed while the game is in play")
+    if "seed" in hand:
+        out.append(f"{where}: a deck seed sent to a client")
+    root = hand.get("cards_root")
+    for row in rows:
+        if row["cards"] is None or root is None:
+            if row.get("proof") is not None and row["cards"] is None:
+                out.append(f"{where}: a proof without its cards for seat {row['seat']}")
+            continue
+        proofs = row.get("proof") or []
+        if len(proofs) != 3 or not all(
+            any(check_card(root, c, p) for c in _numbers(card))
+            for card, p in zip(row["cards"], proofs, strict=False)
+        ):
+            out.append(f"{where}: seat {row['seat']}'s cards do not prove against cards_root")
     legal = state.get("legal") or []
     if legal and (you is None or hand["finished"]):
         out.append(f"{where}: moves offered to seat {you}: {legal}")
@@ -439,6 +457,43 @@ def card_problems(state: dict[str, Any], you: int | None) -> list[str]:
         total = sum(row["chips"] for row in rows) + hand["pot"]
         if total != starting * len(rows):
             out.append(f"{where}: chips add up to {total}, not {starting * len(rows)}")
+    return out
+
+
+def _numbers(card: str) -> list[int]:
+    number = parse_card(card)
+    return list(JOKERS) if is_joker(number) else [number]
+
+
+def history_problems(histories: list[dict[str, Any]], you: int | None, finished: bool) -> list[str]:
+    """Everything wrong with the hand histories a seat (``None``: anyone) was given: during the
+    game a card the rules did not show it (a packed hand, an unseen winner's, a side show it was
+    not in), a secret or seed, or a shown card without its proof; after the game, a history
+    that is not complete."""
+    out: list[str] = []
+    for k, history in enumerate(histories, 1):
+        where = f"history {k} for seat {you}"
+        if finished:
+            if "secret" not in history or not all(
+                r["cards"] for r in history["seats"] if r["chips"]
+            ):
+                out.append(f"{where}: incomplete after the game")
+            continue
+        if "secret" in history or "seed" in history:
+            out.append(f"{where}: the secret given out during the game")
+        ended_by = history["result"]["ended_by"]
+        pairs = accepted_side_shows(history["actions"])
+        packed = {a["seat"] for a in history["actions"] if a["do"] == "pack"}
+        packed |= {a["loser"] for a in history["actions"] if a.get("loser") is not None}
+        for seat, row in enumerate(history["seats"]):
+            if not row["cards"]:
+                continue
+            shown = ended_by in SHOWDOWN and seat not in packed
+            allowed = shown or you == seat or (you is not None and frozenset((you, seat)) in pairs)
+            if not allowed:
+                out.append(f"{where}: seat {seat}'s cards {row['cards']} were not shown to it")
+        if not verify_deal(history)["verified"]:
+            out.append(f"{where}: the cards it shows do not prove against cards_root")
     return out
 
 
@@ -482,6 +537,8 @@ class Client:
         self.close_code: int | None = None
         self.reader: asyncio.Task[None] | None = None
         self.acted: set[int] = set()
+        self.parts: dict[str, str] = {}
+        """The parts this client sent, by the commitment each answered."""
         self.paced = True
         self._tokens = self.BURST
         self._refilled = 0.0
@@ -618,6 +675,8 @@ class Client:
 
     check = staticmethod(card_problems)
     """:func:`card_problems`, for the tests that check the checker."""
+    check_histories = staticmethod(history_problems)
+    """:func:`history_problems`: what is wrong with the hand histories given to a seat."""
 
     @staticmethod
     def public(state: dict[str, Any]) -> dict[str, Any]:
@@ -668,6 +727,18 @@ class Client:
             action["with"] = rng.choice(move["targets"])
         return {"type": "act", "action": action, "version": state["version"]}
 
+    async def _contribute(self, state: dict[str, Any], rng: random.Random) -> None:
+        """Send this seat's part of the next deal if the state asks for one."""
+        commitment = state.get("next_commitment")
+        hand = state["hand"]
+        if commitment is None or commitment in self.parts or (hand and not hand["finished"]):
+            return
+        if self.seat in state.get("next_parts", []):
+            return
+        part = rng.randbytes(32).hex()
+        self.parts[commitment] = part
+        await self.send({"type": "part", "for": commitment, "part": part})
+
     async def play(
         self,
         rng: random.Random,
@@ -676,16 +747,21 @@ class Client:
         timeout: float = 30.0,
         chooser: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None,
         allowed_errors: Sequence[str] = ("state/stale",),
+        contribute: bool = False,
     ) -> dict[str, Any]:
         """Play this seat from the states it is sent until one satisfies ``until``; return it.
 
         On each newest state (never a stale one, when a newer waits) with moves for us, send one
         chosen move for that version (``chooser``, default :meth:`choose`; ``None`` from it
         means wait). An error other than ``allowed_errors`` fails the test; after an allowed one
-        the state is asked again and the move chosen anew."""
+        the state is asked again and the move chosen anew. With ``contribute``, the seat sends
+        its part of each next deal as a phone does (once per commitment; ``deal/late`` is then
+        allowed: the deal may come first)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         choose = chooser or (lambda s: self.choose(s, rng))
+        if contribute:
+            allowed_errors = (*allowed_errors, "deal/late")
         # Start from the last state already taken from the queue (the hello's, say).
         waiting = [self.latest] if self.inbox.empty() and self.latest is not None else []
         while True:
@@ -702,6 +778,8 @@ class Client:
                 continue
             if until(message):
                 return message
+            if contribute:
+                await self._contribute(message, rng)
             if not self.inbox.empty():
                 continue  # a newer message waits: decide on that one
             if message["legal"] and message["version"] not in self.acted:

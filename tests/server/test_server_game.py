@@ -69,7 +69,8 @@ def test_full_game_four_clients_two_computers(
                 continue
             history = hands[number - 1]
             assert hand["commitment"] == history["commitment"]
-            assert hand["seed"] in (None, history["seed"])
+            assert hand["secret"] in (None, history["secret"])
+            assert hand["cards_root"] == history["cards_root"]
             for row in state["seats"]:
                 if row["cards"] is not None:
                     seen_cards += 1
@@ -80,8 +81,10 @@ def test_full_game_four_clients_two_computers(
                     )
     assert seen_cards > 0
 
-    # The checker that ran on every message catches what it is there for.
+    # The checkers that ran on every message and history catch what they are there for.
     _check_the_checker(clients[1], spectator)
+    leaks = spectator.check_histories(hands, 0, finished=False)
+    assert any("secret" in p for p in leaks) and any("were not shown" in p for p in leaks)
 
     # The public action list and the result of each hand, as the spectator last saw it.
     last_of: dict[int, dict[str, Any]] = {}
@@ -151,6 +154,10 @@ def _check_the_checker(player: Client, spectator: Client) -> None:
     state = json.loads(json.dumps(mid[-1]))
     state["seats"][player.seat]["cards"] = state["seats"][player.seat]["category"] = None
     assert player.check(state, player.seat)  # its own seen cards withheld
+    state = json.loads(json.dumps(mid[-1]))
+    mine = state["seats"][player.seat]["cards"]
+    mine[0] = next(r + "s" for r in "23456789TJQKA" if r + "s" not in mine)
+    assert player.check(state, player.seat)  # a card that its proof does not prove
     assert player.check(mid[-1], None)  # a seat's view sent to a spectator
     watched = json.loads(json.dumps(next(s for s in spectator.states() if s["hand"])))
     watched["seats"][0]["cards"], watched["seats"][0]["category"] = ["Ah", "Kh", "Qh"], "colour"
@@ -168,8 +175,8 @@ def _swap_a_card(hand: dict[str, Any]) -> None:
 
 
 def _other_seed(hand: dict[str, Any]) -> None:
-    seed = hand["seed"]
-    hand["seed"] = ("0" if seed[0] != "0" else "1") + seed[1:]
+    seed = hand["secret"]
+    hand["secret"] = ("0" if seed[0] != "0" else "1") + seed[1:]
 
 
 async def _full_game(
@@ -187,16 +194,51 @@ async def _full_game(
     await spectator.hello(None)
     await clients[0].send({"type": "start"})
     rngs = [random.Random(7919 * i + 1) for i in range(4)]
-    await asyncio.gather(
-        *(c.play(rng, finished, timeout=70) for c, rng in zip(clients, rngs, strict=True)),
+    auditor = ws(server, code, None, "auditor")
+    await auditor.hello(None)
+    tokens = [s["token"] for s in seats]
+    *_, audited, _ = await asyncio.gather(
+        *(
+            c.play(rng, finished, timeout=70, contribute=True)
+            for c, rng in zip(clients, rngs, strict=True)
+        ),
+        _audit_histories(api, code, tokens, auditor),
         spectator.state(finished, timeout=70),
     )
+    assert audited > 0, "no history was given out during the game"
     hands = await api.hands(code)
     info = await api.info(code)
     assert info["status"] == "finished"
+    # After the game every history is complete, for everyone (a seat token or none).
+    for token in [*tokens, None]:
+        got = await api.hands(code, token)
+        assert got == hands and spectator.check_histories(got, None, finished=True) == []
     for client in [*clients, spectator]:
         await client.close()
     return clients, spectator, hands, info
+
+
+async def _audit_histories(api: Api, code: str, tokens: list[str], auditor: Client) -> int:
+    """Each time a hand ends during the game, ask every seat's hand histories and check that
+    they hold only what the rules showed that seat (no secret, no packed hand, no unseen
+    winner's, no side show it was not in). Returns how many histories were checked."""
+    checked = 0
+    done = 0
+    while True:
+        state = await auditor.state(
+            lambda s: finished(s) or bool(s["hand"] and s["hand"]["finished"]), timeout=70
+        )
+        if finished(state):
+            return checked
+        if state["hand"]["number"] <= done:
+            continue
+        done = state["hand"]["number"]
+        for seat, token in enumerate(tokens):
+            histories = await api.hands(code, token)
+            if (await api.info(code))["status"] != "playing":
+                return checked  # the game ended meanwhile: these may be complete
+            assert auditor.check_histories(histories, seat, finished=False) == []
+            checked += len(histories)
 
 
 # ---------------------------------------------------------------------- reconnect
@@ -365,8 +407,12 @@ def test_play_against_the_computer_starts_at_once(
         assert state["hand"] is not None
         refused = await client.request({"type": "start"})
         assert refused["code"] == "table/started"
+        # A friend arriving late takes the first computer seat (the computer plays it until the
+        # next hand is dealt).
         joined = await api.request("POST", f"/api/tables/{code}/join", json_body={"name": "Zed"})
-        assert joined.status_code == 400 and joined.json()["error"]["code"] == "table/started"
+        assert joined.status_code == 200 and joined.json()["seat"] == 1
+        seat = (await client.state(lambda s: s["seats"][1]["name"] == "Zed"))["seats"][1]
+        assert seat["person"] and (seat["late"] or not seat["bot"])
         await client.close()
 
     arun(body(), 20)
@@ -492,3 +538,77 @@ def test_rules_catalogue_is_what_the_server_plays(server: Server, api: Api, arun
         assert refused.json()["error"]["code"] == "rules/boot"
 
     arun(body(), 20)
+
+
+# ---------------------------------------------------------------------- the players' parts
+PAUSED = (
+    "--bot-delay",
+    "0",
+    "--result-pause",
+    "3",
+    "--lobby-rate",
+    "1000,1000",
+    "--lookup-misses",
+    "1000,1000",
+)
+"""A server that pauses between hands, as in production: the phones' parts come in the pause."""
+
+
+def test_phones_parts_go_into_the_deals_and_a_late_one_is_refused(
+    server_factory: Callable[..., Server],
+    lobby_from: Callable[[Server, str], Api],
+    ws: MakeClient,
+    arun: Run,
+    cli: Cli,
+    tmp_path: Path,
+) -> None:
+    srv = server_factory(PAUSED)
+    api = lobby_from(srv, "127.0.0.1")
+    clients, hands, lates = arun(_parts_game(srv, api, ws), 60)
+    accepted = 0
+    for client, late in zip(clients, lates, strict=True):
+        missing = 0
+        for commitment, part in client.parts.items():
+            dealt = [h for h in hands if h["commitment"] == commitment]
+            assert len(dealt) == 1, commitment  # every part answered a hand that was dealt
+            got = dealt[0]["contributions"][client.seat]
+            assert got in (part, None)  # its own part, or the server's where it came late
+            accepted += got == part
+            missing += got is None
+        assert missing == late, client.label
+    assert accepted > 0, "no part came in time"
+    assert all(h["contributions"][2] is None for h in hands)  # the computer's: the server's part
+    path = tmp_path / "hands.json"
+    path.write_text(json.dumps(hands), encoding="utf-8")
+    verified = cli("verify", str(path))
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+async def _parts_game(
+    srv: Server, api: Api, ws: MakeClient
+) -> tuple[list[Client], list[dict[str, Any]], list[int]]:
+    host = await api.create(name="Host", seats=3, preset="limited", hands=2, turn_seconds=None)
+    code = host["code"]
+    guest = await api.join(code, "Guest")
+    clients = [ws(srv, code, 0, "host"), ws(srv, code, 1, "guest")]
+    await clients[0].hello(host["token"])
+    await clients[1].hello(guest["token"])
+    await clients[0].send({"type": "start"})
+    await asyncio.gather(
+        *(
+            c.play(random.Random(c.seat), finished, chooser=_steady(c), contribute=True, timeout=50)
+            for c in clients
+        )
+    )
+    hands = await api.hands(code)
+    lates = [sum(1 for e in c.errors() if e["code"] == "deal/late") for c in clients]
+    # A part for a hand dealt already is refused with a code of its own, and changes nothing.
+    version = await clients[1].ping()
+    answer = await clients[1].request(
+        {"type": "part", "for": hands[-1]["commitment"], "part": "ab" * 32}
+    )
+    assert answer["code"] == "deal/late"
+    assert await clients[1].ping() == version
+    for client in clients:
+        await client.close()
+    return clients, hands, lates

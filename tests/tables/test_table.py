@@ -320,7 +320,6 @@ def test_events_build_the_table() -> None:
         (True, True)
     ] * 2
     refusals: list[tuple[Callable[[], Any], str]] = [
-        (lambda: table.join_event("Late", "t9"), "table/started"),
         (lambda: table.start_event(0, SEED), "table/started"),
         (lambda: table.act_event(0, {"do": "pack"}), "hand/over"),
     ]
@@ -375,8 +374,11 @@ def test_act_event_uses_the_seat_it_is_given() -> None:
     with pytest.raises(TableError) as not_seated:
         table.again_event(None, SEED)
     assert not_seated.value.code == "table/not_seated"
-    log.commit(table.again_event(1, SEED))
+    log.commit(*table.again_event(1, SEED))  # a guest's ask is one vote of two: not a majority
+    assert table.status == "finished" and table.votes == {1}
+    log.commit(*table.again_event(0, SEED))  # the host's starts the game
     assert table.status == "playing" and table.games_played == 2 and table.game.dealer == 1
+    assert table.votes == set()
 
 
 # ---------------------------------------------------------------------- random games
@@ -419,8 +421,9 @@ def check_cards(state: dict[str, Any], you: int | None) -> None:
             may = frozenset((you, seat)) in pairs
         assert (row["cards"] is not None) == may, (you, seat, hand["actions"])
         assert (row["category"] is not None) == may
-    if not hand["finished"]:
-        assert hand["seed"] is None
+    assert "seed" not in hand
+    if state["status"] != "finished":
+        assert hand["secret"] is None
     if you is None:
         assert state["legal"] == []
     total = sum(row["chips"] for row in state["seats"]) + hand["pot"]
@@ -454,7 +457,7 @@ def test_random_games_replay_to_the_same_state_and_never_leak(seed: int) -> None
         steps += 1
         assert steps < 5000
         if table.status == "finished":
-            log.commit(table.again_event(0, rng.randbytes(32)))
+            log.commit(*table.again_event(0, rng.randbytes(32)))
             continue
         if not table.hand_in_play:
             log.commit(table.hand_event(rng.randbytes(32)))
@@ -606,3 +609,31 @@ def test_unknown_settings_are_refused_and_rules_at_the_top_level_are_taken() -> 
         Settings.from_json({"seats": 4, "colour_scheme": "red"})
     assert info.value.code == "settings/unknown" and "colour_scheme" in info.value.reason
     assert Settings.from_json({"starting_chips": 500}).rules["starting_chips"] == 500
+
+
+def test_a_timeout_and_chips_handed_back_are_in_the_state() -> None:
+    # Two seats of 30 chips: the timer packs the first player of hand 1; in hand 2 the richer
+    # player raises and the other can only go all in for less: the raise's top goes back.
+    log = Log({"seats": 2, "rules": {"preset": "nepal", "starting_chips": 30}})
+    table = log.table
+    log.commit(table.join_event("B", "t1"))
+    log.commit(table.start_event(0, SEED))
+    log.commit(table.hand_event(NEXT_SEED))
+    assert table.game is not None and table.game.hand is not None
+    first = table.game.hand.actor
+    log.commit(table.act_event(first, {"do": "pack"}, by="timer"))
+    packed = table.state(None)["hand"]["actions"]
+    assert packed == [{"seat": first, "do": "pack", "paid": 0, "stake": 10, "timeout": True}]
+    assert log.rebuilt().state(None)["hand"]["actions"] == packed  # it is in the log
+    log.commit(table.hand_event(SEED))
+    assert table.state(None)["hand"]["actions"] == []  # a new hand starts clean
+    rich = table.game.hand.actor
+    assert rich == 1 - first
+    log.commit(table.act_event(rich, {"do": "raise"}))
+    log.commit(table.act_event(first, {"do": "allin"}))
+    hand = table.state(None)["hand"]
+    assert "timeout" not in hand["actions"][0]
+    assert hand["finished"]
+    main, back = hand["pots"]
+    assert (main["amount"], main["returned"]) == (40, False)
+    assert back == {"amount": 10, "winners": [rich], "returned": True}

@@ -199,16 +199,24 @@ def _expected_console_error(text: str) -> bool:
 @pytest.fixture
 def phone(browser: Any, server: Server) -> Iterator[Callable[..., Phone]]:
     """Make phones: ``phone()`` is 360 x 640 portrait, ``phone(width=640, height=360)`` landscape,
-    ``phone(mobile=False, width=1280, height=800)`` a desktop."""
+    ``phone(mobile=False, width=1280, height=800)`` a desktop; ``locale`` is the phone's language
+    (``"ne-NP"``: a phone set to Nepali), ``reduced_motion="reduce"`` asks for less motion."""
     made: list[Phone] = []
 
-    def make(width: int = 360, height: int = 640, mobile: bool = True) -> Phone:
+    def make(
+        width: int = 360,
+        height: int = 640,
+        mobile: bool = True,
+        locale: str = "en-GB",
+        reduced_motion: str = "no-preference",
+    ) -> Phone:
         context = browser.new_context(
             viewport={"width": width, "height": height},
             is_mobile=mobile,
             has_touch=mobile,
             device_scale_factor=2 if mobile else 1,
-            locale="en-GB",
+            locale=locale,
+            reduced_motion=reduced_motion,
             bypass_csp=True,  # lets the accessibility checker be added to the page
         )
         made.append(Phone(context, context.new_page(), server.url))

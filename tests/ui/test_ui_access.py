@@ -264,7 +264,7 @@ def test_the_turn_timer_speaks(phone, server) -> None:
     alert.get_by_text(re.compile(r"Your turn, \d s left")).last.wait_for()
     # nobody moves: a warning, then the timer packs this seat and says so
     alert.get_by_text("Only 5 s left").last.wait_for(timeout=WAIT)
-    page.get_by_test_id("announce").get_by_text("Time is up: you packed").last.wait_for()
+    page.get_by_test_id("announce").get_by_text("Time ran out: you packed").last.wait_for()
 
 
 LARGE_JS = """() => {

@@ -1,11 +1,12 @@
 // What changed between two states, in words for screen readers: a player sitting down, a new hand,
-// the moves since the last state (and a pack the turn timer made), this player's cards once seen, a
+// the moves since the last state (and what the turn timer did), this player's cards once seen, a
 // side show's outcome, a hand's result, the game's winner and this player's place, and "your turn"
 // with the time left and the moves on offer (saying who asks, for a side show). Pure: the table
 // view says the lines (docs/design.md, "The browser code"; docs/accessibility.md).
 
 import { cardsName } from "./cards.js";
 import { category, joinNames, t } from "./i18n.js";
+import { newsOf } from "./happened.js";
 import { isMyTurn, moveLabel, moveText, orderedLegal, seatName } from "./moves.js";
 import { summary } from "./results.js";
 
@@ -25,23 +26,19 @@ export function endsHand(prev, st) {
 
 /**
  * The moves made between `prev` and `st` in the same hand, one clause each ("Asha: Chaal 20"). This
- * player's own moves are not repeated, except one this phone did not send (`sent` counts the moves
- * it sent this hand): a pack or a declined side show when the turn timer ran out.
+ * player's own moves are not repeated, except one the turn timer made for them ("Time ran out: you
+ * packed"); a timeout and a side show's outcome are said as the news they are (happened.js).
  */
-function moveLines(prev, st, sent) {
+function moveLines(prev, st) {
   const lines = [];
-  let mine = prev.hand.actions.filter((a) => a.seat === st.you).length;
-  for (const action of st.hand.actions.slice(prev.hand.actions.length)) {
-    if (action.seat === st.you) {
-      mine += 1;
-      if (mine > sent && st.settings.turn_seconds && (action.do === "pack" || action.do === "decline")) {
-        lines.push(t(action.do === "pack" ? "turn.timeout" : "turn.timeoutDecline"));
-      }
-    } else {
-      lines.push(t("did.line", { name: seatName(st, action.seat), what: moveText(action, action.paid) }));
-    }
-    if (typeof action.loser === "number") {
-      lines.push(t("side.result", { loser: seatName(st, action.loser) })); // who an accepted side show knocked out
+  const actions = st.hand.actions;
+  for (let i = prev.hand.actions.length; i < actions.length; i++) {
+    const action = actions[i];
+    const news = newsOf(st, actions, i);
+    if (action.timeout) lines.push(news);
+    else {
+      if (action.seat !== st.you) lines.push(t("did.line", { name: seatName(st, action.seat), what: moveText(action, action.paid) }));
+      if (news) lines.push(news);
     }
   }
   return lines;
@@ -51,9 +48,9 @@ function moveLines(prev, st, sent) {
  * The announcements a new state `st` makes after `prev` (null for the first state):
  * `polite`, lines said in turn without interrupting, and `turn`, the alert that it is now this
  * player's turn (null if it is not newly so). `chosen` is the chaal amount picked on the stepper,
- * `sent` the moves this phone sent this hand, `left` the whole seconds left on a timed turn.
+ * `left` the whole seconds left on a timed turn.
  */
-export function announcements(prev, st, chosen = null, sent = 0, left = null) {
+export function announcements(prev, st, chosen = null, left = null) {
   const polite = [];
   const hand = st.hand;
   if (prev && st.status === "waiting" && prev.status === "waiting") {
@@ -68,7 +65,7 @@ export function announcements(prev, st, chosen = null, sent = 0, left = null) {
   const same = sameHand(prev, st);
   if (startsHand(prev, st)) polite.push(t("table.hand", { n: hand.number, of: hand.of }));
   if (same) {
-    const lines = moveLines(prev, st, sent);
+    const lines = moveLines(prev, st);
     if (lines.length) polite.push(lines.join(". "));
     // this player's cards, once they are turned over
     const seat = st.you === null ? null : st.seats[st.you];
@@ -86,7 +83,7 @@ export function announcements(prev, st, chosen = null, sent = 0, left = null) {
     polite.push(
       top.some((row) => row.seat === st.you)
         ? t("end.youWin")
-        : t("end.winner", { name: joinNames(top.map((row) => row.name)) }),
+        : t("end.winner", { name: joinNames(top.map((row) => seatName(st, row.seat))) }),
     );
     const mine = st.standings.find((row) => row.seat === st.you);
     if (mine) polite.push(t("end.yourPlace", { place: mine.place, n: st.standings.length, chips: mine.chips }));

@@ -3,6 +3,7 @@
 import { catalogue, loadCatalogue, optionValues, presetOptions } from "./catalogue.js";
 import { codeText, h, uid } from "./dom.js";
 import { errorText, t } from "./i18n.js";
+import { customRules, settingsText } from "./lobby.js";
 import { api } from "./net.js";
 import * as store from "./store.js";
 
@@ -406,7 +407,7 @@ export function joinPage(app, code = "", message = "") {
       status.textContent = errorText(err.code, err.reason);
       submit.disabled = false;
       submit.textContent = t("join.submit");
-      if (fixed && (err.code === "table/started" || err.code === "table/full")) watch.hidden = false;
+      if (fixed && ["table/started", "table/full", "table/late_closed"].includes(err.code)) watch.hidden = false;
     }
   };
   const form = h(
@@ -454,7 +455,19 @@ export function joinPage(app, code = "", message = "") {
     api(`/api/tables/${encodeURIComponent(code)}`)
       .then((table) => {
         const host = table.seats.find((seat) => seat.host);
-        const lines = [t("join.of", { name: host ? host.name : "" }), t("join.seats", { n: table.seats.length, total: table.settings.seats })];
+        const lines = [
+          t("join.of", { name: host ? host.name : "" }),
+          t("join.seats", { n: table.seats.length, total: table.settings.seats }),
+        ].map((line) => h("p", {}, line));
+        lines.push(
+          h("p", { class: "small", "data-testid": "join-settings" }, settingsText(table.settings)),
+          ...customRules(table.settings),
+          h(
+            "ul",
+            { class: "join-seated small", "data-testid": "join-seated", "aria-label": t("wait.seats") },
+            table.seats.map((seat) => h("li", {}, seat.name, seat.person === false ? [" ", h("span", { class: "badge bot" }, t("bot.badge", { level: t(`bots.${table.settings.bots}`) }))] : null)),
+          ),
+        );
         const onlyWatch = () => {
           watch.hidden = false;
           watch.className = "btn primary big";
@@ -462,13 +475,15 @@ export function joinPage(app, code = "", message = "") {
           form.querySelector("[data-testid=name]").closest(".field").hidden = true;
         };
         if (table.status !== "waiting") {
-          lines.push(table.status === "finished" ? t("join.finished") : t("join.started"));
-          onlyWatch();
+          // a latecomer takes a computer's seat from the next hand, if the host lets them
+          const free = table.settings.late !== false && table.seats.some((seat) => !seat.person);
+          lines.push(h("p", {}, free ? t("join.late") : table.status === "finished" ? t("join.finished") : t("join.started")));
+          if (!free) onlyWatch();
         } else if (table.seats.length >= table.settings.seats) {
-          lines.push(t("join.full"));
+          lines.push(h("p", {}, t("join.full")));
           onlyWatch();
         }
-        info.replaceChildren(...lines.map((line) => h("p", {}, line)));
+        info.replaceChildren(...lines.filter(Boolean));
       })
       .catch((err) => {
         info.textContent = "";

@@ -1,6 +1,8 @@
 // Every string of the page in English and Nepali. `t(key, params)` picks the current language;
 // numbers in params are written with that language's digits. The choice is remembered.
 
+import { SOCIAL } from "./social-strings.js";
+
 const STORE_KEY = "tp.lang";
 const DIGITS = "०१२३४५६७८९";
 
@@ -205,7 +207,6 @@ export const STRINGS = {
     "seat.out": "Sitting out",
     "seat.dealer": "Dealer",
     "seat.offline": "Offline",
-    "seat.computer": "Computer",
     "seat.turn": "their turn",
     "seat.yourTurn": "your turn",
     "seat.chips": "{n} chips",
@@ -230,8 +231,8 @@ export const STRINGS = {
     "turn.cue": "Your turn. {actions}.",
     "turn.cueTimed": "Your turn, {n} s left. {actions}.",
     "turn.hurry": "Only {n} s left.",
-    "turn.timeout": "Time is up: you packed.",
-    "turn.timeoutDecline": "Time is up: the side show was declined.",
+    "turn.timeout": "Time ran out: you packed.",
+    "turn.timeoutDecline": "Time ran out: the side show was declined.",
 
     "act.see": "See cards",
     "act.chaal": "Chaal",
@@ -259,6 +260,29 @@ export const STRINGS = {
     "did.allin": "All in",
     "did.line": "{name}: {what}",
     "did.cost": "{what} {n}",
+    "cap.see": "Saw cards",
+    "cap.chaal": "Chaal",
+    "cap.raise": "Raise",
+    "cap.pack": "Packed",
+    "cap.show": "Show",
+    "cap.sideshow": "Side show",
+    "cap.accept": "Side show: yes",
+    "cap.decline": "Side show: no",
+    "cap.allin": "All in",
+    "bot.name": "{name} (computer)",
+    "bot.badge": "Computer · {level}",
+    "seat.playsFor": "Computer for {name}",
+    "seat.playsForYou": "Computer plays for you",
+    "seat.packedTimeout": "Out of time",
+    "seat.packedSide": "Lost side show",
+    "side.better": "{winner}'s hand was better: {loser} packs",
+    "side.youBetter": "Your hand was better: {loser} packs",
+    "side.betterThanYou": "{winner}'s hand was better: you pack",
+    "turn.timeoutOther": "{name} ran out of time",
+    "turn.timeoutOtherDecline": "{name} ran out of time: no side show",
+    "result.back": "{name} gets {n} back: nobody called it",
+    "result.youBack": "You get {n} back: nobody called it",
+    "result.with": "{what} with {hand}",
 
     "mine.label": "Your cards",
     "mine.cards": "Your cards: {cards}. {hand}.",
@@ -271,10 +295,27 @@ export const STRINGS = {
     "side.askedHelp": "If you accept, you two compare hands and the lower hand packs.",
     "side.waiting": "{a} asked {b} for a side show…",
     "side.youAsked": "You asked {b} for a side show…",
-    "side.result": "Side show: {loser} packs",
 
     "result.title": "Hand {n}",
     "result.wins": "{name} wins {n}",
+    "hands.open": "Past hands",
+    "hands.close": "Hide past hands",
+    "hands.title": "Past hands",
+    "hands.duringGame": "The hands of this game so far, as you saw them. Check this deal checks your own cards and the cards shown against the commitment made at the deal.",
+    "hands.afterGame": "The game is over: every card and every secret is revealed. Check this deal checks the whole deal.",
+    "hands.none": "No hand has finished yet.",
+    "hands.failed": "The past hands could not be fetched.",
+    "hands.hand": "Hand {n}",
+    "hands.noCards": "No cards were turned over for you.",
+    "hands.pot": "Pot {n}: {names}",
+    "hands.check": "Check this deal",
+    "hands.checking": "Checking…",
+    "hands.okShown": "✓ The cards shown match the commitment made at the deal.",
+    "hands.okAll": "✓ Every card of this deal follows from the revealed secret and the players' parts.",
+    "hands.bad": "✗ This deal does not check out: {reason}",
+    "hands.yourPart": "Your part went into this deal.",
+    "hands.serverPart": "Your part did not come in time: the server's part stood for you.",
+    "hands.aPart": "A part from your seat went into this deal.",
     "result.youWin": "You win {n}",
     "result.share": "{names} share {n}",
     "result.main": "Main pot",
@@ -319,7 +360,7 @@ export const STRINGS = {
     "err.table/unknown": "There is no table with that code. Check it and try again.",
     "err.table/full": "Every seat at this table is taken.",
     "err.table/started": "This game has started already.",
-    "err.table/not_host": "Only the host can start the game.",
+    "err.table/not_host": "Only the host can do that.",
     "err.rate/limited": "Too many requests: wait a moment and try again.",
     "err.token/invalid": "Your seat at this table could not be found. Join again.",
     "err.turn/not_yours": "It is not your turn.",
@@ -351,6 +392,9 @@ export const STRINGS = {
     "err.settings/bots": "Choose the computer's strength from the list.",
     "err.settings/computer": "Choose whether to play against the computer.",
     "err.hands/private": "The hands of a game in play are only for its players.",
+    "err.deal/late": "That hand was dealt already: your part came too late (the server's part stood).",
+    "err.deal/part": "Your part of the deal could not be read.",
+    "err.deal/sent": "Your part of this deal is in already.",
     "err.server/full": "This server has all the tables it can hold: try again later.",
     "err.table/limit": "Too many tables are open from your connection: finish one first.",
     "err.origin/forbidden": "Tables can only be opened and joined from this site's own page.",
@@ -630,7 +674,6 @@ export const STRINGS = {
     "seat.out": "बाहिर",
     "seat.dealer": "डिलर",
     "seat.offline": "अफलाइन",
-    "seat.computer": "कम्प्युटर",
     "seat.turn": "उहाँको पालो",
     "seat.yourTurn": "तपाईंको पालो",
     "seat.chips": "{n} चिप्स",
@@ -684,6 +727,29 @@ export const STRINGS = {
     "did.allin": "अल इन",
     "did.line": "{name}: {what}",
     "did.cost": "{what} {n}",
+    "cap.see": "सिन",
+    "cap.chaal": "चाल",
+    "cap.raise": "रेज",
+    "cap.pack": "प्याक",
+    "cap.show": "सो",
+    "cap.sideshow": "साइड सो",
+    "cap.accept": "साइड सो: हुन्छ",
+    "cap.decline": "साइड सो: हुँदैन",
+    "cap.allin": "अल इन",
+    "bot.name": "{name} (कम्प्युटर)",
+    "bot.badge": "कम्प्युटर · {level}",
+    "seat.playsFor": "{name} को ठाउँमा कम्प्युटर",
+    "seat.playsForYou": "तपाईंको ठाउँमा कम्प्युटर",
+    "seat.packedTimeout": "समय सकियो",
+    "seat.packedSide": "साइड सोमा प्याक",
+    "side.better": "{winner} को तास राम्रो थियो: {loser} प्याक",
+    "side.youBetter": "तपाईंको तास राम्रो थियो: {loser} प्याक",
+    "side.betterThanYou": "{winner} को तास राम्रो थियो: तपाईं प्याक हुनुभयो",
+    "turn.timeoutOther": "{name} को समय सकियो",
+    "turn.timeoutOtherDecline": "{name} को समय सकियो: साइड सो हुँदैन",
+    "result.back": "{name} लाई {n} फिर्ता: यो दाउ कसैले मिलाउनुभएन",
+    "result.youBack": "तपाईंलाई {n} फिर्ता: यो दाउ कसैले मिलाउनुभएन",
+    "result.with": "{what} ({hand})",
 
     "mine.label": "तपाईंको तास",
     "mine.cards": "तपाईंको तास: {cards}। {hand}।",
@@ -696,10 +762,27 @@ export const STRINGS = {
     "side.askedHelp": "हुन्छ भन्नुभए तपाईं दुईले मात्र तास दाँज्नुहुन्छ, र सानो तास प्याक हुन्छ।",
     "side.waiting": "{a} ले {b} सँग साइड सो माग्नुभयो…",
     "side.youAsked": "तपाईंले {b} सँग साइड सो माग्नुभयो…",
-    "side.result": "साइड सो: {loser} प्याक",
 
     "result.title": "बाजी {n}",
     "result.wins": "{name} ले {n} जित्नुभयो",
+    "hands.open": "अघिल्ला बाजी",
+    "hands.close": "अघिल्ला बाजी लुकाउनुहोस्",
+    "hands.title": "अघिल्ला बाजी",
+    "hands.duringGame": "यो खेलका अहिलेसम्मका बाजी, तपाईंले देखेजस्तै। \"यो बाँडाइ जाँच्नुहोस्\" ले तपाईंका आफ्नै पत्ती र देखाइएका पत्ती बाँड्दा गरिएको प्रतिबद्धतासँग जाँच्छ।",
+    "hands.afterGame": "खेल सकियो: सबै पत्ती र सबै गोप्य अङ्क खुले। \"यो बाँडाइ जाँच्नुहोस्\" ले पूरै बाँडाइ जाँच्छ।",
+    "hands.none": "अहिलेसम्म कुनै बाजी सकिएको छैन।",
+    "hands.failed": "अघिल्ला बाजी ल्याउन सकिएन।",
+    "hands.hand": "बाजी {n}",
+    "hands.noCards": "तपाईंका लागि कुनै पत्ती खोलिएन।",
+    "hands.pot": "पोट {n}: {names}",
+    "hands.check": "यो बाँडाइ जाँच्नुहोस्",
+    "hands.checking": "जाँच्दै…",
+    "hands.okShown": "✓ देखाइएका पत्ती बाँड्दा गरिएको प्रतिबद्धतासँग मिल्छन्।",
+    "hands.okAll": "✓ यो बाँडाइका सबै पत्ती खुलेको गोप्य अङ्क र खेलाडीहरूका भागबाटै आउँछन्।",
+    "hands.bad": "✗ यो बाँडाइ मिलेन: {reason}",
+    "hands.yourPart": "यो बाँडाइमा तपाईंको भाग परेको छ।",
+    "hands.serverPart": "तपाईंको भाग समयमा आएन: तपाईंको सट्टा सर्भरको भाग लाग्यो।",
+    "hands.aPart": "यो बाँडाइमा तपाईंको सिटबाट आएको भाग परेको छ।",
     "result.youWin": "तपाईंले {n} जित्नुभयो",
     "result.share": "{names} ले {n} बाँडेर लिनुभयो",
     "result.main": "मुख्य पोट",
@@ -744,7 +827,7 @@ export const STRINGS = {
     "err.table/unknown": "त्यो कोडको टेबल छैन। कोड जाँचेर फेरि प्रयास गर्नुहोस्।",
     "err.table/full": "यो टेबलका सबै सिट भरिए।",
     "err.table/started": "यो खेल सुरु भइसक्यो।",
-    "err.table/not_host": "होस्टले मात्र खेल सुरु गर्न सक्नुहुन्छ।",
+    "err.table/not_host": "होस्टले मात्र यो गर्न सक्नुहुन्छ।",
     "err.rate/limited": "धेरै छिटो-छिटो भयो: एकछिन पर्खेर फेरि प्रयास गर्नुहोस्।",
     "err.token/invalid": "यो टेबलमा तपाईंको सिट भेटिएन। फेरि बस्नुहोस्।",
     "err.turn/not_yours": "अहिले तपाईंको पालो होइन।",
@@ -776,6 +859,9 @@ export const STRINGS = {
     "err.settings/bots": "कम्प्युटर कति बलियो, सूचीबाट छान्नुहोस्।",
     "err.settings/computer": "कम्प्युटरसँग खेल्ने कि नखेल्ने, छान्नुहोस्।",
     "err.hands/private": "चलिरहेको खेलका तासहरू त्यसका खेलाडीलाई मात्र देखिन्छन्।",
+    "err.deal/late": "त्यो बाजी बाँडिसकियो: तपाईंको भाग ढिलो आयो (सर्भरको भाग लागू भयो)।",
+    "err.deal/part": "बाँडाइमा तपाईंको भाग पढ्न सकिएन।",
+    "err.deal/sent": "यो बाँडाइमा तपाईंको भाग आइसकेको छ।",
     "err.server/full": "यो सर्भरमा अब थप टेबल अट्दैन: पछि फेरि प्रयास गर्नुहोस्।",
     "err.table/limit": "तपाईंको जडानबाट धेरै टेबल खुला छन्: पहिले एउटा सक्नुहोस्।",
     "err.origin/forbidden": "टेबल यही साइटको आफ्नै पानाबाट मात्र खोल्न र त्यसमा बस्न सकिन्छ।",
@@ -855,14 +941,30 @@ export const STRINGS = {
     "ranking.count": "सम्भावित २२,१०० तासमध्ये {n} ({p})",
   },
 };
+for (const which of ["en", "ne"]) Object.assign(STRINGS[which], SOCIAL[which]);
 
-let current = "en";
+/** The language a first visit gets: Nepali when the phone puts Nepali ("ne", "ne-NP") before
+ *  English among its languages, else English. */
+export function phoneLang(languages) {
+  for (const tag of languages || []) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (base === "ne" || base === "en") return base;
+  }
+  return "en";
+}
+
+let saved = null;
 try {
-  const saved = localStorage.getItem(STORE_KEY);
-  if (saved === "en" || saved === "ne") current = saved;
+  saved = localStorage.getItem(STORE_KEY);
 } catch {
   /* private mode: not remembered */
 }
+let current =
+  saved === "en" || saved === "ne"
+    ? saved
+    : typeof navigator === "undefined"
+      ? "en"
+      : phoneLang(navigator.languages || [navigator.language]);
 
 const listeners = new Set();
 

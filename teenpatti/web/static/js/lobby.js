@@ -5,6 +5,7 @@ import { catalogue, changedOptions } from "./catalogue.js";
 import { codeText, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { copyText, shareTable } from "./share.js";
+import { socialPanel } from "./social.js";
 
 const SHOWN_APART = new Set(["boot", "hands"]); // the settings line says these
 
@@ -27,7 +28,7 @@ export function waitingRoom(view, st) {
               i === me ? h("span", { class: "tag" }, t("you")) : null,
               seat.host ? h("span", { class: "tag" }, t("host")) : null,
             ]
-          : h("span", { class: "muted" }, t("wait.empty")),
+          : [h("span", { class: "muted" }, t("wait.empty")), " ", h("span", { class: "badge bot" }, t("bot.badge", { level: t(`bots.${st.settings.bots}`) }))],
       ),
     );
   }
@@ -117,10 +118,12 @@ export function waitingRoom(view, st) {
           )
         : h("p", { class: "waiting", "data-testid": "wait-host" }, t("wait.host", { name: host ? host.name : "" })),
     ),
+    socialPanel(view, st),
   );
 }
 
-function settingsText(settings) {
+/** The game's settings in a line: hands, boot, the computer's level, the timer. */
+export function settingsText(settings) {
   const rules = settings.rules || {};
   return t("wait.settings", {
     hands: rules.hands,
@@ -131,7 +134,7 @@ function settingsText(settings) {
 }
 
 /** The house rules: the preset's name unless it is the default, and the options changed from it. */
-function customRules(settings) {
+export function customRules(settings) {
   const rules = settings.rules || {};
   const cat = catalogue();
   const named = rules.preset && rules.preset !== (cat ? cat.default : "nepal");

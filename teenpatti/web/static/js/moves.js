@@ -13,10 +13,23 @@ export function isMyTurn(st) {
   );
 }
 
-/** A seat as the page names it: "You" for this phone's own seat. */
+/** A seat as the page names it: "You" for this phone's own seat, "Chandra (computer)" for a seat
+ *  no person ever held, so a computer player is never taken for a person. */
 export function seatName(st, seat) {
   if (st.you === seat) return t("you");
-  return st.seats[seat] ? st.seats[seat].name : "?";
+  const row = st.seats[seat];
+  if (!row) return "?";
+  return isComputer(row) ? t("bot.name", { name: row.name }) : row.name;
+}
+
+/** Whether a seat is the computer's own (no person sat there). Rows of old states lack `person`. */
+export function isComputer(row) {
+  return Boolean(row && row.bot && row.person === false);
+}
+
+/** What a computer seat's badge says: "Computer · Hard" (every computer seat plays at the table's level). */
+export function botBadge(st) {
+  return t("bot.badge", { level: t(`bots.${st.settings.bots}`) });
 }
 
 /** A move in words, with the chips it put in when it put any in. */

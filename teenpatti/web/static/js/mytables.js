@@ -4,6 +4,7 @@
 
 import { h } from "./dom.js";
 import { errorText, t } from "./i18n.js";
+import { isComputer } from "./moves.js";
 import { api } from "./net.js";
 import * as store from "./store.js";
 
@@ -13,7 +14,7 @@ function statusOf(table, seat) {
   if (table.turn === null || table.turn === undefined) return ["between", t("mine.between")];
   if (table.turn === seat) return ["yours", t("mine.yours")];
   const who = table.seats[table.turn];
-  return ["theirs", t("mine.theirs", { name: who ? who.name : "" })];
+  return ["theirs", t("mine.theirs", { name: !who ? "" : isComputer(who) ? t("bot.name", { name: who.name }) : who.name })];
 }
 
 function row(code, seat) {

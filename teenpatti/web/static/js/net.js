@@ -36,7 +36,9 @@ export async function api(path, body = undefined) {
 }
 
 /** Errors after which saying hello again cannot help. */
-const FATAL = new Set(["token/invalid", "table/unknown", "message/hello"]);
+const FATAL = new Set(["token/invalid", "table/unknown", "message/hello", "seat/removed", "seat/left"]);
+/** Errors that end a socket at any time: this person no longer holds a seat here. */
+const GONE = new Set(["seat/removed", "seat/left"]);
 
 const PING_EVERY = 20000;
 const PONG_WAIT = 6000;
@@ -146,7 +148,7 @@ export class TableSocket {
         // The server is ahead of the last state we got: an announcement was missed.
         if (this.version !== null && msg.version > this.version) this.send({ type: "sync" });
       } else if (msg.type === "error") {
-        if (!greeted && FATAL.has(msg.code)) {
+        if ((!greeted && FATAL.has(msg.code)) || GONE.has(msg.code)) {
           this.stop();
           this.handlers.fatal(msg);
         } else if (msg.retryable && this.outstanding && msg.id === this.outstanding.id) {

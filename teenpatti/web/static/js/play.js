@@ -6,15 +6,17 @@ import { cardsName, hand as handCards } from "./cards.js";
 import { actions, myHand } from "./actions.js";
 import { codeText, h } from "./dom.js";
 import { category, num, parts, t } from "./i18n.js";
-import { lastMoves, moveText, seatName } from "./moves.js";
+import { caption, handNews, packedHow } from "./happened.js";
+import { botBadge, isComputer, lastMoves, seatName } from "./moves.js";
 import { result, standings } from "./results.js";
+import { chatBubbles, socialPanel } from "./social.js";
 
 export function play(view, st) {
   const hand = st.hand;
   const n = st.seats.length;
   const you = st.you;
   const base = you === null ? 0 : you;
-  const winners = hand && hand.finished ? new Set((hand.pots || []).flatMap((p) => p.winners)) : new Set();
+  const winners = new Set(wonPots(hand).flatMap((p) => p.winners));
   const last = lastMoves(hand);
   const seats = st.seats.map((seat, i) => {
     const j = (i - base + n) % n;
@@ -32,7 +34,7 @@ export function play(view, st) {
             direction(st),
             h("span", { class: "pot-label" }, t("table.pot")),
             " ",
-            h("strong", {}, num(hand.finished ? (hand.pots || []).reduce((sum, pot) => sum + pot.amount, 0) : hand.pot)),
+            h("strong", {}, num(hand.finished ? wonPots(hand).reduce((sum, pot) => sum + pot.amount, 0) : hand.pot)),
           ),
           h(
             "p",
@@ -51,15 +53,27 @@ export function play(view, st) {
       : hand && hand.finished
         ? result(view, st)
         : hand && hand.side_show && hand.side_show[1] === you
-          ? [turnLine(st), actions(view, st), myHand(view, st)]
-          : [turnLine(st), you === null ? null : myHand(view, st), actions(view, st), result(view, st)];
+          ? [turnLine(st), newsLine(st), actions(view, st), myHand(view, st)]
+          : [turnLine(st), newsLine(st), you === null ? null : myHand(view, st), actions(view, st), result(view, st)];
   return h(
     "div",
     { class: "play" },
     h("h1", { class: "sr-only", id: "table-title" }, parts("table.code", { code: codeText(st.code) })),
-    h("div", { class: `felt-area seats-${n}${n > 6 ? " many" : ""}`, "data-testid": "seats" }, felt, seats),
-    h("div", { class: "panel-area" }, you === null ? h("p", { class: "watching" }, t("table.watching")) : null, panel),
+    h("div", { class: `felt-area seats-${n}${n > 6 ? " many" : ""}`, "data-testid": "seats" }, felt, seats, chatBubbles(view, st)),
+    h("div", { class: "panel-area" }, you === null ? h("p", { class: "watching" }, t("table.watching")) : null, panel, socialPanel(view, st)),
   );
+}
+
+/** The pots a finished hand gave away: not the top of a bet nobody called (it went back). */
+function wonPots(hand) {
+  return hand && hand.finished ? (hand.pots || []).filter((pot) => !pot.returned) : [];
+}
+
+/** The latest news of the hand in play (a side show's outcome, a timeout), for everyone to read. */
+function newsLine(st) {
+  const news = handNews(st);
+  if (!news.length || !st.hand || st.hand.finished) return null;
+  return h("p", { class: "news", "data-testid": "news" }, news[news.length - 1].text);
 }
 
 /** Which way play passes: an arrow by the pot, said in words to screen readers. */
@@ -84,7 +98,10 @@ function seatBox(st, seat, x, y, winners, last) {
   if (hand) {
     const kind = hand.finished && seat.cards && seat.category ? t(`cat.${seat.category}`) : null;
     if (!seat.dealt) badges.push(["out", t("seat.out")]);
-    else if (seat.packed) badges.push(["packed", t("seat.packed")]);
+    else if (seat.packed) {
+      const how = packedHow(hand, i);
+      badges.push(["packed", t(how === "timeout" ? "seat.packedTimeout" : how === "sideshow" ? "seat.packedSide" : "seat.packed")]);
+    }
     else if (hand.finished) {
       // after the hand: who won, and with what (the result below shows the cards)
       if (winners.has(i)) badges.push(["winner", kind || t("seat.winner"), kind ? `${t("seat.winner")}: ` : ""]);
@@ -94,7 +111,8 @@ function seatBox(st, seat, x, y, winners, last) {
       if (seat.all_in) badges.push(["allin", t("seat.allin")]);
     }
   }
-  if (seat.person && seat.bot) badges.push(["auto", t("seat.computer")]);
+  if (isComputer(seat)) badges.push(["bot", botBadge(st)]);
+  else if (seat.person && seat.bot) badges.push(["auto", me ? t("seat.playsForYou") : t("seat.playsFor", { name: seat.name })]);
   else if (seat.person && seat.connected === false) badges.push(["offline", t("seat.offline")]);
   const backs = hand && seat.dealt && !seat.packed && !me && !seat.cards;
   // once the hand is over the result lists the hands; the seat only names its kind
@@ -114,6 +132,7 @@ function seatBox(st, seat, x, y, winners, last) {
   if (hand && !seat.dealt) classes.push("out");
   if (winners.has(i)) classes.push("winner");
   const name = me ? t("you") : seat.name;
+  const label = me ? t("you") : seatName(st, i);
   return h(
     "div",
     {
@@ -123,7 +142,7 @@ function seatBox(st, seat, x, y, winners, last) {
       "data-seat": i,
       "data-active": active ? "1" : "0",
       role: "group",
-      "aria-label": name,
+      "aria-label": label,
       "aria-current": active ? "true" : null,
       style: `--x:${x.toFixed(3)};--y:${y.toFixed(3)}`,
     },
@@ -155,7 +174,7 @@ function seatBox(st, seat, x, y, winners, last) {
         h("span", { class: `badge ${kind}`, "data-key": kind }, hidden ? h("span", { class: "sr-only" }, hidden) : null, text),
       ),
       hand && last && !hand.finished && last.action.do !== "pack"
-        ? h("span", { class: "last-move" }, moveText(last.action, last.cost))
+        ? h("span", { class: "last-move", "data-testid": `move-${i}` }, caption(last.action))
         : null,
     ),
     active ? h("span", { class: "sr-only" }, t(me ? "seat.yourTurn" : "seat.turn")) : null,
@@ -179,7 +198,7 @@ function turnLine(st) {
     mine = true;
   } else if (hand.actor !== null && hand.actor !== undefined) {
     const seat = st.seats[hand.actor];
-    text = seat && seat.bot ? t("turn.thinking", { name: seat.name }) : t("turn.other", { name: seatName(st, hand.actor) });
+    text = seat && seat.bot ? t("turn.thinking", { name: seatName(st, hand.actor) }) : t("turn.other", { name: seatName(st, hand.actor) });
   }
   const timed = hand && !hand.finished && st.deadline;
   return h(

@@ -4,22 +4,35 @@
 import { cardFace, cardsName, handName } from "./cards.js";
 import { h } from "./dom.js";
 import { category, joinNames, num, t } from "./i18n.js";
-import { seatName } from "./moves.js";
+import { handNews } from "./happened.js";
+import { botBadge, isComputer, seatName } from "./moves.js";
+import { againButton } from "./social.js";
 
-/** A finished hand in words: a line per pot, how it ended, and the hands shown. Pure. */
+/**
+ * A finished hand in words: a line per pot saying who won it and why (with which hand, at a show),
+ * chips of a bet nobody called as handed back (never as a win), how the hand ended, its side shows
+ * and timeouts, and the hands shown. Pure.
+ */
 export function summary(st) {
   const hand = st.hand;
   const pots = hand.pots || [];
+  const won = pots.filter((pot) => !pot.returned);
   const lines = pots.map((pot, i) => {
+    if (pot.returned) {
+      const seat = pot.winners[0];
+      return seat === st.you ? t("result.youBack", { n: pot.amount }) : t("result.back", { name: seatName(st, seat), n: pot.amount });
+    }
     const names = pot.winners.map((seat) => seatName(st, seat));
     let text;
     if (pot.winners.length === 1 && pot.winners[0] === st.you) text = t("result.youWin", { n: pot.amount });
     else if (pot.winners.length === 1) text = t("result.wins", { name: names[0], n: pot.amount });
     else text = t("result.share", { names: joinNames(names), n: pot.amount });
-    if (pots.length > 1) text = `${i === 0 ? t("result.main") : t("result.side")}: ${text}`;
+    const why = pot.winners.map((seat) => st.seats[seat]).find((row) => row && row.cards && row.category);
+    if (why && hand.ended_by !== "last_player") text = t("result.with", { what: text, hand: t(`cat.${why.category}`) });
+    if (won.length > 1) text = `${i === 0 ? t("result.main") : t("result.side")}: ${text}`;
     return text;
   });
-  const winners = new Set(pots.flatMap((pot) => pot.winners));
+  const winners = new Set(won.flatMap((pot) => pot.winners));
   const shown = st.seats
     .filter((seat) => seat.cards && seat.dealt)
     .map((seat) => ({ seat: seat.seat, cards: seat.cards, category: seat.category, packed: seat.packed }));
@@ -27,7 +40,9 @@ export function summary(st) {
     number: hand.number,
     title: lines.join(". ") || t("result.title", { n: hand.number }),
     lines,
+    returned: pots.map((pot) => Boolean(pot.returned)),
     how: hand.ended_by ? t(`result.by.${hand.ended_by}`) : "",
+    news: handNews(st).map((item) => item.text),
     winners,
     shown,
     hands: shown
@@ -45,7 +60,7 @@ export function result(view, st) {
     return h(
       "p",
       { class: "last-hand small muted", "data-testid": "last-hand" },
-      `${t("result.title", { n: last.number })}: ${last.title}`,
+      [`${t("result.title", { n: last.number })}: ${last.title}`, ...last.news].join(". "),
     );
   }
   const ended = summary(st);
@@ -56,9 +71,14 @@ export function result(view, st) {
     h(
       "ul",
       { class: "result-pots" },
-      ended.lines.map((line, i) => h("li", { "data-key": `p${i}`, "data-testid": "result-line" }, line)),
+      ended.lines.map((line, i) =>
+        h("li", { "data-key": `p${i}`, "data-testid": "result-line", class: ended.returned[i] ? "returned" : "won" }, line),
+      ),
     ),
-    ended.how ? h("p", { class: "muted small" }, ended.how) : null,
+    ended.how ? h("p", { class: "muted small", "data-testid": "result-how" }, ended.how) : null,
+    ended.news.length
+      ? h("ul", { class: "result-news small" }, ended.news.map((line, i) => h("li", { "data-key": `n${i}`, "data-testid": "result-news" }, line)))
+      : null,
     ended.shown.length
       ? h(
           "ul",
@@ -93,7 +113,7 @@ export function standings(view, st) {
     h(
       "p",
       { class: "end-winner", "data-testid": "end-winner" },
-      youWin ? t("end.youWin") : t("end.winner", { name: joinNames(top.map((row) => row.name)) }),
+      youWin ? t("end.youWin") : t("end.winner", { name: joinNames(top.map((row) => seatName(st, row.seat))) }),
     ),
     h(
       "table",
@@ -107,7 +127,12 @@ export function standings(view, st) {
             "tr",
             { "data-key": `r${row.seat}`, class: row.seat === st.you ? "me" : "", "data-testid": "standing" },
             h("td", {}, num(row.place)),
-            h("th", { scope: "row" }, row.seat === st.you ? t("you.name", { name: row.name }) : row.name),
+            h(
+              "th",
+              { scope: "row" },
+              row.seat === st.you ? t("you.name", { name: row.name }) : row.name,
+              isComputer(st.seats[row.seat]) ? [" ", h("span", { class: "badge bot", "data-testid": "standing-bot" }, botBadge(st))] : null,
+            ),
             h("td", { class: "num" }, num(row.chips)),
           ),
         ),
@@ -117,19 +142,7 @@ export function standings(view, st) {
     h(
       "div",
       { class: "row" },
-      st.you !== null
-        ? h(
-            "button",
-            {
-              type: "button",
-              class: "btn primary big",
-              "data-testid": "again",
-              disabled: view.pending,
-              onclick: () => view.send({ type: "again" }),
-            },
-            t("end.again"),
-          )
-        : null,
+      againButton(view, st),
       h("a", { class: "btn", href: "/", "data-link": "" }, t("end.home")),
     ),
   );

@@ -8,6 +8,8 @@ import { loadCatalogue } from "./catalogue.js";
 import { hurry, learnSkew, secondsLeft, tick } from "./clock.js";
 import { yourTurn } from "./cue.js";
 import { h, morphChildren } from "./dom.js";
+import { feel } from "./feel.js";
+import { PastHands } from "./hands.js";
 import { errorText, t } from "./i18n.js";
 import { waitingRoom } from "./lobby.js";
 import { isMyTurn } from "./moves.js";
@@ -15,6 +17,7 @@ import { TableSocket } from "./net.js";
 import { play } from "./play.js";
 import { QrImage } from "./qr.js";
 import { ShareLink } from "./share.js";
+import { Social } from "./social.js";
 import * as store from "./store.js";
 import { placeOf } from "./versions.js";
 
@@ -33,14 +36,14 @@ export class TableView {
     this.syncing = false; // a sync was asked for after a gap in versions
     this.qr = new QrImage(code, () => this.render());
     this.share = new ShareLink(code, () => this.render());
+    this.social = new Social(this);
+    this.hands = new PastHands(this);
     this.socket = new TableSocket(code, token, {
       state: (msg) => this.onState(msg),
       error: (msg) => this.onError(msg),
       fatal: (msg) => this.onFatal(msg),
       status: (status, everOpen) => this.onStatus(status, everOpen),
     });
-    this.sent = 0; // moves this phone sent in hand `sentHand`, to tell them from the timer's
-    this.sentHand = null;
     this.parked = null; // where focus was put when what had it went away
     this.askedAt = null; // the side show request focus was taken to
     this.ticker = setInterval(() => this.onTick(), 250);
@@ -55,6 +58,7 @@ export class TableView {
     clearTimeout(this.pendingTimer);
     this.qr.release();
     clearInterval(this.ticker);
+    this.social.stop();
     this.app.banner(null);
     this.app.notice(null);
   }
@@ -97,9 +101,8 @@ export class TableView {
     learnSkew(prev, st);
     if (startsHand(prev, st)) this.amount = null;
     if (endsHand(prev, st)) this.lastFinished = st;
-    const sent = st.hand && st.hand.number === this.sentHand ? this.sent : 0;
     const left = st.deadline && st.settings.turn_seconds ? Math.ceil(secondsLeft(st)) : null;
-    const { polite, turn } = announcements(prev, st, this.amount, sent, left);
+    const { polite, turn } = announcements(prev, st, this.amount, left);
     for (const line of polite) this.app.announce(line);
     if (turn) {
       yourTurn();
@@ -108,10 +111,15 @@ export class TableView {
       if (document.hidden) this.app.notice(t("notice.turn", { code: this.code }));
     }
     if (!isMyTurn(st)) this.app.notice(null);
+    this.social.onState(prev, st);
+    this.hands.onState(st);
     this.render();
+    feel(prev, st, this.root); // after drawing: what moves only decorates a table already in play
   }
 
   onError(msg) {
+    // this phone's part of a deal came too late (or twice): the server's part stood, quietly
+    if (typeof msg.code === "string" && msg.code.startsWith("deal/")) return;
     this.pending = false;
     if (msg.code === "state/stale" || msg.code === "state/conflict") {
       this.socket.send({ type: "sync" });
@@ -122,9 +130,9 @@ export class TableView {
 
   onFatal(msg) {
     clearInterval(this.ticker);
-    if (msg.code === "token/invalid") {
+    if (["token/invalid", "seat/removed", "seat/left"].includes(msg.code)) {
       store.forgetSeat(this.code);
-      this.app.joinPage(this.code, t("err.token/invalid"));
+      this.app.joinPage(this.code, t(`err.${msg.code}`));
       return;
     }
     this.failed = msg;
@@ -152,12 +160,7 @@ export class TableView {
   }
 
   act(action) {
-    const hand = this.st && this.st.hand ? this.st.hand.number : null;
-    if (hand !== this.sentHand) {
-      this.sentHand = hand;
-      this.sent = 0;
-    }
-    if (this.send({ type: "act", action, version: this.st ? this.st.version : undefined })) this.sent += 1;
+    this.send({ type: "act", action, version: this.st ? this.st.version : undefined });
   }
 
   /** Four times a second: the timer bars and text, and a warning before the time runs out. */
@@ -241,7 +244,10 @@ export class TableView {
       code: hand ? st.code : null,
       table: true,
     });
-    const body = st.status === "waiting" ? waitingRoom(this, st) : play(this, st);
+    const body =
+      st.status === "waiting"
+        ? waitingRoom(this, st)
+        : [play(this, st), this.hands.bar(st), this.hands.panel(st)];
     const actor = hand && !hand.finished ? hand.actor : null;
     const actorSeat = actor === null || actor === undefined ? null : st.seats[actor];
     const root = h(

@@ -1,0 +1,413 @@
+// The people at the table: the chat (quick phrases, reactions, typed text shown only as text, each
+// message a short-lived bubble at its sender's seat, and a mute per person, kept on this phone)
+// and the table menu (the host pauses and resumes, lets latecomers sit or not, turns typed chat
+// on or off, removes a person; anyone gives up their seat, after a confirmation). The server
+// holds who the host is and what is allowed (docs/protocol.md); this module only asks.
+
+import { h } from "./dom.js";
+import { joinNames, t } from "./i18n.js";
+import { seatName } from "./moves.js";
+
+/** The quick phrases' keys and the reactions, as the server knows them. */
+export const PHRASES = ["shabash", "ramro_khel", "chito", "good_luck", "nice_hand", "oops", "thanks", "bye"];
+export const EMOJI = ["👍", "😂", "😮", "😢", "😡", "🎉", "🙏", "🔥"];
+export const TEXT_MAX = 120;
+const BUBBLE_MS = 4000;
+const LOG_SHOWN = 20;
+
+/** A chat message in this phone's language: a phrase by its key, a reaction, or the text as sent. */
+export function chatText(message) {
+  return message.kind === "phrase" ? t(`phrase.${message.text}`) : message.text;
+}
+
+/** The new chat messages of `st` (those numbered after `lastN`), oldest first. Pure. */
+export function newMessages(st, lastN) {
+  return (st.chat || []).filter((m) => m.n > lastN);
+}
+
+/** A person at a seat, as a mute remembers them: the seat and the name (a seat may change hands). */
+function who(st, seat) {
+  const row = st.seats[seat];
+  return row ? `${seat}:${row.name}` : `${seat}:`;
+}
+
+function hostSeat(st) {
+  const row = st.seats.find((seat) => seat.host);
+  return row ? row.seat : null;
+}
+
+export class Social {
+  constructor(view) {
+    this.view = view;
+    this.lastN = null; // the last chat message this phone has taken in
+    this.bubbles = new Map(); // seat -> {message, until}
+    this.open = null; // "chat" | "menu" | null
+    this.confirm = null; // {kind: "leave"} | {kind: "remove", seat, name}
+    this.key = `tp.chatmute.${view.code}`;
+    this.muted = new Set();
+    try {
+      this.muted = new Set(JSON.parse(localStorage.getItem(this.key) || "[]"));
+    } catch {
+      this.muted = new Set();
+    }
+    this.timer = null;
+  }
+
+  stop() {
+    clearTimeout(this.timer);
+  }
+
+  isMuted(st, seat) {
+    return this.muted.has(who(st, seat));
+  }
+
+  toggleMute(st, seat) {
+    const id = who(st, seat);
+    if (this.muted.has(id)) this.muted.delete(id);
+    else this.muted.add(id);
+    try {
+      localStorage.setItem(this.key, JSON.stringify([...this.muted]));
+    } catch {
+      /* a private window: the mute lasts this page */
+    }
+    this.view.render();
+  }
+
+  /** A new state: bubbles and announcements for new chat messages and for the host's doings. */
+  onState(prev, st) {
+    const app = this.view.app;
+    const messages = st.chat || [];
+    const top = messages.length ? messages[messages.length - 1].n : 0;
+    if (this.lastN === null) {
+      this.lastN = top; // what was said before this phone came is in the log, not in bubbles
+    } else {
+      const now = Date.now();
+      for (const m of newMessages(st, this.lastN)) {
+        if (this.isMuted(st, m.seat)) continue;
+        this.bubbles.set(m.seat, { message: m, until: now + BUBBLE_MS });
+        if (m.seat !== st.you) app.announce(t("chat.line", { name: seatName(st, m.seat), text: chatText(m) }));
+      }
+      this.lastN = Math.max(this.lastN, top);
+      this.expire();
+    }
+    if (!prev) return;
+    if (prev.paused !== st.paused && st.status === "playing") {
+      app.announce(t(st.paused ? "host.pausedBy" : "host.resumed"));
+    }
+    if (prev.status !== "waiting" && st.status !== "waiting") {
+      for (const row of st.seats) {
+        const before = prev.seats[row.seat];
+        if (before && before.person && !row.person && row.seat !== st.you) {
+          app.announce(t("host.left", { name: before.name }));
+        }
+      }
+    }
+    const was = hostSeat(prev);
+    const is = hostSeat(st);
+    if (was !== is && is !== null && was !== null) {
+      app.announce(is === st.you ? t("host.you") : t("host.newHost", { name: st.seats[is].name }));
+    }
+  }
+
+  /** Drop the bubbles whose time is up, and draw again when the next one is. */
+  expire() {
+    const now = Date.now();
+    let next = Infinity;
+    for (const [seat, bubble] of this.bubbles) {
+      if (bubble.until <= now) this.bubbles.delete(seat);
+      else next = Math.min(next, bubble.until);
+    }
+    clearTimeout(this.timer);
+    if (next !== Infinity) {
+      this.timer = setTimeout(() => {
+        this.expire();
+        this.view.render();
+      }, next - now + 20);
+    }
+  }
+
+  say(message) {
+    // chat goes straight out: it must not hold up (or wait for) a move on its way
+    this.view.socket.send({ type: "chat", ...message });
+  }
+}
+
+/** The bubbles over the seats: each new message at its sender's seat, for a few seconds. */
+export function chatBubbles(view, st) {
+  const social = view.social;
+  const n = st.seats.length;
+  const base = st.you === null ? 0 : st.you;
+  const now = Date.now();
+  const out = [];
+  for (const [seat, bubble] of social.bubbles) {
+    if (bubble.until <= now || !st.seats[seat]) continue;
+    const j = (seat - base + n) % n;
+    const angle = ((90 + (j * 360) / n) * Math.PI) / 180; // where play.js puts the seat
+    const m = bubble.message;
+    out.push(
+      h(
+        "div",
+        {
+          class: `chat-bubble ${m.kind}`,
+          "data-key": `bubble${seat}-${m.n}`,
+          "data-testid": `bubble-${seat}`,
+          "aria-hidden": "true", // screen readers hear the message in the log instead
+          style: `--x:${Math.cos(angle).toFixed(3)};--y:${Math.sin(angle).toFixed(3)}`,
+        },
+        chatText(m),
+      ),
+    );
+  }
+  return out;
+}
+
+/** "Play again" at the end: the host's starts the next game; anyone else's asks for it (a vote). */
+export function againButton(view, st) {
+  if (st.you === null) return null;
+  const me = st.seats[st.you];
+  const votes = st.votes || [];
+  const asked = votes.includes(st.you);
+  const host = me && me.host;
+  return [
+    votes.length
+      ? h("p", { class: "small muted votes", "data-testid": "votes" }, t("host.votes", { names: joinNames(votes.map((s) => seatName(st, s))) }))
+      : null,
+    host ? null : h("p", { class: "small muted" }, t("host.waitHost")),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "btn primary big",
+        "data-testid": "again",
+        disabled: view.pending || asked,
+        onclick: () => view.send({ type: "again" }),
+      },
+      host ? t("end.again") : t("host.vote"),
+    ),
+  ];
+}
+
+/** What sits under the table: the paused line, the late note, and the Chat and Table buttons
+ *  with the one of them that is open. */
+export function socialPanel(view, st) {
+  const social = view.social;
+  const me = st.you === null ? null : st.seats[st.you];
+  const toggle = (which) => () => {
+    social.open = social.open === which ? null : which;
+    social.confirm = null;
+    view.render();
+  };
+  return h(
+    "section",
+    { class: "social", "data-testid": "social" },
+    st.paused ? h("p", { class: "paused-note", "data-testid": "paused" }, t("host.paused")) : null,
+    me && me.late ? h("p", { class: "late-note small", "data-testid": "late-note" }, t("host.lateYou")) : null,
+    h(
+      "div",
+      { class: "social-tabs row" },
+      h(
+        "button",
+        { type: "button", class: "btn", "aria-expanded": social.open === "chat" ? "true" : "false", "aria-controls": "chat-panel", "data-testid": "chat-open", onclick: toggle("chat") },
+        t("chat.open"),
+      ),
+      h(
+        "button",
+        { type: "button", class: "btn", "aria-expanded": social.open === "menu" ? "true" : "false", "aria-controls": "table-menu", "data-testid": "menu-open", onclick: toggle("menu") },
+        t("host.title"),
+      ),
+    ),
+    social.open === "chat" ? chatPanel(view, st) : null,
+    social.open === "menu" ? tableMenu(view, st) : null,
+  );
+}
+
+function chatPanel(view, st) {
+  const social = view.social;
+  const seated = st.you !== null;
+  const shown = (st.chat || []).filter((m) => !social.isMuted(st, m.seat)).slice(-LOG_SHOWN);
+  const send = (e) => {
+    e.preventDefault();
+    const input = e.target.querySelector("input");
+    const text = input.value.trim();
+    if (!text) return;
+    social.say({ text });
+    input.value = "";
+  };
+  return h(
+    "div",
+    { class: "chat-panel", id: "chat-panel", "data-key": "chat", "data-testid": "chat" },
+    h("h2", { class: "sr-only" }, t("chat.title")),
+    h(
+      "ol",
+      { class: "chat-log", "data-testid": "chat-log", "aria-label": t("chat.title") },
+      shown.length
+        ? shown.map((m) =>
+            h(
+              "li",
+              { "data-key": `m${m.n}`, "data-testid": "chat-line", "data-seat": m.seat },
+              h("strong", {}, `${seatName(st, m.seat)}: `),
+              h("span", { class: `chat-${m.kind}` }, chatText(m)),
+            ),
+          )
+        : h("li", { class: "muted", "data-key": "none" }, t("chat.empty")),
+    ),
+    seated
+      ? [
+          h(
+            "div",
+            { class: "chat-phrases", role: "group", "aria-label": t("chat.phrases"), "data-key": "phrases" },
+            PHRASES.map((key) =>
+              h(
+                "button",
+                { type: "button", class: "btn small", "data-key": key, "data-testid": `phrase-${key}`, onclick: () => social.say({ phrase: key }) },
+                t(`phrase.${key}`),
+              ),
+            ),
+          ),
+          h(
+            "div",
+            { class: "chat-emoji", role: "group", "aria-label": t("chat.emoji"), "data-key": "emoji" },
+            EMOJI.map((emoji, i) =>
+              h(
+                "button",
+                { type: "button", class: "btn small emoji", "data-key": `e${i}`, "data-testid": `emoji-${i}`, onclick: () => social.say({ emoji }) },
+                emoji,
+              ),
+            ),
+          ),
+          st.settings.chat === false
+            ? h("p", { class: "small muted", "data-key": "off", "data-testid": "chat-off" }, t("chat.textOff"))
+            : h(
+                "form",
+                { class: "chat-form row", "data-key": "form", onsubmit: send },
+                h("input", {
+                  type: "text",
+                  maxlength: TEXT_MAX,
+                  "aria-label": t("chat.placeholder"),
+                  placeholder: t("chat.placeholder"),
+                  autocomplete: "off",
+                  "data-testid": "chat-text",
+                }),
+                h("button", { type: "submit", class: "btn", "data-testid": "chat-send" }, t("chat.send")),
+              ),
+        ]
+      : h("p", { class: "small muted", "data-key": "watch" }, t("chat.spectator")),
+  );
+}
+
+function tableMenu(view, st) {
+  const social = view.social;
+  const me = st.you === null ? null : st.seats[st.you];
+  const isHost = Boolean(me && me.host);
+  const hostAt = hostSeat(st);
+  const ask = (confirm) => () => {
+    social.confirm = confirm;
+    view.render();
+    const no = view.root.querySelector("[data-testid=confirm-no]");
+    if (no) no.focus(); // a question asked takes focus, on its harmless answer
+  };
+  const people = st.seats.filter((row) => row.person && row.seat !== st.you);
+  const confirm = social.confirm;
+  return h(
+    "div",
+    { class: "table-menu", id: "table-menu", "data-key": "menu", "data-testid": "table-menu" },
+    h(
+      "p",
+      { class: "host-line", "data-testid": "host-line" },
+      isHost ? t("host.you") : hostAt !== null ? t("host.is", { name: st.seats[hostAt].name }) : "",
+    ),
+    isHost && st.status === "playing"
+      ? h(
+          "button",
+          {
+            type: "button",
+            class: "btn",
+            "data-testid": st.paused ? "resume" : "pause",
+            disabled: view.pending,
+            onclick: () => view.send({ type: st.paused ? "resume" : "pause" }),
+          },
+          t(st.paused ? "host.resume" : "host.pause"),
+        )
+      : null,
+    isHost
+      ? h(
+          "div",
+          { class: "host-settings" },
+          setting(view, st, "late", t("host.late")),
+          setting(view, st, "chat", t("host.chat")),
+        )
+      : null,
+    people.length
+      ? h(
+          "ul",
+          { class: "people", "data-testid": "people" },
+          people.map((row) =>
+            h(
+              "li",
+              { "data-key": `p${row.seat}-${row.name}`, "data-testid": `person-${row.seat}` },
+              h("span", { class: "seat-name" }, row.name),
+              row.late ? h("span", { class: "tag" }, t("host.late.seat")) : null,
+              h(
+                "button",
+                { type: "button", class: "btn small", "data-testid": `mute-${row.seat}`, "aria-pressed": social.isMuted(st, row.seat) ? "true" : "false", onclick: () => social.toggleMute(st, row.seat) },
+                t(social.isMuted(st, row.seat) ? "chat.unmute" : "chat.mute", { name: row.name }),
+              ),
+              isHost
+                ? h(
+                    "button",
+                    { type: "button", class: "btn small danger", "data-testid": `remove-${row.seat}`, onclick: ask({ kind: "remove", seat: row.seat, name: row.name }) },
+                    t("host.remove", { name: row.name }),
+                  )
+                : null,
+            ),
+          ),
+        )
+      : null,
+    me ? h("button", { type: "button", class: "btn danger", "data-testid": "leave", onclick: ask({ kind: "leave" }) }, t("host.leave")) : null,
+    confirm ? confirmBox(view, st, confirm) : null,
+  );
+}
+
+function setting(view, st, key, label) {
+  const on = st.settings[key] !== false;
+  return h(
+    "button",
+    {
+      type: "button",
+      role: "switch",
+      class: `btn switch${on ? " on" : ""}`,
+      "aria-checked": on ? "true" : "false",
+      "data-key": key,
+      "data-testid": `setting-${key}`,
+      disabled: view.pending,
+      onclick: () => view.send({ type: "configure", [key]: !on }),
+    },
+    h("span", { class: "switch-mark", "aria-hidden": "true" }, on ? "✓" : ""),
+    label,
+  );
+}
+
+function confirmBox(view, st, confirm) {
+  const social = view.social;
+  const question = confirm.kind === "leave" ? t("host.leaveAsk") : t("host.removeAsk", { name: confirm.name });
+  const yes = () => {
+    social.confirm = null;
+    if (confirm.kind === "leave") view.send({ type: "leave" });
+    else view.send({ type: "remove", seat: confirm.seat });
+  };
+  const no = () => {
+    social.confirm = null;
+    view.render();
+  };
+  return h(
+    "div",
+    { class: "confirm", role: "alertdialog", "aria-labelledby": "confirm-q", "data-testid": "confirm", "data-key": `c${confirm.kind}${confirm.seat ?? ""}` },
+    h("p", { id: "confirm-q" }, question),
+    h(
+      "div",
+      { class: "row" },
+      h("button", { type: "button", class: "btn", "data-testid": "confirm-no", onclick: no }, t("host.no")),
+      h("button", { type: "button", class: "btn danger", "data-testid": "confirm-yes", onclick: yes }, t("host.yes")),
+    ),
+  );
+}

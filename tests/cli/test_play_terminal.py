@@ -1,0 +1,63 @@
+"""``teenpatti play`` as a person reads it: "You win" (never "You wins"), cards with their suit
+symbols in colour, a line for every move of the others, a side show's outcome without its cards,
+and ``q`` to leave, asked to confirm first."""
+
+from __future__ import annotations
+
+import re
+
+from rich.console import Console
+from typer.testing import CliRunner
+
+from teenpatti.cli import commands
+from teenpatti.cli.play import card_markup
+from teenpatti.engine import parse_card
+
+ARGS = ["play", "--players", "3", "--hands", "10", "--bot", "random", "--seed", "01" * 32]
+
+
+def test_cards_have_suit_symbols_and_red_for_hearts_and_diamonds() -> None:
+    console = Console(
+        force_terminal=True, color_system="truecolor", record=True, width=40, highlight=False
+    )
+    for card in ("Ah", "Kd", "Qs", "Tc"):
+        console.print(card_markup(parse_card(card)), end=" ")
+    text = console.export_text(styles=False, clear=False)
+    assert text.split() == ["A♥", "K♦", "Q♠", "10♣"]
+    styled = console.export_text(styles=True)
+    red = re.findall(r"\x1b\[[0-9;]*31m([^\x1b]+)", styled)
+    assert red == ["A♥", "K♦"], styled
+
+
+def test_a_game_reads_right_line_by_line() -> None:
+    # See, then chaal every time and accept every side show: with this seed the person wins
+    # pots, loses a side show and wins one.
+    args = ["play", "--players", "4", "--hands", "10", "--bot", "medium", "--seed", "02" * 32]
+    done = CliRunner().invoke(commands(), args, input="see\nchaal\naccept\n" * 600)
+    assert done.exit_code == 0, done.output
+    out = done.stdout
+    assert "You wins" not in out and "You gets" not in out
+    assert re.search(r"^You win \d+", out, re.M), "the person never won a pot"
+    assert re.search(r"^(Asha|Bikash|Chandra) wins \d+ with ", out, re.M)
+    assert not re.search(r"\b[2-9TJQKA][shdc]\b", out), "cards written as letters"
+    assert re.search(r"(?:[2-9JQKA]|10)[♠♥♦♣]", out)
+    # every move of the others gets its own line
+    verbs = {verb for verb in re.findall(r"^  (?:Asha|Bikash|Chandra) (\w+)", out, re.M)}
+    assert verbs >= {"looks", "chaal", "asks"}, verbs
+    # a side show's outcome is said without the cards, from the person's side too
+    outcomes = re.findall(r"^  Side show: (.*hand was better.*)$", out, re.M)
+    assert "Chandra's hand was better: you pack" in outcomes, outcomes
+    assert "Your hand was better: Chandra packs" in outcomes, outcomes
+    assert not any(re.search(r"[♠♥♦♣]", line) for line in outcomes)
+    assert "Standings" in out and "(computer)" in out
+
+
+def test_q_asks_before_leaving() -> None:
+    # "q", then "n": the game goes on; "q" and "y": the person leaves.
+    done = CliRunner().invoke(commands(), ARGS, input="q\nn\npack\nq\ny\n")
+    assert done.exit_code == 0, done.output
+    out = done.stdout
+    assert out.count("Leave the game?") == 2
+    assert "You pack" in out
+    assert out.rstrip().endswith("You left the game.")
+    assert "Standings" not in out

@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { JS, state } from "./page.js";
+
+const social = await import(new URL("social.js", JS));
+const i18n = await import(new URL("i18n.js", JS));
+
+const chat = [
+  { n: 4, seat: 1, kind: "phrase", text: "shabash" },
+  { n: 5, seat: 0, kind: "emoji", text: "🎉" },
+  { n: 6, seat: 2, kind: "text", text: "<b>chiya?</b>" },
+];
+
+test("only the messages after the last one taken in are new", () => {
+  const st = state({ chat });
+  assert.deepEqual(social.newMessages(st, 4).map((m) => m.n), [5, 6]);
+  assert.deepEqual(social.newMessages(st, 6), []);
+  assert.deepEqual(social.newMessages(state({ chat: undefined }), 0), []);
+});
+
+test("a phrase is shown in the phone's language; reactions and typed text as they were sent", () => {
+  i18n.setLang("en");
+  assert.equal(social.chatText(chat[0]), "Shabash!");
+  i18n.setLang("ne");
+  assert.equal(social.chatText(chat[0]), "स्याबास!");
+  assert.equal(social.chatText(chat[1]), "🎉");
+  assert.equal(social.chatText(chat[2]), "<b>chiya?</b>");
+  i18n.setLang("en");
+});
+
+test("every quick phrase the page offers has its words in both languages", () => {
+  for (const key of social.PHRASES) {
+    for (const lang of ["en", "ne"]) assert.ok(i18n.STRINGS[lang][`phrase.${key}`], `${lang} phrase.${key}`);
+  }
+});

@@ -1,0 +1,240 @@
+"""The host's say and the chat on several phones, in English and Nepali, at 360 x 640 and
+390 x 844: quick phrases and reactions as bubbles at the sender's seat and lines in the screen
+reader's log, typed text shown as text, a mute, the host turning typed chat off; the host pausing
+and resuming, removing a person (whose page goes back to the join form), a latecomer taking a
+computer's seat at the next hand, a person giving up their seat and the host's role passing on;
+and a new game started by a majority of the people seated.
+
+Tables are opened through the lobby API and each phone is given its seat token as the page keeps
+it (local storage), so every test starts at the table at once."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import Any
+
+DEVANAGARI = r"[\u0900-\u097F]"
+
+
+def lobby(server: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        server.url + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        data: dict[str, Any] = json.loads(reply.read())
+    return data
+
+
+def open_table(server: Any, people: list[str], **settings: Any) -> tuple[str, list[dict[str, Any]]]:
+    """A table opened by ``people[0]`` and joined by the others; their lobby replies."""
+    body = {"name": people[0], "preset": "limited", "turn_seconds": None, **settings}
+    host = lobby(server, "/api/tables", body)
+    code = host["code"]
+    seats = [host] + [lobby(server, f"/api/tables/{code}/join", {"name": n}) for n in people[1:]]
+    return code, seats
+
+
+def sit(phone: Any, code: str, seat: dict[str, Any], lang: str = "en") -> Any:
+    """Open the table on ``phone`` holding ``seat``'s token, in ``lang``."""
+    page = phone.open("/")
+    page.evaluate(
+        """([code, token, seat, lang]) => {
+          localStorage.setItem('tp.seats', JSON.stringify({[code]: {token, seat, at: Date.now()}}));
+          localStorage.setItem('tp.lang', lang);
+        }""",
+        [code, seat["token"], seat["seat"], lang],
+    )
+    page.goto(f"{phone.base}/t/{code}")
+    page.wait_for_selector("html[data-ready='1']")
+    page.locator(f"[data-testid=table][data-you='{seat['seat']}']").wait_for()
+    return page
+
+
+def playing(page: Any) -> None:
+    page.locator("[data-testid=table][data-status=playing]").wait_for()
+
+
+def test_chat_bubbles_log_mute_and_typed_text(phone, server, check_layout, axe) -> None:
+    code, seats = open_table(server, ["Sita", "Ram", "Gita"], seats=4, hands=10)
+    host, ram, gita = phone(), phone(width=390, height=844), phone()
+    hpage = sit(host, code, seats[0])
+    rpage = sit(ram, code, seats[1], "ne")
+    gpage = sit(gita, code, seats[2])
+    hpage.get_by_test_id("start").tap()
+    for page in (hpage, rpage, gpage):
+        playing(page)
+
+    # Ram (in Nepali) says a quick phrase: a bubble at his seat everywhere, in each one's language.
+    rpage.get_by_test_id("chat-open").tap()
+    rpage.get_by_test_id("phrase-shabash").tap()
+    hpage.get_by_test_id("bubble-1").get_by_text("Shabash!").wait_for()
+    gpage.get_by_test_id("bubble-1").get_by_text("Shabash!").wait_for()
+    rpage.get_by_test_id("bubble-1").get_by_text("स्याबास!").wait_for()
+    hpage.get_by_test_id("announce").get_by_text("Ram: Shabash!").last.wait_for()
+    rpage.get_by_test_id("phrase-chito").wait_for()
+    assert rpage.get_by_test_id("phrase-chito").text_content() == "छिटो खेल न!"
+    check_layout(rpage)
+    axe(rpage, "the chat in Nepali")
+
+    # The bubble goes after a few seconds; the log keeps the line.
+    hpage.get_by_test_id("bubble-1").wait_for(state="detached")
+    hpage.get_by_test_id("chat-open").tap()
+    hpage.get_by_test_id("chat-log").get_by_text("Shabash!").wait_for()
+
+    # Typed text is shown as text, never as markup; a reaction is a bubble too.
+    gpage.get_by_test_id("chat-open").tap()
+    gpage.get_by_test_id("chat-text").fill("<img src=x onerror=alert(1)> chito!")
+    gpage.get_by_test_id("chat-send").tap()
+    hpage.get_by_test_id("chat-log").get_by_text("<img src=x onerror=alert(1)> chito!").wait_for()
+    hpage.get_by_test_id("bubble-2").get_by_text("<img src=x").wait_for()
+    assert hpage.locator("[data-testid=chat-log] img, .chat-bubble img").count() == 0
+    hpage.get_by_test_id("emoji-5").tap()
+    gpage.get_by_test_id("bubble-0").get_by_text("🎉").wait_for()
+    check_layout(hpage)
+    axe(hpage, "the chat")
+
+    # Sita mutes Ram: his next message shows for Gita, not for Sita.
+    hpage.get_by_test_id("menu-open").tap()
+    hpage.get_by_test_id("mute-1").tap()
+    assert hpage.get_by_test_id("mute-1").get_attribute("aria-pressed") == "true"
+    rpage.get_by_test_id("phrase-ramro_khel").tap()
+    gpage.get_by_test_id("bubble-1").get_by_text("Ramro khel!").wait_for()
+    gpage.get_by_test_id("chat-log").get_by_text("Ramro khel!").wait_for()
+    hpage.get_by_test_id("chat-open").tap()
+    hpage.get_by_test_id("chat-log").get_by_text("<img src=x onerror=alert(1)> chito!").wait_for()
+    assert hpage.get_by_test_id("chat-log").get_by_text("Ramro khel!").count() == 0
+    assert hpage.get_by_test_id("bubble-1").count() == 0
+
+    # The host turns typed chat off: the others' text box gives way to a note.
+    hpage.get_by_test_id("menu-open").tap()
+    hpage.get_by_test_id("setting-chat").tap()
+    gpage.get_by_test_id("chat-off").wait_for()
+    assert gpage.get_by_test_id("chat-text").count() == 0
+    rpage.get_by_test_id("chat-off").get_by_text("होस्टले").wait_for()
+    # a guest has no host controls
+    gpage.get_by_test_id("menu-open").tap()
+    gpage.get_by_test_id("host-line").get_by_text("Host: Sita").wait_for()
+    assert gpage.get_by_test_id("pause").count() == 0
+    assert gpage.get_by_test_id("remove-0").count() == 0
+
+    # The host closes the table to latecomers: a friend opening the link can only watch, and a
+    # spectator reads the chat without writing in it.
+    hpage.get_by_test_id("setting-late").tap()
+    hpage.locator("[data-testid=setting-late][aria-checked=false]").wait_for()
+    watcher = phone(width=390, height=844)
+    wpage = watcher.open(f"/t/{code}")
+    wpage.get_by_test_id("join-info").get_by_text("you can watch it").wait_for()
+    wpage.get_by_test_id("watch").tap()
+    wpage.locator("[data-testid=table][data-you='']").wait_for()
+    wpage.get_by_test_id("chat-open").tap()
+    wpage.get_by_test_id("chat-log").get_by_text("Shabash!").wait_for()
+    wpage.get_by_text("Only the players can chat").wait_for()
+    assert wpage.locator("[data-testid^=phrase-], [data-testid=chat-text]").count() == 0
+    check_layout(wpage)
+
+
+def _pack(phone: Any, state: dict[str, str], choices: list[str]) -> str:
+    return "act-pack" if "act-pack" in choices else choices[0]
+
+
+def test_pause_remove_latecomer_leave_and_the_host_passes(
+    phone, server, play, check_layout, axe
+) -> None:
+    code, seats = open_table(server, ["Asha", "Bimal", "Kiran"], seats=4, hands=3)
+    host, bimal, kiran = phone(width=390, height=844), phone(), phone(width=390, height=844)
+    hpage = sit(host, code, seats[0])
+    bpage = sit(bimal, code, seats[1], "ne")
+    kpage = sit(kiran, code, seats[2])
+    hpage.get_by_test_id("start").tap()
+    for page in (hpage, bpage, kpage):
+        page.locator("[data-testid=table][data-hand='1']").wait_for()
+
+    # Pause: every phone says so, no move can be made; resume.
+    hpage.get_by_test_id("menu-open").tap()
+    hpage.get_by_test_id("pause").tap()
+    for page in (hpage, bpage, kpage):
+        page.get_by_test_id("paused").wait_for()
+    kpage.get_by_test_id("announce").get_by_text("The host has paused the game").last.wait_for()
+    assert bpage.get_by_test_id("paused").text_content() == "खेल रोकिएको छ"
+    for page in (hpage, bpage, kpage):
+        assert page.locator("[data-testid=actions] button[data-do]:not([disabled])").count() == 0
+    check_layout(hpage)
+    axe(hpage, "the table menu, paused")
+    hpage.get_by_test_id("resume").tap()
+    for page in (hpage, bpage, kpage):
+        page.get_by_test_id("paused").wait_for(state="detached")
+
+    # The host removes Kiran (after a confirmation): his page goes back to the join form.
+    hpage.get_by_test_id("remove-2").tap()
+    hpage.get_by_test_id("confirm").get_by_text("Remove Kiran from the table?").wait_for()
+    hpage.get_by_test_id("confirm-yes").tap()
+    kpage.get_by_test_id("join-form").wait_for()
+    kpage.get_by_test_id("form-error").get_by_text(
+        "The host removed you from this table."
+    ).wait_for()
+    bpage.get_by_test_id("announce").get_by_text("Kiran").last.wait_for()
+
+    # A latecomer (in Nepali) takes that seat from the lobby; the computer plays it this hand.
+    late = phone()
+    lpage = late.open("/")
+    lpage.evaluate("() => localStorage.setItem('tp.lang', 'ne')")
+    lpage = late.open(f"/t/{code}")
+    lpage.get_by_test_id("join-info").get_by_text("कम्प्युटरको सिटमा").wait_for()
+    lpage.get_by_test_id("name").fill("Laxmi")
+    lpage.get_by_test_id("join-submit").tap()
+    lpage.locator("[data-testid=table][data-you='2']").wait_for()
+    hand = int(lpage.get_by_test_id("table").get_attribute("data-hand"))
+    if lpage.get_by_test_id("table").get_attribute("data-hand-finished") == "0":
+        lpage.get_by_test_id("late-note").wait_for()
+    # the hands go on; from the next one the seat is Laxmi's to play
+    state = play([host, bimal, late], _pack, lambda s: int(s["hand"]) > hand and s["actor"] == "2")
+    assert state["personTurn"] == "1"
+    assert lpage.get_by_test_id("late-note").count() == 0
+    hpage.get_by_test_id("seat-2").get_by_text("Laxmi").wait_for()
+
+    # Bimal gives up his seat (after a confirmation); the computer plays it on.
+    bpage.get_by_test_id("menu-open").tap()
+    bpage.get_by_test_id("leave").tap()
+    bpage.get_by_test_id("confirm-no").tap()
+    assert bpage.get_by_test_id("confirm").count() == 0
+    bpage.get_by_test_id("leave").tap()
+    bpage.get_by_test_id("confirm-yes").tap()
+    bpage.get_by_test_id("form-error").get_by_text("तपाईंले यो टेबल छोड्नुभयो।").wait_for()
+
+    # The host leaves: Laxmi, the next person seated, is the host now and can pause.
+    hpage.get_by_test_id("leave").tap()
+    hpage.get_by_test_id("confirm-yes").tap()
+    hpage.get_by_test_id("join-form").wait_for()
+    lpage.get_by_test_id("menu-open").tap()
+    lpage.get_by_test_id("host-line").get_by_text("तपाईं होस्ट हुनुहुन्छ").wait_for()
+    lpage.get_by_test_id("pause").tap()
+    lpage.get_by_test_id("paused").wait_for()
+    check_layout(lpage)
+
+
+def test_a_new_game_needs_the_host_or_a_majority(phone, server, play) -> None:
+    code, seats = open_table(server, ["Hari", "Mina", "Nabin"], seats=3, hands=1)
+    phones = [phone(), phone(width=390, height=844), phone()]
+    pages = [
+        sit(p, code, s, lang) for p, s, lang in zip(phones, seats, ["en", "ne", "en"], strict=True)
+    ]
+    pages[0].get_by_test_id("start").tap()
+    playing(pages[0])
+    play(phones, _pack, lambda s: s["status"] == "finished")
+    for page in pages:
+        page.locator("[data-testid=table][data-status=finished]").wait_for()
+    # A guest asks: one vote of three is not enough; the host is told who asked.
+    assert pages[2].get_by_test_id("again").text_content() == "Ask for a new game"
+    assert pages[0].get_by_test_id("again").text_content() == "Play again"
+    pages[2].get_by_test_id("again").tap()
+    pages[0].get_by_test_id("votes").get_by_text("Nabin").wait_for()
+    pages[2].locator("[data-testid=again][disabled]").wait_for()
+    assert pages[0].get_by_test_id("table").get_attribute("data-status") == "finished"
+    # A second guest asks (in Nepali): two of three start the game for everyone.
+    pages[1].get_by_test_id("again").tap()
+    for page in pages:
+        page.locator("[data-testid=table][data-status=playing]").wait_for()
