@@ -66,15 +66,16 @@ class Bus(Protocol):
 
     async def present(
         self,
-        seats: dict[str, list[int]],
+        seats: dict[str, list[int] | None],
         ttl: float,
         left: dict[str, dict[int, float]] | None = None,
         keep: float = 0.0,
     ) -> None:
         """Record, for ``ttl`` seconds, which seats of each table have a socket open in this
-        process (an empty list: none any more), and when (epoch seconds) the seats in ``left``
-        had their last socket here closed; a table's records are kept ``keep`` seconds at least
-        (the reconnect grace). One round trip."""
+        process (``None``: no socket of the table any more; the process then stops hearing
+        the table's announcements unless ``left`` keeps its record), and when (epoch seconds)
+        the seats in ``left`` had their last socket here closed; a table's records are kept
+        ``keep`` seconds at least (the reconnect grace). One round trip."""
         ...
 
     async def online(self, codes: list[str]) -> dict[str, set[int]]:

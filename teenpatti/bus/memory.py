@@ -31,7 +31,7 @@ class MemoryBus:
 
     async def present(
         self,
-        seats: dict[str, list[int]],
+        seats: dict[str, list[int] | None],
         ttl: float,
         left: dict[str, dict[int, float]] | None = None,
         keep: float = 0.0,

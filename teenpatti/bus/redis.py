@@ -1,4 +1,11 @@
-"""The Redis bus: pub/sub for announcements, ``SET NX PX`` leases for tables' clocks (redis-py)."""
+"""The Redis bus: pub/sub for announcements, ``SET NX PX`` leases for tables' clocks (redis-py).
+
+Each process listens on a channel of its own (:data:`CHANNEL` and its name). An announcement goes
+only to the processes that hold the table: those with a presence record of it (they have sockets
+there, or had a seat's last one close within the grace) and the holder of its lease (it runs the
+table's clocks). One script call finds them and publishes to each, so a process that does not
+serve a table never hears of it, however many processes there are. A process serving the table
+only for the lobby hears nothing: it reads the store before it answers."""
 
 from __future__ import annotations
 
@@ -20,8 +27,8 @@ from .base import MISSED, Listener
 
 __all__ = ["CHANNEL", "RedisBus"]
 
-CHANNEL = "teenpatti:tables"
-"""The pub/sub channel every process listens on."""
+CHANNEL = "teenpatti:to:"
+"""The prefix of each process's own pub/sub channel (followed by the process's name)."""
 _LEASE = "teenpatti:lease:"
 _ONLINE = "teenpatti:online:"
 """A hash per table: process -> its record (see :class:`_Record`)."""
@@ -55,6 +62,20 @@ for i, key in ipairs(KEYS) do
   end
 end
 return out
+"""
+# Publish ARGV[1] to every process holding the table but the sender (ARGV[2]): those with a
+# presence record (KEYS[1]) and the lease holder (KEYS[2]). Returns how many listeners heard it.
+_ANNOUNCE = """
+local told, heard = {}, 0
+local function tell(owner)
+  if owner and owner ~= ARGV[2] and not told[owner] then
+    told[owner] = true
+    heard = heard + redis.call('PUBLISH', ARGV[3] .. owner, ARGV[1])
+  end
+end
+for _, owner in ipairs(redis.call('HKEYS', KEYS[1])) do tell(owner) end
+tell(redis.call('GET', KEYS[2]))
+return heard
 """
 _BATCH = 1000
 """Leases renewed per call."""
@@ -111,9 +132,12 @@ class RedisBus:
         self._take = client.register_script(_TAKE_OR_RENEW)
         self._take_many = client.register_script(_TAKE_OR_RENEW_MANY)
         self._release = client.register_script(_RELEASE)
+        self._announce = client.register_script(_ANNOUNCE)
+        self.channel = CHANNEL + self.owner
+        """This process's own channel: announcements of the tables it holds."""
         self._task: asyncio.Task[None] | None = None
         self._held: set[str] = set()
-        self._present: dict[str, tuple[list[int], dict[int, float], float]] = {}
+        self._present: dict[str, tuple[list[int] | None, dict[int, float], float]] = {}
         """This process's last record of each table: ``(seats, left, keep)``."""
 
     @classmethod
@@ -140,7 +164,7 @@ class RedisBus:
     async def start(self, listener: Listener) -> None:
         """Listen on the channel; other processes' announcements go to ``listener``."""
         pubsub = self.client.pubsub()
-        await pubsub.subscribe(CHANNEL)
+        await pubsub.subscribe(self.channel)
         self._task = asyncio.create_task(self._listen(pubsub, listener))
 
     async def _listen(self, pubsub: Any, listener: Listener) -> None:
@@ -151,7 +175,7 @@ class RedisBus:
                 try:
                     if pubsub is None:  # the connection broke: subscribe again
                         pubsub = self.client.pubsub()
-                        await pubsub.subscribe(CHANNEL)
+                        await pubsub.subscribe(self.channel)
                     async for message in pubsub.listen():
                         delay = 0.1
                         kind = message.get("type")
@@ -191,9 +215,11 @@ class RedisBus:
             log.exception("catching up after the bus came back")
 
     async def publish(self, code: str, version: int) -> None:
-        """Announce a table's new version to every other process."""
+        """Announce a table's new version to the other processes that hold it."""
         payload = json.dumps({"code": code, "version": version, "from": self.owner})
-        await self.client.publish(CHANNEL, payload)
+        await self._announce(
+            keys=[_ONLINE + code, _LEASE + code], args=[payload, self.owner, CHANNEL]
+        )
 
     async def lease(self, code: str, ttl: float) -> bool:
         """Take or renew the lease on a table's clocks."""
@@ -224,7 +250,7 @@ class RedisBus:
 
     async def present(
         self,
-        seats: dict[str, list[int]],
+        seats: dict[str, list[int] | None],
         ttl: float,
         left: dict[str, dict[int, float]] | None = None,
         keep: float = 0.0,
@@ -239,8 +265,8 @@ class RedisBus:
             for code, held in seats.items():
                 key = _ONLINE + code
                 gone = (left or {}).get(code, {})
-                if held or gone:
-                    on = ",".join(map(str, sorted(held)))
+                if held is not None or gone:
+                    on = ",".join(map(str, sorted(held or [])))
                     off = ",".join(f"{s}@{int(t * 1000)}" for s, t in sorted(gone.items()))
                     pipe.hset(key, self.owner, f"{expiry}:{on}:{written}:{off}")
                     pipe.pexpire(key, lasts)
@@ -249,7 +275,7 @@ class RedisBus:
             await pipe.execute()
         for code, held in seats.items():
             gone = (left or {}).get(code, {})
-            if held or gone:
+            if held is not None or gone:
                 self._present[code] = (held, gone, keep)
             else:
                 self._present.pop(code, None)

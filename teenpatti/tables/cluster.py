@@ -4,8 +4,11 @@ store, and the leases that decide which process runs a table's clocks.
 Any process accepts any client; each appends with the version it has (a stale copy loses the
 compare-and-set and catches up). After an append a process announces the new version on the bus;
 the others catch up from the store and send their own sockets their views. Only
-``(code, version)`` crosses the bus, so hidden cards never do. An announcement the bus refused is
-sent again by the reconciler. A process that has not the table in memory ignores it.
+``(code, version)`` crosses the bus, so hidden cards never do; it goes only to the processes
+that hold the table (sockets there, or its lease), each of which records its sockets on the bus
+(:meth:`moved` on a table's first socket, a seat's coming and going, the last socket's close).
+An announcement the bus refused is sent again by the reconciler. A process that has not the
+table in memory ignores it.
 
 A table's clocks run in the one process holding its lease. The lease keeper renews the leases of
 every table this process runs in one round trip (:meth:`Bus.leases`), and takes over the clocks of
@@ -114,8 +117,9 @@ class Cluster:
     async def _show(self, live: LiveTable) -> None:
         code = live.table.code
         try:
+            seats = _seats(live) if live.connections else None
             await self.bus.present(
-                {code: _seats(live)}, PRESENCE_TTL, {code: self._left(live)}, self._keep
+                {code: seats}, PRESENCE_TTL, {code: self._left(live)}, self._keep
             )
             self._shown.add(code)
             await self.bus.publish(code, PRESENCE)
@@ -160,11 +164,15 @@ class Cluster:
     async def share_presence(self, tables: list[LiveTable]) -> None:
         """Renew this process's presence records and read the others' (the lease round)."""
         left = {t.table.code: gone for t in tables if (gone := self._left(t))}
-        mine = {t.table.code: _seats(t) for t in tables if t.connections or t.table.code in left}
+        mine: dict[str, list[int] | None] = {
+            t.table.code: _seats(t) if t.connections else None
+            for t in tables
+            if t.connections or t.table.code in left
+        }
         for code in self._shown - set(mine):
-            mine[code] = []  # no socket left here, and nobody left recently
+            mine[code] = None  # no socket left here, and nobody left recently
         await self.bus.present(mine, PRESENCE_TTL, left, self._keep)
-        self._shown = {code for code, seats in mine.items() if seats or code in left}
+        self._shown = {code for code, seats in mine.items() if seats is not None or code in left}
         await self._refresh([t for t in tables if t.connections or t.owned])
 
     async def _catch_up_safely(self, live: LiveTable) -> None:

@@ -54,7 +54,8 @@ class Presence:
         self._watched = watched
         """Called when a socket joins a table (a sleeping table's clocks start again)."""
         self._moved = moved
-        """Called when a seat comes online or goes offline in this process (tell the others)."""
+        """Called when a seat comes online or goes offline in this process, or the table's first
+        socket opens or its last closes (tell the others)."""
         self._elsewhere = elsewhere
         """The seats online in other processes now (read fresh before a seat is handed over)."""
         self._last_seen = last_seen
@@ -71,7 +72,7 @@ class Presence:
             if grace is not None:
                 grace.cancel()
         first = seat is not None and sum(c.seat == seat for c in live.connections) == 1
-        if first:
+        if first or len(live.connections) == 1:  # a seat online, or the table's first socket
             self._moved(live)
         # Back from the computer (the new state goes to every socket); if the store is down, the
         # reconciler gives the seat back later.
@@ -88,6 +89,8 @@ class Presence:
         live.connections.discard(conn)
         seat = conn.seat
         if seat is None or any(c.seat == seat for c in live.connections):
+            if not live.connections:
+                self._moved(live)  # the table's last socket here: no announcements needed
             return
         live.left[seat] = self.clock.time()
         self._moved(live)

@@ -13,6 +13,8 @@ themselves from the Debian packages (``postgresql``, ``redis-server``), and seve
   all at once (their migrations race, as processes starting together do). Each is a ``Server``
   of ``tests/server/conftest.py`` (``kill()`` is SIGKILL). At the end every process still alive
   is stopped, and the test fails if any logged an exception.
+- ``proxied`` (per test): a fresh database behind a ``PgProxy`` (``fault_helpers``), to lose a
+  commit's acknowledgement or cut PostgreSQL off: ``(proxy, name, direct url)``.
 - ``ws``, ``cli``, ``arun``: the same fixtures as in ``tests/server`` (every client checks every
   state it gets for cards its seat may not see; the test fails if one did).
 
@@ -29,6 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from fault_helpers import PgProxy
 from scale_helpers import FAST, Server, server_helpers
 from scale_services import PgCluster, RedisServer, ServiceError, missing_services
 
@@ -130,3 +133,15 @@ def cluster(pg_url: str, redis_url: str, tmp_path: Path) -> Iterator[MakeCluster
         if "Traceback" in srv.log()
     ]
     assert not problems, "\n".join(problems)
+
+
+@pytest.fixture
+def proxied(pg_cluster: PgCluster) -> Iterator[tuple[PgProxy, str, str]]:
+    """A fresh database behind a :class:`PgProxy`: ``(proxy, name, direct url)``."""
+    name = f"proxied_{os.getpid()}_{secrets.token_hex(4)}"
+    direct = pg_cluster.create_database(name)
+    proxy = PgProxy(pg_cluster.port).start()
+    try:
+        yield proxy, name, direct
+    finally:
+        proxy.stop()

@@ -5,7 +5,8 @@ the checks made on every table after the faults.
 - :class:`PgProxy`: forwards ``127.0.0.1:port`` to PostgreSQL in a thread of its own. Armed with
   :meth:`PgProxy.lose_next_commit_ack`, it lets the next ``COMMIT`` through to the server and cuts
   both connections when the server's acknowledgement comes back: the events are stored, and the
-  process that appended them hears only an error.
+  process that appended them hears only an error. :meth:`PgProxy.cut` makes PostgreSQL
+  unreachable (every connection cut and refused) until :meth:`PgProxy.restore`.
 - :class:`Player`: one person's socket. On each newest state with moves for it, it sends a move
   with a command id of its own; a retryable error sends the same message again (the same id), as
   the phone UI does; when its process goes away it says hello to another one.
@@ -52,6 +53,9 @@ class PgProxy:
         self.loop = asyncio.new_event_loop()
         self._armed = False
         self.lost = threading.Event()
+        self.down = False
+        """While set, every connection is refused (PostgreSQL cannot be reached)."""
+        self._open: set[asyncio.StreamWriter] = set()
         self._server: asyncio.Server | None = None
         self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
 
@@ -78,6 +82,21 @@ class PgProxy:
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(10)
 
+    def cut(self) -> None:
+        """PostgreSQL cannot be reached: every connection through the proxy is cut, and new ones
+        are refused until :meth:`restore`."""
+
+        def close_all() -> None:
+            self.down = True
+            for writer in list(self._open):
+                writer.close()
+
+        self.loop.call_soon_threadsafe(close_all)
+
+    def restore(self) -> None:
+        """PostgreSQL can be reached again."""
+        self.loop.call_soon_threadsafe(setattr, self, "down", False)
+
     def lose_next_commit_ack(self) -> None:
         """Cut the connection of the next ``COMMIT`` the server acknowledges, before the
         acknowledgement reaches the client (:attr:`lost` is set when it happened)."""
@@ -89,11 +108,15 @@ class PgProxy:
         return int(self._server.sockets[0].getsockname()[1])
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self.down:
+            writer.close()
+            return
         try:
             up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
         except OSError:
             writer.close()
             return
+        self._open.update((writer, up_writer))
         pipes = [
             asyncio.ensure_future(self._pipe(reader, up_writer)),
             asyncio.ensure_future(self._from_server(up_reader, writer)),
@@ -103,6 +126,7 @@ class PgProxy:
             task.cancel()
         for each in (writer, up_writer):
             each.close()
+            self._open.discard(each)
 
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         while data := await reader.read(65536):

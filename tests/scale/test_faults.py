@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -27,18 +26,6 @@ from scale_services import PgCluster, RedisServer
 
 Run = Callable[..., Any]
 MakeClient = Callable[..., Client]
-
-
-@pytest.fixture
-def proxied(pg_cluster: PgCluster) -> Iterator[tuple[PgProxy, str, str]]:
-    """A fresh database behind a :class:`PgProxy`: ``(proxy, name, direct url)``."""
-    name = f"faults_{os.getpid()}_{int(time.time() * 1000) % 100000}"
-    direct = pg_cluster.create_database(name)
-    proxy = PgProxy(pg_cluster.port).start()
-    try:
-        yield proxy, name, direct
-    finally:
-        proxy.stop()
 
 
 def start_servers(tmp_path: Path, url: str, redis_url: str, *extra: str) -> list[Server]:

@@ -16,7 +16,7 @@ from scale_services import RedisServer
 from teenpatti.bus import open_bus
 from teenpatti.bus.base import MISSED
 from teenpatti.bus.memory import MemoryBus
-from teenpatti.bus.redis import CHANNEL, RedisBus
+from teenpatti.bus.redis import RedisBus
 
 
 def run(coro: Any, timeout: float = 30.0) -> Any:
@@ -27,13 +27,14 @@ def new_code() -> str:
     return "T" + secrets.token_hex(3).upper()
 
 
-async def subscribers(url: str) -> int:
+async def subscribers(url: str, *buses: RedisBus) -> int:
+    """How many of these processes' channels have a listener."""
     client = aioredis.from_url(url)
     try:
-        counts = await client.pubsub_numsub(CHANNEL)
+        counts = await client.pubsub_numsub(*(bus.channel for bus in buses))
     finally:
         await client.aclose()
-    return int(dict(counts).get(CHANNEL.encode(), 0))
+    return sum(int(n) for _, n in counts)
 
 
 async def wait_for(check: Any, timeout: float = 5.0) -> None:
@@ -68,44 +69,56 @@ def test_open_bus_by_url(redis_url: str) -> None:
     run(body())
 
 
-def test_announcements_reach_the_other_processes_not_the_sender(redis_url: str) -> None:
+def test_announcements_reach_the_processes_holding_the_table_not_the_sender(
+    redis_url: str,
+) -> None:
+    """An announcement goes to the processes with a presence record of the table (sockets there)
+    and to its lease holder, in order, never back to the sender; a process that does not hold
+    the table hears nothing of it."""
+
     async def body() -> None:
-        one, two, three = [await RedisBus.open(redis_url) for _ in range(3)]
-        assert len({one.owner, two.owner, three.owner}) == 3
-        inboxes = [Inbox(), Inbox(), Inbox()]
-        before = await subscribers(redis_url)
-        for bus, inbox in zip((one, two, three), inboxes, strict=True):
+        one, two, three, four = [await RedisBus.open(redis_url) for _ in range(4)]
+        buses = (one, two, three, four)
+        assert len({bus.owner for bus in buses}) == 4
+        inboxes = [Inbox() for _ in buses]
+        for bus, inbox in zip(buses, inboxes, strict=True):
             await bus.start(inbox)
 
         async def subscribed() -> bool:
-            return await subscribers(redis_url) == before + 3
+            return await subscribers(redis_url, *buses) == 4
 
         await wait_for(subscribed)
         code = new_code()
+        await one.present({code: [0]}, 10.0)  # the sender holds it too
+        await two.present({code: []}, 10.0)  # a spectator's socket
+        assert await three.lease(code, 10.0)  # runs its clocks; four does not hold it
         for version in range(1, 6):
             await one.publish(code, version)
-        for inbox in inboxes[1:]:  # in order, every one
+        for inbox in inboxes[1:3]:  # in order, every one
             assert [await inbox.next() for _ in range(5)] == [(code, v) for v in range(1, 6)]
         await two.publish(code, 6)
         assert await inboxes[0].next() == (code, 6)
         assert await inboxes[2].next() == (code, 6)
+        await two.present({code: None}, 10.0)  # two's last socket closed
+        await one.publish(code, 7)
+        assert await inboxes[2].next() == (code, 7)
         await asyncio.sleep(0.2)
-        assert inboxes[0].got.empty() and inboxes[1].got.empty()  # nothing back to the sender
+        assert all(inbox.got.empty() for inbox in inboxes)  # not two, four, nor the sender
 
         # A malformed message (or one a listener chokes on) does not stop the listener.
         raw = aioredis.from_url(redis_url)
         try:
-            await raw.publish(CHANNEL, "not json")
-            await raw.publish(CHANNEL, '{"code": "X"}')
+            await raw.publish(three.channel, "not json")
+            await raw.publish(three.channel, '{"code": "X"}')
         finally:
             await raw.aclose()
-        await one.publish(code, 7)
-        assert await inboxes[1].next() == (code, 7)
-        for bus in (one, two, three):
+        await one.publish(code, 8)
+        assert await inboxes[2].next() == (code, 8)
+        for bus in buses:
             await bus.close()
 
         async def unsubscribed() -> bool:
-            return await subscribers(redis_url) == before
+            return await subscribers(redis_url, *buses) == 0
 
         await wait_for(unsubscribed)
 
@@ -191,7 +204,7 @@ def test_leases_are_renewed_in_batches_and_presence_is_shared(redis_url: str) ->
             assert await two.online(["P1", "P2", "P3"]) == {"P1": {0, 2}, "P2": {1}, "P3": set()}
             assert await one.online(["P1"]) == {"P1": set()}  # its own is not "elsewhere"
             written = time.time()
-            await one.present({"P2": []}, 2.0, {"P2": {1: written}}, 30.0)  # P2's last socket
+            await one.present({"P2": None}, 2.0, {"P2": {1: written}}, 30.0)  # its last socket
             assert (await two.online(["P2"]))["P2"] == set()
             seen = await two.last_seen(["P1", "P2", "P3"])
             assert seen["P1"].keys() == {0, 2} and seen["P3"] == {}
@@ -226,10 +239,11 @@ async def _restart(server: RedisServer) -> None:
     await two.start(inbox)
 
     async def subscribed() -> bool:
-        return await subscribers(url) == 2
+        return await subscribers(url, one, two) == 2
 
     await wait_for(subscribed)
     code = new_code()
+    await two.present({code: [1]}, 30.0)  # two has a socket at the table
     await one.publish(code, 1)
     assert await inbox.next() == (code, 1)
     assert await one.lease(code, 3.0) is True
@@ -238,6 +252,7 @@ async def _restart(server: RedisServer) -> None:
     # The listener is back within a few seconds, and says what it may have missed.
     assert await inbox.next(timeout=15) == (MISSED, 0)
     await wait_for(subscribed, timeout=10)
+    await two.present({code: [1]}, 30.0)  # the restarted Redis holds no record until renewed
     await one.publish(code, 2)
     assert await inbox.next() == (code, 2)
     # The restarted Redis holds no lease: the first to ask takes it.

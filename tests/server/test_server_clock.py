@@ -11,11 +11,11 @@ import contextlib
 import json
 import socket
 import sqlite3
-import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pytest
 import uvicorn
 
 from teenpatti.store.sqlite import SqliteStore
@@ -73,6 +73,20 @@ def events(db: Path, code: str) -> list[dict[str, Any]]:
     return [json.loads(r[0]) for r in rows]
 
 
+def stored_at(db: Path, code: str) -> list[float]:
+    """When each event of a table's log was stored (the server's clock), in version order."""
+    conn = sqlite3.connect(db, timeout=5)
+    try:
+        rows = conn.execute(
+            "SELECT e.at FROM events e JOIN tables t USING (table_id)"
+            " WHERE t.code = ? ORDER BY e.version",
+            (code,),
+        ).fetchall()
+    finally:
+        conn.close()
+    return [float(r[0]) for r in rows]
+
+
 async def post(http: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     import httpx
 
@@ -117,12 +131,14 @@ def test_turn_timer_packs_or_declines_when_it_runs_out(
         state = await client.hello(host["token"])
         if not state["legal"]:
             state = await client.state(lambda s: bool(s["legal"]))
-        started = time.time()
-        assert state["deadline"] is not None
-        assert started + 3.5 <= state["deadline"] <= started + 5.5
+        # The deadline counts the turn (5 s) from the event that began it, as stored (the
+        # writing process counts from its append's end, a few milliseconds on).
+        began = stored_at(db, code)[state["version"] - 1]
+        assert state["deadline"] == pytest.approx(began + 5, abs=0.5)
         # The host does nothing: the timer packs it, and the game (one hand) is over.
         over = await client.state(lambda s: s["status"] == "finished", timeout=9)
-        assert time.time() - started >= 3.5
+        packed = stored_at(db, code)[state["version"]]
+        assert packed >= state["deadline"]  # not before the deadline the player was shown
         stake = over["hand"]["stake"]
         timed = {"seat": 0, "do": "pack", "paid": 0, "stake": stake, "timeout": True}
         assert over["hand"]["actions"][-1] == timed  # marked as the timer's move

@@ -368,8 +368,11 @@ class QuietBus:
     async def release(self, code: str) -> None:
         pass
 
-    async def present(self, seats: dict[str, list[int]], ttl: float) -> None:
+    async def present(self, seats: dict[str, list[int] | None], ttl: float, *_: Any) -> None:
         pass
+
+    async def last_seen(self, codes: list[str]) -> dict[str, dict[int, float]]:
+        return {}
 
     async def online(self, codes: list[str]) -> dict[str, set[int]]:
         return {}

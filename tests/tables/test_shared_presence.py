@@ -87,7 +87,7 @@ class BoardBus:
 
     async def present(
         self,
-        seats: dict[str, list[int]],
+        seats: dict[str, list[int] | None],
         ttl: float,
         left: dict[str, dict[int, float]] | None = None,
         keep: float = 0.0,
@@ -96,8 +96,11 @@ class BoardBus:
         now = self.board.clock.time()
         for code, held in seats.items():
             gone = (left or {}).get(code, {})
-            record = (now + ttl, set(held), now, dict(gone))
-            self.board.records.setdefault(code, {})[self.owner] = record
+            records = self.board.records.setdefault(code, {})
+            if held is None and not gone:
+                records.pop(self.owner, None)
+            else:
+                records[self.owner] = (now + ttl, set(held or []), now, dict(gone))
 
     def _others(self, code: str) -> list[tuple[float, set[int], float, dict[int, float]]]:
         return [r for o, r in self.board.records.get(code, {}).items() if o != self.owner]
