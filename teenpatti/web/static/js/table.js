@@ -9,6 +9,7 @@ import { hurry, learnSkew, secondsLeft, tick } from "./clock.js";
 import { yourTurn } from "./cue.js";
 import { h, morphChildren } from "./dom.js";
 import { feel } from "./feel.js";
+import { PastHands } from "./hands.js";
 import { errorText, t } from "./i18n.js";
 import { waitingRoom } from "./lobby.js";
 import { isMyTurn } from "./moves.js";
@@ -36,6 +37,7 @@ export class TableView {
     this.qr = new QrImage(code, () => this.render());
     this.share = new ShareLink(code, () => this.render());
     this.social = new Social(this);
+    this.hands = new PastHands(this);
     this.socket = new TableSocket(code, token, {
       state: (msg) => this.onState(msg),
       error: (msg) => this.onError(msg),
@@ -110,11 +112,14 @@ export class TableView {
     }
     if (!isMyTurn(st)) this.app.notice(null);
     this.social.onState(prev, st);
+    this.hands.onState(st);
     this.render();
     feel(prev, st, this.root); // after drawing: what moves only decorates a table already in play
   }
 
   onError(msg) {
+    // this phone's part of a deal came too late (or twice): the server's part stood, quietly
+    if (typeof msg.code === "string" && msg.code.startsWith("deal/")) return;
     this.pending = false;
     if (msg.code === "state/stale" || msg.code === "state/conflict") {
       this.socket.send({ type: "sync" });
@@ -239,7 +244,10 @@ export class TableView {
       code: hand ? st.code : null,
       table: true,
     });
-    const body = st.status === "waiting" ? waitingRoom(this, st) : play(this, st);
+    const body =
+      st.status === "waiting"
+        ? waitingRoom(this, st)
+        : [play(this, st), this.hands.bar(st), this.hands.panel(st)];
     const actor = hand && !hand.finished ? hand.actor : null;
     const actorSeat = actor === null || actor === undefined ? null : st.seats[actor];
     const root = h(

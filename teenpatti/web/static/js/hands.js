@@ -1,0 +1,203 @@
+// Past hands: the hands of this game as this player may know them (the server's histories,
+// docs/hand-history.md): each with its moves, the cards turned over for this player and only
+// those, the pots and who won them, and "Check this deal" (fair.js): during the game your own
+// and the shown cards against the commitment published at the deal, after it the whole deal from
+// the revealed secret and the players' parts. Also sends this phone's part of each next deal.
+
+import { cardFace } from "./cards.js";
+import { h } from "./dom.js";
+import { joinNames, num, t } from "./i18n.js";
+import { checkHand, bytesToHex } from "./fair.js";
+import { moveText, seatName } from "./moves.js";
+
+/** The words for a check's outcome. Pure. */
+export function checkWords(result) {
+  if (!result) return "";
+  if (result.busy) return t("hands.checking");
+  if (!result.verified) return t("hands.bad", { reason: result.reason });
+  return t(result.complete ? "hands.okAll" : "hands.okShown");
+}
+
+/** Whether this phone should send its part of the next deal now, and for which commitment. Pure. */
+export function partDue(st, sent) {
+  const next = st && st.next_commitment;
+  if (!next || st.you === null || st.status !== "playing") return null;
+  if (st.hand && !st.hand.finished) return null;
+  if ((st.next_parts || []).includes(st.you) || sent.has(next)) return null;
+  return next;
+}
+
+export class PastHands {
+  constructor(view) {
+    this.view = view;
+    this.open = false;
+    this.list = null; // the histories, as last fetched
+    this.failed = false;
+    this.results = new Map(); // hand index -> check result
+    this.sent = new Map(); // commitment -> the part this phone sent for it
+    this.fetchedAt = null; // the hand count and status the list was fetched at
+  }
+
+  /** On each state: send this seat's part of the next deal, refresh the list if a hand ended. */
+  onState(st) {
+    const due = partDue(st, this.sent);
+    if (due) {
+      const part = bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(32)));
+      if (this.view.socket.send({ type: "part", for: due, part })) this.sent.set(due, part);
+    }
+    if (this.open && this.key(st) !== this.fetchedAt) this.load();
+  }
+
+  key(st) {
+    const hand = st.hand;
+    return `${st.status}:${hand ? hand.number - (hand.finished ? 0 : 1) : 0}`;
+  }
+
+  toggle() {
+    this.open = !this.open;
+    if (this.open) this.load();
+    this.view.render();
+  }
+
+  async load() {
+    const st = this.view.st;
+    if (!st) return;
+    this.fetchedAt = this.key(st);
+    const token = this.view.token;
+    try {
+      const response = await fetch(`/api/tables/${this.view.code}/hands`, {
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
+      if (!response.ok) throw new Error(String(response.status));
+      this.list = await response.json();
+      this.failed = false;
+      this.results.clear();
+    } catch {
+      this.failed = true;
+    }
+    this.view.render();
+  }
+
+  async check(index) {
+    const history = this.list && this.list[index];
+    if (!history || !this.view.st) return;
+    this.results.set(index, { busy: true });
+    this.view.render();
+    let result;
+    try {
+      result = await checkHand(history, this.view.st.settings.rules);
+    } catch (error) {
+      result = { verified: false, reason: String(error) };
+    }
+    this.results.set(index, result);
+    this.view.render();
+    this.view.app.announce(`${t("hands.hand", { n: num(history.hand || index + 1) })}: ${checkWords(result)}`);
+  }
+
+  /** The Past hands button; a spectator gets the hands only once the game is over. */
+  bar(st) {
+    if (st.you === null && st.status !== "finished") return null;
+    return h("div", { class: "past-hands-bar" }, this.button());
+  }
+
+  button() {
+    return h(
+      "button",
+      {
+        class: "btn small",
+        type: "button",
+        "data-testid": "hands-toggle",
+        "aria-expanded": this.open ? "true" : "false",
+        onclick: () => this.toggle(),
+      },
+      t(this.open ? "hands.close" : "hands.open"),
+    );
+  }
+
+  panel(st) {
+    if (!this.open || (st.you === null && st.status !== "finished")) return null;
+    const list = this.list || [];
+    const body = this.failed
+      ? h("p", { class: "error" }, t("hands.failed"))
+      : !this.list
+        ? h("p", {}, t("conn.connecting"))
+        : !list.length
+          ? h("p", { "data-testid": "hands-none" }, t("hands.none"))
+          : h("ol", { class: "past-hands-list" }, list.map((history, i) => this.item(st, history, i)));
+    return h(
+      "section",
+      { class: "panel past-hands", "data-testid": "past-hands", "aria-label": t("hands.title") },
+      h("h2", {}, t("hands.title")),
+      h("p", { class: "hint" }, t(st.status === "finished" ? "hands.afterGame" : "hands.duringGame")),
+      body,
+    );
+  }
+
+  item(st, history, i) {
+    const number = history.hand || i + 1;
+    const name = (seat) => (st.seats[seat] ? seatName(st, seat) : history.seats[seat].name);
+    const moves = history.actions.map((a, k) =>
+      h("li", { "data-key": `m${k}` }, `${name(a.seat)}: ${moveText(a, a.paid)}`),
+    );
+    const cards = history.seats
+      .map((row, seat) => ({ row, seat }))
+      .filter(({ row }) => row.cards)
+      .map(({ row, seat }) =>
+        h(
+          "li",
+          { "data-testid": "hands-cards", "data-seat": seat, "data-key": `c${seat}` },
+          h("span", { class: "who" }, name(seat)),
+          (Array.isArray(row.cards) ? row.cards : row.cards.split(" ")).map((c, k) => cardFace(c, "sm", `f${k}`)),
+        ),
+      );
+    const pots = ((history.result && history.result.pots) || []).map((pot, k) =>
+      h(
+        "li",
+        { "data-key": `p${k}` },
+        t("hands.pot", { n: pot.amount, names: joinNames(pot.winners.map((seat) => name(seat))) }),
+      ),
+    );
+    const result = this.results.get(i);
+    const mine = history.contributions && st.you !== null ? history.contributions[st.you] : undefined;
+    const sent = this.sent.get(history.commitment);
+    return h(
+      "li",
+      { class: "past-hand", "data-testid": "past-hand", "data-hand": number, "data-key": `h${number}` },
+      h("h3", {}, t("hands.hand", { n: num(number) })),
+      h("ul", { class: "moves" }, moves),
+      cards.length ? h("ul", { class: "shown" }, cards) : h("p", {}, t("hands.noCards")),
+      h("ul", { class: "pots" }, pots),
+      mine === undefined
+        ? null
+        : h(
+            "p",
+            { class: "hint", "data-testid": "hands-part" },
+            mine === null ? t("hands.serverPart") : mine === sent ? t("hands.yourPart") : t("hands.aPart"),
+          ),
+      h(
+        "button",
+        {
+          class: "btn small",
+          type: "button",
+          "data-testid": "hands-check",
+          disabled: Boolean(result && result.busy),
+          onclick: () => this.check(i),
+        },
+        t("hands.check"),
+      ),
+      result
+        ? h(
+            "p",
+            {
+              class: result.verified ? "ok" : "error",
+              role: "status",
+              "data-testid": "hands-verdict",
+              "data-verified": result.busy ? "" : result.verified ? "1" : "0",
+              "data-complete": result.complete ? "1" : "0",
+            },
+            checkWords(result),
+          )
+        : null,
+    );
+  }
+}
