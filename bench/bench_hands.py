@@ -1,6 +1,8 @@
 """Whole hands a second: random four-seat hands at our table, legality checks included.
 
-Each hand is dealt from its own 32-byte seed (the real HMAC-SHA256 shuffle), and every move is
+Each hand is dealt from its own 32-byte secret (``--deck 2``, as tables deal: ``teenpatti-deck/2``,
+only the cards dealt are drawn; ``--deck 1``: the whole-pack shuffle of ``teenpatti-deck/1``), and
+every move is
 chosen at random among ``hand.legal_actions()`` and played through ``hand.apply`` (which verifies it
 again). Run on one core: ``.venv/bin/python bench/bench_hands.py``.
 
@@ -16,6 +18,7 @@ import random
 import time
 
 from teenpatti.engine import Hand, Rules
+from teenpatti.engine.deck import DECK_V1, DECK_V2, Shuffle
 
 
 def yardstick(count: int, rng: random.Random) -> float:
@@ -28,7 +31,7 @@ def yardstick(count: int, rng: random.Random) -> float:
     return count / (time.perf_counter() - start)
 
 
-def random_hands(rules: Rules, seeds: list[bytes], rng: random.Random) -> tuple[float, float]:
+def random_hands(rules: Rules, seeds: list[Shuffle], rng: random.Random) -> tuple[float, float]:
     """Random hands a second, and actions a hand."""
     actions = 0
     start = time.perf_counter()
@@ -47,9 +50,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=20000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--deck", choices=("1", "2"), default="2")
     args = parser.parse_args()
     rng = random.Random(2026)
-    seeds = [rng.randbytes(32) for _ in range(args.hands)]
+    version = DECK_V2 if args.deck == "2" else DECK_V1
+    seeds = [Shuffle(rng.randbytes(32), version=version) for _ in range(args.hands)]
     Hand(Rules(), [1000] * 4, 0, seed=seeds[0])  # build the evaluation table before timing
     rows = []
     for preset in ("nepal", "classic", "club"):
@@ -57,7 +62,7 @@ def main() -> None:
         best = max(random_hands(rules, seeds, random.Random(1)) for _ in range(args.repeat))
         rows.append((preset, *best))
     base = max(yardstick(args.hands, random.Random(1)) for _ in range(args.repeat))
-    print(f"yardstick (random.shuffle + deal): {base:,.0f} a second")
+    print(f"yardstick (random.shuffle + deal): {base:,.0f} a second; deck {version}")
     for preset, rate, per_hand in rows:
         print(
             f"{preset:8s} random four-seat hands: {rate:,.0f} a second "

@@ -70,6 +70,19 @@ else:
 under cProfile with ``--profile`` (the profile is written when it stops)."""
 
 
+EDGE_OPTIONS = [
+    "--tables-per-address",
+    "1000000",
+    "--connections-per-address",
+    "1000000",
+    "--max-connections",
+    "1000000",
+    "--max-tables",
+    "1000000",
+]
+"""The swarm is one client address on loopback: the per-address limits are lifted for it."""
+
+
 def log(text: str) -> None:
     """Progress, on stderr."""
     print(f"[run {time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
@@ -461,6 +474,7 @@ def main() -> None:
                 "1",
                 "--bot-delay",
                 "1",
+                *EDGE_OPTIONS,
             ]
             profile = "-" if args.profile is None else str(args.profile.resolve())
             cmd = [sys.executable, "-c", SERVE, str(HERE), profile, *serve]

@@ -48,7 +48,15 @@ sys.path.insert(1, str(ROOT / "tests" / "scale"))
 import run as load_run  # noqa: E402  (bench/load/run.py: its process helpers)
 from scale_services import PgCluster, RedisServer, missing_services  # noqa: E402
 
-SERVE_OPTIONS = ["--lobby-rate", "100000,100000", "--result-pause", "1", "--bot-delay", "1"]
+SERVE_OPTIONS = [
+    "--lobby-rate",
+    "100000,100000",
+    "--result-pause",
+    "1",
+    "--bot-delay",
+    "1",
+    *load_run.EDGE_OPTIONS,
+]
 """As in ``run.py``: no lobby limit for the swarm's setup; no computer players are seated."""
 
 

@@ -718,6 +718,7 @@ async def play(swarm: Swarm) -> dict[str, Any]:
         swarm.slow.pending_recorded = False
     swarm.window_states = swarm.window_state_bytes = 0
     emit("window-start")
+    cpu_started = _cpu_seconds()
     started = swarm.window_started = time.perf_counter()
     swarm.recording = True
     stall_task = (
@@ -728,7 +729,13 @@ async def play(swarm: Swarm) -> dict[str, Any]:
     await asyncio.sleep(args.seconds)
     swarm.recording = False
     window = time.perf_counter() - started
-    emit("window-end")
+    client = {
+        "client_cpu_s": round(_cpu_seconds() - cpu_started, 3),
+        "client_cpu_share": round((_cpu_seconds() - cpu_started) / window, 3),
+        "client_rss_kib": _rss_kib(),
+        "client_fds": len(os.listdir("/proc/self/fd")),
+    }
+    emit("window-end", **client)
     swarm.ticking = False
     # Let the actions sent in the window finish (they are still timed).
     deadline = time.monotonic() + args.drain
@@ -744,7 +751,12 @@ async def play(swarm: Swarm) -> dict[str, Any]:
     stalled_report: dict[str, Any] = {}
     if stall_task is not None:
         stalled_report = await unstall(swarm, await stall_task, timeout=15.0)
-    return {"window_s": round(window, 3), "lost_in_drain": lost_in_drain, "stalled": stalled_report}
+    return {
+        "window_s": round(window, 3),
+        "lost_in_drain": lost_in_drain,
+        "stalled": stalled_report,
+        **client,
+    }
 
 
 def summary(figures: Figures, window: float) -> dict[str, Any]:
@@ -867,6 +879,22 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     if not 1 <= args.tables <= 5000 or not 1 <= args.seconds <= 3600 or not 0 < args.rate <= 5:
         parser.error("--tables 1-5000, --seconds 1-3600, --rate up to 5 (the server allows 10/s)")
     return args
+
+
+def _cpu_seconds() -> float:
+    """This client's own CPU time (user + system), so a figure can be checked against it: a
+    client short of CPU would delay the replies it times."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _rss_kib() -> int:
+    """This client's resident memory now (``VmRSS``), KiB."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
 
 
 def main(argv: list[str] | None = None) -> None:

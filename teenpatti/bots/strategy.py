@@ -33,6 +33,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from itertools import pairwise
 
 from ..engine.actions import Action, ActionKind, LegalAction
 from ..engine.view import HandView
@@ -103,8 +105,10 @@ class Opponent:
 
     seat: int
     seen: bool
-    cdf: list[float]
+    cdf: tuple[float, ...]
     """Cumulative weights, normalised: ``cdf[i]`` is the share of the range below bin ``i``."""
+    at_grid: tuple[float, ...]
+    """:meth:`below` at each point of :data:`GRID` (the middle of each bin)."""
 
     def below(self, u: float) -> float:
         """The chance that this opponent's hand is worse than a hand of ``u``."""
@@ -119,13 +123,22 @@ class Opponent:
 
 
 def _make_opponent(seat: int, seen: bool, weights: Sequence[float]) -> Opponent:
+    return Opponent(seat, seen, *_cumulative(tuple(weights)))
+
+
+@lru_cache(maxsize=4096)
+def _cumulative(weights: tuple[float, ...]) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The normalised cumulative weights of a range and their values at the grid's points
+    (a few ranges come up again and again: the uniform one, one likelihood per move)."""
     total = sum(weights)
     cdf = [0.0] * (BINS + 1)
     run = 0.0
     for i, w in enumerate(weights):
         run += w
         cdf[i + 1] = run / total
-    return Opponent(seat, seen, cdf)
+    # below(GRID[i]) exactly: GRID[i] * BINS is i + 0.5 with no rounding, so the step is 0.5
+    at_grid = tuple(lo + (hi - lo) * 0.5 for lo, hi in pairwise(cdf))
+    return tuple(cdf), at_grid
 
 
 @dataclass(slots=True)
@@ -150,6 +163,21 @@ class Reading:
     matched: int = 0
     """What an all in now could win: every seat's chips in, each counted up to the bot's own
     total once all in (the rest is a side pot the bot has no share of, or is handed back)."""
+    chances: list[float] | None = None
+    """:meth:`grid_chances`, once worked out (the opponents do not change with the prices)."""
+
+    def grid_chances(self) -> list[float]:
+        """:meth:`best_chance` at each point of :data:`GRID` (worked out once per reading)."""
+        if self.chances is None:
+            columns = [o.at_grid for o in self.opponents]
+            chances = []
+            for i in range(BINS):
+                p = 1.0
+                for column in columns:
+                    p *= column[i]
+                chances.append(p)
+            self.chances = chances
+        return self.chances
 
     def best_chance(self, u: float, without: int | None = None) -> float:
         """The chance that a hand of ``u`` beats every opponent (but ``without``)."""
@@ -344,15 +372,29 @@ def chaal_value(
     >>> round(chaal_value(0.5, 20, 10, 10, 2.0, 1000), 6)
     10.0
     """
+    won, paid = chaal_line(pot, cost, others, horizon, pot_limit, chips)
+    return e * won - paid
+
+
+def chaal_line(
+    pot: float,
+    cost: float,
+    others: float,
+    horizon: float,
+    pot_limit: int | None,
+    chips: float | None = None,
+) -> tuple[float, float]:
+    """:func:`chaal_value` as a line in ``e``: ``(won, paid)`` with value ``e * won - paid``
+    (nothing else in it depends on the bot's hand, so it is worked out once per position)."""
     if pot_limit is not None and pot + cost >= pot_limit:
-        return e * (pot + cost) - cost  # this payment ends the betting: everyone shows
+        return pot + cost, cost  # this payment ends the betting: everyone shows
     per_round = cost + others
     rounds = horizon
     if pot_limit is not None:
         rounds = max(1.0, min(horizon, (pot_limit - pot) / per_round))
     if chips is not None and cost > 0:
         rounds = max(1.0, min(rounds, chips / cost))
-    return e * (pot + rounds * per_round) - rounds * cost
+    return pot + rounds * per_round, rounds * cost
 
 
 _TO_THE_END = 1e9
@@ -361,7 +403,13 @@ _TO_THE_END = 1e9
 
 def show_value(p: float, pot: float, cost: float) -> float:
     """Expected chips from paying ``cost`` for a show won with chance ``p``."""
-    return p * (pot + cost) - cost
+    won, paid = show_line(pot, cost)
+    return p * won - paid
+
+
+def show_line(pot: float, cost: float) -> tuple[float, float]:
+    """:func:`show_value` as a line in ``p``: ``(won, paid)``."""
+    return pot + cost, cost
 
 
 class StrategyBot(Bot):
@@ -406,34 +454,41 @@ class StrategyBot(Bot):
         return self.level.horizon
 
     # ---------------------------------------------------------------- seen
-    def _seen_options(self, r: Reading, u: float) -> dict[ActionKind, float]:
-        """The value of every move open to a seen hand of ``u``."""
-        level = self.level
+    def _seen_lines(self, r: Reading) -> dict[ActionKind, tuple[float, float]]:
+        """Every move open to a seen hand but packing and the side show, as a line in the
+        chance ``e`` of holding the best hand: ``(won, paid)``, worth ``e * won - paid``."""
         legal = r.legal
         pot = r.pot
-        e = r.best_chance(u)
         others = r.others_put()
-        values: dict[ActionKind, float] = {ActionKind.PACK: 0.0}
+        lines: dict[ActionKind, tuple[float, float]] = {}
         horizon = self._horizon(r)
         chaal = legal.get(ActionKind.CHAAL)
         if chaal is not None:
-            values[ActionKind.CHAAL] = chaal_value(
-                e, pot, chaal.cost, others, horizon, r.pot_limit, r.chips
+            lines[ActionKind.CHAAL] = chaal_line(
+                pot, chaal.cost, others, horizon, r.pot_limit, r.chips
             )
         raise_ = legal.get(ActionKind.RAISE)
         if raise_ is not None:
-            values[ActionKind.RAISE] = chaal_value(
-                e, pot, raise_.cost, others * 2, horizon, r.pot_limit, r.chips
+            lines[ActionKind.RAISE] = chaal_line(
+                pot, raise_.cost, others * 2, horizon, r.pot_limit, r.chips
             )
         show = legal.get(ActionKind.SHOW)
         if show is not None:
-            values[ActionKind.SHOW] = show_value(e, pot, show.cost)
+            lines[ActionKind.SHOW] = show_line(pot, show.cost)
         allin = legal.get(ActionKind.ALLIN)
         if allin is not None:
-            values[ActionKind.ALLIN] = show_value(e, r.matched - allin.cost, allin.cost)
-        side = legal.get(ActionKind.SIDESHOW)
-        if side is not None and level.side_shows:
-            values[ActionKind.SIDESHOW] = self._side_show_value(r, u, side, e, others)
+            lines[ActionKind.ALLIN] = show_line(r.matched - allin.cost, allin.cost)
+        return lines
+
+    def _seen_options(self, r: Reading, u: float) -> dict[ActionKind, float]:
+        """The value of every move open to a seen hand of ``u``."""
+        e = r.best_chance(u)
+        values: dict[ActionKind, float] = {ActionKind.PACK: 0.0}
+        for kind, (won, paid) in self._seen_lines(r).items():
+            values[kind] = e * won - paid
+        side = r.legal.get(ActionKind.SIDESHOW)
+        if side is not None and self.level.side_shows:
+            values[ActionKind.SIDESHOW] = self._side_show_value(r, u, side, e, r.others_put())
         return values
 
     def _side_show_value(
@@ -499,7 +554,7 @@ class StrategyBot(Bot):
         # Seeing now: the best seen move for each hand we may hold, averaged over the hands.
         see_value = self._look_value(_as_seen(r, r.pot, r.chips))
         # Staying blind: the chance that a random hand is best.
-        e = sum(r.best_chance(u) for u in GRID) / BINS
+        e = sum(r.grid_chances()) / BINS
         others = r.others_put()
         bonus = level.blind_bonus * r.stake
         horizon = self._horizon(r)
@@ -538,10 +593,26 @@ class StrategyBot(Bot):
         return self._act(view, r, best_kind)
 
     def _look_value(self, seen: Reading) -> float:
-        """The value of seeing: the best seen move for each hand we may find, averaged."""
+        """The value of seeing: the best seen move for each hand we may find, averaged.
+
+        Each move's value is a line in the chance of holding the best hand, so the lines are
+        worked out once and only that chance changes along the grid (the same sums, in the
+        same order, as valuing every move at every point with :meth:`_seen_options`).
+        """
+        if self.level.side_shows and ActionKind.SIDESHOW in seen.legal:
+            total = 0.0
+            for u in GRID:
+                total += max(self._seen_options(seen, u).values())
+            return total / BINS
+        lines = tuple(self._seen_lines(seen).values())
         total = 0.0
-        for u in GRID:
-            total += max(self._seen_options(seen, u).values())
+        for e in seen.grid_chances():
+            best = 0.0  # packing
+            for won, paid in lines:
+                value = e * won - paid
+                if value > best:
+                    best = value
+            total += best
         return total / BINS
 
     @staticmethod

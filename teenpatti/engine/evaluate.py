@@ -221,6 +221,8 @@ class Evaluator:
         self._natural: list[int] | None = None
         self._kinds: list[Category] = []
         self._tables: dict[int | None, list[int]] = {}
+        self._plain: list[int] | None = None
+        """``table()``, the table when no card is turned up, once built."""
         self._best_one: list[int] = []
         self._best_two: list[int] = []
 
@@ -389,11 +391,21 @@ class Evaluator:
         variants ignore it. Raises :class:`~teenpatti.engine.cards.CardError` for anything but
         three different cards of this pack.
         """
-        a, b, c = self._check(cards)
-        table = self._tables.get(None if wild is None else self._wild_key(wild))
-        if table is None:
-            table = self.table(wild)
-        return table[a * _STRIDE_A + b * _STRIDE_B + c]
+        # The checks of :meth:`_check`, written out: this is the engine's hottest call.
+        if len(cards) == 3:
+            a, b, c = cards
+            top = self._top
+            if 0 <= a < top and 0 <= b < top and 0 <= c < top and a != b and a != c and b != c:
+                if wild is None:
+                    table = self._plain
+                    if table is None:
+                        table = self._plain = self.table()
+                else:
+                    table = self._tables.get(self._wild_key(wild))
+                    if table is None:
+                        table = self.table(wild)
+                return table[a * _STRIDE_A + b * _STRIDE_B + c]
+        raise CardError(self._refusal(cards))
 
     def category(self, cards: Sequence[int], wild: int | None = None) -> Category:
         """The kind of hand the cards make, wild cards taken as chosen."""

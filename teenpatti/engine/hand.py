@@ -47,21 +47,28 @@ _ACCEPT = LegalAction(ActionKind.ACCEPT)
 _DECLINE = LegalAction(ActionKind.DECLINE)
 
 
-def _cost(check: Callable[..., int], *args: int) -> int | None:
-    """What a move costs if ``check(*args)`` passes, else ``None``."""
-    try:
-        return check(*args)
-    except IllegalAction:
-        return None
+class Refusal:
+    """Why a move is not allowed now: a stable ``code`` and a sentence, built only when asked
+    (:meth:`error`), so that listing the legal moves spends nothing on the ones that are not."""
+
+    __slots__ = ("code", "template", "values")
+
+    def __init__(self, code: str, template: str, *values: object) -> None:
+        self.code = code
+        self.template = template
+        self.values = values
+
+    def error(self) -> IllegalAction:
+        """The :class:`IllegalAction` this refusal raises."""
+        return IllegalAction(self.code, self.template.format(*self.values))
 
 
-def _passes(check: Callable[..., object], *args: int) -> bool:
-    """Whether ``check(*args)`` passes."""
-    try:
-        check(*args)
-    except IllegalAction:
-        return False
-    return True
+def _passed(checked: int | Refusal) -> int:
+    """The cost a check returned, or raise the refusal it returned."""
+    if type(checked) is int:
+        return checked
+    assert isinstance(checked, Refusal)
+    raise checked.error()
 
 
 class EndedBy(StrEnum):
@@ -338,58 +345,59 @@ class Hand:
 
     def can_see(self, seat: int) -> bool:
         """Whether ``seat`` may look at its cards now."""
-        return _passes(self.verify_see, seat)
+        return self._check_seat(seat) is None and type(self._see(seat)) is int
 
     def legal_actions(self, seat: int | None = None) -> list[LegalAction]:
         """What ``seat`` (default: the seat to act, or the seat asked for a side show) may do
         now, each with its cost, in the order buttons show them.
 
-        Each option is one that its ``verify_*`` check passes, so this list and :meth:`verify`
-        cannot disagree. (The checks share their first steps, ``_verify_seat``, ``_verify_turn``
-        and ``_verify_bet``: when one of those fails, every check that starts with it is skipped.)
+        Each option is one whose check passes (the same checks :meth:`verify` and the
+        ``verify_*`` methods raise from), so this list and :meth:`verify` cannot disagree. The
+        checks share their first stages (the seat is in, it is its turn, it may bet): each stage
+        is run once here, and an option is tried only when its stages have passed.
         """
         if self.finished:
             return []
         if seat is None:
             seat = self.actor
             assert seat is not None
-        if not _passes(self._verify_seat, seat):
+        if self._check_seat(seat) is not None:
             return []
         out: list[LegalAction] = []
-        if self.can_see(seat):
+        if type(self._see(seat)) is int:
             out.append(_SEE)
-        if not _passes(self._verify_turn, seat):
-            if _passes(self.verify_answer, seat):
+        if self._check_turn(seat) is not None:
+            if type(self._answer(seat)) is int:
                 out += (_ACCEPT, _DECLINE)
             return out
-        if not _passes(self._verify_bet, seat):
-            if _passes(self.verify_pack, seat):
+        if self._check_bet(seat) is not None:
+            if type(self._pack(seat)) is int:
                 out.append(_PACK)
             return out
-        cost = _cost(self.verify_chaal, seat)
-        if cost is not None:
+        cost = self._chaal(seat, None)
+        if type(cost) is int:
             most = min(self._max_chaal(seat), self.chips[seat])
             out.append(
                 LegalAction(ActionKind.CHAAL, cost, most if self.rules.bets is Bets.RANGE else cost)
             )
-        cost = _cost(self.verify_raise, seat)
-        if cost is not None:
+        cost = self._raise(seat)
+        if type(cost) is int:
             out.append(LegalAction(ActionKind.RAISE, cost, cost))
-        cost = _cost(self.verify_show, seat)
-        if cost is not None:
+        cost = self._show(seat)
+        if type(cost) is int:
             out.append(LegalAction(ActionKind.SHOW, cost, cost, (self.next_in(seat),)))
+        side_show, live = self._side_show, self.live
         targets = tuple(
-            target
-            for target in self.order
-            if target != seat and self.live[target] and _passes(self.verify_side_show, seat, target)
+            t for t in self.order if t != seat and live[t] and type(side_show(seat, t)) is int
         )
         if targets:
-            cost = self.verify_side_show(seat, targets[0])
+            cost = side_show(seat, targets[0])
+            assert type(cost) is int
             out.append(LegalAction(ActionKind.SIDESHOW, cost, cost, targets))
-        cost = _cost(self.verify_all_in, seat)
-        if cost is not None:
+        cost = self._all_in(seat)
+        if type(cost) is int:
             out.append(LegalAction(ActionKind.ALLIN, cost, cost))
-        if _passes(self.verify_pack, seat):
+        if type(self._pack(seat)) is int:
             out.append(_PACK)
         return out
 
@@ -401,158 +409,173 @@ class Hand:
         (:meth:`verify_see`, :meth:`verify_chaal`, ...), the same ones :meth:`legal_actions`
         lists the options from.
         """
-        seat, kind = action.seat, action.kind
-        self._verify_seat(seat)
-        if action.target is not None and kind is not ActionKind.SIDESHOW:
-            raise IllegalAction("action/malformed", f"{kind} does not take a seat to ask")
-        if action.amount is not None and kind is not ActionKind.CHAAL:
-            raise IllegalAction("action/malformed", f"{kind} does not take an amount")
-        if kind is ActionKind.SEE:
-            return self.verify_see(seat)
-        if kind in (ActionKind.ACCEPT, ActionKind.DECLINE):
-            return self.verify_answer(seat)
-        if kind is ActionKind.PACK:
-            return self.verify_pack(seat)
-        if kind is ActionKind.CHAAL:
-            return self.verify_chaal(seat, action.amount)
-        if kind is ActionKind.RAISE:
-            return self.verify_raise(seat)
-        if kind is ActionKind.ALLIN:
-            return self.verify_all_in(seat)
-        if kind is ActionKind.SHOW:
-            return self.verify_show(seat)
-        return self.verify_side_show(seat, action.target)
+        return _passed(self._check(action))
 
     def can(self, action: Action) -> bool:
         """Whether ``action`` is legal now."""
-        return _passes(lambda: self.verify(action))
+        return type(self._check(action)) is int
 
-    def _verify_seat(self, seat: int) -> None:
+    def _check(self, action: Action) -> int | Refusal:
+        """What ``action`` costs if it is legal now, else why not (the gate of :meth:`verify`)."""
+        seat, kind = action.seat, action.kind
+        refused = self._check_seat(seat)
+        if refused is not None:
+            return refused
+        if action.target is not None and kind is not ActionKind.SIDESHOW:
+            return Refusal("action/malformed", "{} does not take a seat to ask", kind)
+        if action.amount is not None and kind is not ActionKind.CHAAL:
+            return Refusal("action/malformed", "{} does not take an amount", kind)
+        if kind is ActionKind.SEE:
+            return self._see(seat)
+        if kind is ActionKind.ACCEPT or kind is ActionKind.DECLINE:
+            return self._answer(seat)
+        refused = self._check_turn(seat)
+        if refused is not None:
+            return refused
+        if kind is ActionKind.PACK:
+            return self._pack(seat)
+        refused = self._check_bet(seat)
+        if refused is not None:
+            return refused
+        if kind is ActionKind.CHAAL:
+            return self._chaal(seat, action.amount)
+        if kind is ActionKind.RAISE:
+            return self._raise(seat)
+        if kind is ActionKind.ALLIN:
+            return self._all_in(seat)
+        if kind is ActionKind.SHOW:
+            return self._show(seat)
+        return self._side_show(seat, action.target)
+
+    # The checks come in stages: ``_check_seat`` (the hand is on and the seat in it), then
+    # ``_check_turn`` (its turn, no side show waiting), then ``_check_bet`` (it may put chips
+    # in); each returns ``None`` when it passes, else the :class:`Refusal`. A move's own check
+    # (``_see``, ``_chaal``, ...) runs once its stages have passed and returns the cost or the
+    # refusal. The public ``verify_*`` methods run the stages and the move's check and raise.
+
+    def _check_seat(self, seat: int) -> Refusal | None:
         """The hand is on and ``seat`` is still in it."""
         if self.finished:
-            raise IllegalAction("hand/over", "the hand is over")
+            return Refusal("hand/over", "the hand is over")
         if type(seat) is not int or not 0 <= seat < self.seats:  # a bool is no seat
-            raise IllegalAction("seat/unknown", f"there is no seat {seat}")
+            return Refusal("seat/unknown", "there is no seat {}", seat)
         if not self.live[seat]:
             why = "has packed" if self.dealt[seat] else "is not in this hand"
-            raise IllegalAction("seat/out", f"seat {seat} {why}")
+            return Refusal("seat/out", "seat {} {}", seat, why)
+        return None
 
-    def _verify_turn(self, seat: int) -> None:
-        """``seat`` is in, it is its turn, and no side show waits for an answer."""
-        self._verify_seat(seat)
+    def _check_turn(self, seat: int) -> Refusal | None:
+        """(After :meth:`_check_seat`.) It is ``seat``'s turn and no side show waits."""
         pending = self.side_show
         if pending is not None:
             if seat == pending[1]:
-                raise IllegalAction(
+                return Refusal(
                     "sideshow/pending", "you were asked for a side show: accept or decline it"
                 )
-            raise IllegalAction(
-                "sideshow/pending", f"waiting for seat {pending[1]} to answer the side show"
+            return Refusal(
+                "sideshow/pending", "waiting for seat {} to answer the side show", pending[1]
             )
         if seat != self.to_act:
-            raise IllegalAction("turn/not_yours", self._not_your_turn(seat, "act"))
+            return self._not_your_turn(seat, "act")
+        return None
 
-    def _verify_bet(self, seat: int) -> None:
-        """It is ``seat``'s turn to put chips in: its turn, and not past the blind-turn limit."""
-        self._verify_turn(seat)
+    def _check_bet(self, seat: int) -> Refusal | None:
+        """(After :meth:`_check_turn`.) ``seat`` is not past the blind-turn limit."""
         limit = self.rules.blind_turns_max
         if not self.seen[seat] and limit is not None and self.blind_turns[seat] >= limit:
-            raise IllegalAction(
+            return Refusal(
                 "blind/limit",
-                f"you have played {limit} blind turns: see your cards (or pack) first",
+                "you have played {} blind turns: see your cards (or pack) first",
+                limit,
             )
+        return None
 
-    def _not_your_turn(self, seat: int, what: str) -> str:
-        return f"it is seat {self.to_act}'s turn, not seat {seat}'s: you cannot {what} now"
+    def _not_your_turn(self, seat: int, what: str) -> Refusal:
+        return Refusal(
+            "turn/not_yours",
+            "it is seat {}'s turn, not seat {}'s: you cannot {} now",
+            self.to_act,
+            seat,
+            what,
+        )
 
-    def verify_see(self, seat: int) -> int:
-        """Check that ``seat`` may look at its cards now (free: returns 0)."""
-        self._verify_seat(seat)
+    def _see(self, seat: int) -> int | Refusal:
         if self.seen[seat]:
-            raise IllegalAction("see/already_seen", "you have already seen your cards")
+            return Refusal("see/already_seen", "you have already seen your cards")
         if not (self.rules.see_anytime or (seat == self.to_act and self.side_show is None)):
-            raise IllegalAction("turn/not_yours", self._not_your_turn(seat, "see your cards"))
+            return self._not_your_turn(seat, "see your cards")
         return 0
 
-    def verify_answer(self, seat: int) -> int:
-        """Check that ``seat`` may accept or decline a side show now (free: returns 0)."""
-        self._verify_seat(seat)
+    def _answer(self, seat: int) -> int | Refusal:
         pending = self.side_show
         if pending is None:
-            raise IllegalAction("sideshow/not_asked", "nobody has asked you for a side show")
+            return Refusal("sideshow/not_asked", "nobody has asked you for a side show")
         if seat != pending[1]:
-            raise IllegalAction(
-                "sideshow/not_asked", f"the side show was asked of seat {pending[1]}, not you"
+            return Refusal(
+                "sideshow/not_asked", "the side show was asked of seat {}, not you", pending[1]
             )
         return 0
 
-    def verify_pack(self, seat: int) -> int:
-        """Check that ``seat`` may pack now (free: returns 0)."""
-        self._verify_turn(seat)
-        return 0
+    def _pack(self, seat: int) -> int | Refusal:
+        return 0  # whoever's turn it is may pack
 
-    def verify_chaal(self, seat: int, amount: int | None = None) -> int:
-        """Check ``seat``'s chaal (of ``amount``, under range bets); return what it pays."""
-        self._verify_bet(seat)
+    def _chaal(self, seat: int, amount: int | None) -> int | Refusal:
         chips = self.chips[seat]
         cost = self.chaal_cost(seat)
         if amount is None or amount == cost:
             if chips < cost:
-                raise IllegalAction(
+                return Refusal(
                     "chaal/cannot_afford",
-                    f"you cannot afford your chaal of {cost}: go all in or pack",
+                    "you cannot afford your chaal of {}: go all in or pack",
+                    cost,
                 )
             return cost
         if self.rules.bets is not Bets.RANGE:
-            raise IllegalAction("chaal/amount", f"a chaal costs exactly {cost} now")
+            return Refusal("chaal/amount", "a chaal costs exactly {} now", cost)
         top = self._max_chaal(seat)
         if not cost <= amount <= top:
-            raise IllegalAction(
-                "chaal/amount", f"your chaal must be from {cost} to {top}, not {amount}"
+            return Refusal(
+                "chaal/amount", "your chaal must be from {} to {}, not {}", cost, top, amount
             )
         if amount > chips:
-            raise IllegalAction("chaal/cannot_afford", f"you have only {chips} chips, not {amount}")
+            return Refusal("chaal/cannot_afford", "you have only {} chips, not {}", chips, amount)
         return amount
 
-    def verify_raise(self, seat: int) -> int:
-        """Check ``seat``'s raise; return what it pays (twice its chaal)."""
-        self._verify_bet(seat)
+    def _raise(self, seat: int) -> int | Refusal:
         if not self._can_raise():
-            raise IllegalAction(
+            return Refusal(
                 "raise/stake_cap",
-                f"the stake cannot go above {self.rules.stake_cap}, so there is no raise",
+                "the stake cannot go above {}, so there is no raise",
+                self.rules.stake_cap,
             )
         cost = self.chaal_cost(seat) * 2
         if self.chips[seat] < cost:
-            raise IllegalAction("raise/cannot_afford", f"you cannot afford a raise of {cost}")
+            return Refusal("raise/cannot_afford", "you cannot afford a raise of {}", cost)
         return cost
 
-    def verify_all_in(self, seat: int) -> int:
-        """Check that ``seat``, short of its chaal, may go all in; return its chips."""
-        self._verify_bet(seat)
+    def _all_in(self, seat: int) -> int | Refusal:
         cost = self.chaal_cost(seat)
         chips = self.chips[seat]
         if chips >= cost:
-            raise IllegalAction(
+            return Refusal(
                 "allin/can_afford",
-                f"you can afford your chaal of {cost}: all in is only for a player who cannot",
+                "you can afford your chaal of {}: all in is only for a player who cannot",
+                cost,
             )
         if not self._may_go_all_in():
-            raise IllegalAction(
+            return Refusal(
                 "allin/players",
                 "there is no showdown among three or more at this table: with three or more"
                 " still in, a player short of their chaal can only pack",
             )
         return chips
 
-    def verify_show(self, seat: int) -> int:
-        """Check ``seat``'s request for a show; return what it pays."""
-        self._verify_bet(seat)
+    def _show(self, seat: int) -> int | Refusal:
         rules = self.rules
         if self.in_count != 2:
-            raise IllegalAction("show/players", "a show needs exactly two players left in the hand")
+            return Refusal("show/players", "a show needs exactly two players left in the hand")
         if rules.show_after_bet and not self.bet_made:
-            raise IllegalAction(
+            return Refusal(
                 "show/after_bet",
                 "a show can be asked only once someone has paid a chaal or a raise this hand",
             )
@@ -562,44 +585,43 @@ class Hand:
             and not self.seen[other]
             and rules.show_seen_vs_blind is ShowSeenVsBlind.FORBIDDEN
         ):
-            raise IllegalAction(
+            return Refusal(
                 "show/seen_vs_blind", "a seen player cannot ask a blind player for a show"
             )
         cost = self.show_cost(seat)
         if self.chips[seat] < cost:
-            raise IllegalAction("show/cannot_afford", f"you cannot afford a show of {cost}")
+            return Refusal("show/cannot_afford", "you cannot afford a show of {}", cost)
         return cost
 
-    def verify_side_show(self, seat: int, target: int | None = None) -> int:
-        """Check ``seat``'s request for a side show with ``target`` (default: the previous
-        player, under ``sideshow: previous``); return what it pays."""
-        self._verify_bet(seat)
+    def _side_show(self, seat: int, target: int | None) -> int | Refusal:
         rules = self.rules
         if rules.sideshow is SideShow.OFF:
-            raise IllegalAction("sideshow/off", "this table plays without side shows")
+            return Refusal("sideshow/off", "this table plays without side shows")
         if self.in_count < 3:
-            raise IllegalAction(
+            return Refusal(
                 "sideshow/players", "a side show needs three or more players in the hand"
             )
         if not self.seen[seat]:
-            raise IllegalAction("sideshow/blind", "see your cards before you ask for a side show")
+            return Refusal("sideshow/blind", "see your cards before you ask for a side show")
         if rules.sideshow_all_seen and not self._all_seen():
-            raise IllegalAction(
+            return Refusal(
                 "sideshow/all_seen", "a side show needs every player still in to be seen"
             )
         if rules.sideshow is SideShow.PREVIOUS:
             prev = self.previous_in(seat)
             if target is not None and target != prev:
-                raise IllegalAction(
+                return Refusal(
                     "sideshow/not_previous",
-                    f"you can ask only the player before you (seat {prev}) for a side show",
+                    "you can ask only the player before you (seat {}) for a side show",
+                    prev,
                 )
             target = prev
             if not self.has_bet[prev]:
-                raise IllegalAction(
+                return Refusal(
                     "sideshow/not_bet",
-                    f"seat {prev}, the player before you, has not bet yet this hand: you can ask"
+                    "seat {}, the player before you, has not bet yet this hand: you can ask"
                     " only the player whose bet came just before your turn",
+                    prev,
                 )
         elif (
             target is None
@@ -607,25 +629,61 @@ class Hand:
             or target == seat
             or not self.live[target]
         ):
-            raise IllegalAction(
+            return Refusal(
                 "sideshow/target", "name another player still in the hand to ask for a side show"
             )
         if not self.has_bet[target]:
-            raise IllegalAction(
+            return Refusal(
                 "sideshow/not_bet",
-                f"seat {target} has not bet yet this hand and cannot be asked for a side show",
+                "seat {} has not bet yet this hand and cannot be asked for a side show",
+                target,
             )
         if not self.seen[target]:
-            raise IllegalAction(
+            return Refusal(
                 "sideshow/target_blind",
-                f"seat {target} is blind and cannot be asked for a side show",
+                "seat {} is blind and cannot be asked for a side show",
+                target,
             )
         cost = self.stake * 2
         if self.chips[seat] < cost:
-            raise IllegalAction(
-                "sideshow/cannot_afford", f"you cannot afford a side show of {cost}"
-            )
+            return Refusal("sideshow/cannot_afford", "you cannot afford a side show of {}", cost)
         return cost
+
+    def verify_see(self, seat: int) -> int:
+        """Check that ``seat`` may look at its cards now (free: returns 0)."""
+        return _passed(self._check_seat(seat) or self._see(seat))
+
+    def verify_answer(self, seat: int) -> int:
+        """Check that ``seat`` may accept or decline a side show now (free: returns 0)."""
+        return _passed(self._check_seat(seat) or self._answer(seat))
+
+    def verify_pack(self, seat: int) -> int:
+        """Check that ``seat`` may pack now (free: returns 0)."""
+        return _passed(self._check_seat(seat) or self._check_turn(seat) or self._pack(seat))
+
+    def _stages_to_bet(self, seat: int) -> Refusal | None:
+        return self._check_seat(seat) or self._check_turn(seat) or self._check_bet(seat)
+
+    def verify_chaal(self, seat: int, amount: int | None = None) -> int:
+        """Check ``seat``'s chaal (of ``amount``, under range bets); return what it pays."""
+        return _passed(self._stages_to_bet(seat) or self._chaal(seat, amount))
+
+    def verify_raise(self, seat: int) -> int:
+        """Check ``seat``'s raise; return what it pays (twice its chaal)."""
+        return _passed(self._stages_to_bet(seat) or self._raise(seat))
+
+    def verify_all_in(self, seat: int) -> int:
+        """Check that ``seat``, short of its chaal, may go all in; return its chips."""
+        return _passed(self._stages_to_bet(seat) or self._all_in(seat))
+
+    def verify_show(self, seat: int) -> int:
+        """Check ``seat``'s request for a show; return what it pays."""
+        return _passed(self._stages_to_bet(seat) or self._show(seat))
+
+    def verify_side_show(self, seat: int, target: int | None = None) -> int:
+        """Check ``seat``'s request for a side show with ``target`` (default: the previous
+        player, under ``sideshow: previous``); return what it pays."""
+        return _passed(self._stages_to_bet(seat) or self._side_show(seat, target))
 
     # ------------------------------------------------------------------ playing a move
     def apply(self, action: Action) -> Action:
@@ -706,9 +764,11 @@ class Hand:
 
     def _all_in_shows(self) -> bool:
         """Whether a player still in is all in and that brings the showdown now."""
-        if not any(a and live for a, live in zip(self.all_in, self.live, strict=True)):
-            return False
-        return self._may_go_all_in()
+        live = self.live
+        for seat, out_of_chips in enumerate(self.all_in):
+            if out_of_chips and live[seat]:
+                return self._may_go_all_in()
+        return False
 
     def _stopped(self) -> bool:
         """After a payment: end the hand if an all in brings the showdown or the pot limit is

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from .errors import RulesError
@@ -258,9 +259,18 @@ class Rules:
         return out
 
     def changed_options(self) -> dict[str, Any]:
-        """The preset and only the options that differ from it (what a hand history records)."""
-        base = PRESETS[self.preset].options()
-        return {k: v for k, v in self.options().items() if k == "preset" or base.get(k) != v}
+        """The preset and only the options that differ from it (what a hand history records).
+
+        Worked out once for each set of rules (a table asks at every hand's end); each call
+        returns its own copy.
+        """
+        return dict(_changed_options(self))
+
+
+@lru_cache(maxsize=1024)
+def _changed_options(rules: Rules) -> dict[str, Any]:
+    base = PRESETS[rules.preset].options()
+    return {k: v for k, v in rules.options().items() if k == "preset" or base.get(k) != v}
 
 
 _ENUMS: dict[str, type[StrEnum]] = {

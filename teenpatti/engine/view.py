@@ -5,11 +5,16 @@ players of an accepted side show see each other's hands; at a show or a showdown
 in are turned over for everyone; a hand won by the last player standing shows nothing; packed
 hands are never shown. Once the hand is over a player may look at its own cards. Nothing else in
 the project turns a hand into something a client, a computer player or a log line sees.
+
+What every viewer sees alike (the seats as a spectator sees them, the log) is built once per move
+of a hand and shared by the views of every seat (a server renders one view per seat per move); a
+seat's view then differs only in the rows whose cards that seat may see.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
 from .actions import Action, LegalAction, Outcome
 from .hand import Hand
@@ -81,25 +86,54 @@ def can_see_cards(hand: Hand, viewer: int | None, seat: int) -> bool:
     return (viewer, seat) in hand.side_shows or (seat, viewer) in hand.side_shows
 
 
+def _seat(hand: Hand, s: int, cards: tuple[int, ...] | None) -> SeatView:
+    return SeatView(
+        seat=s,
+        chips=hand.chips[s],
+        put_in=hand.contributed[s],
+        dealt=hand.dealt[s],
+        packed=hand.dealt[s] and not hand.live[s],
+        seen=hand.seen[s],
+        all_in=hand.all_in[s],
+        blind_turns=hand.blind_turns[s],
+        cards=cards,
+    )
+
+
+_Public = tuple[int, tuple[SeatView, ...], tuple[Action, ...], tuple[Outcome, ...]]
+_PUBLIC: WeakKeyDictionary[Hand, _Public] = WeakKeyDictionary()
+"""Per hand: the number of moves played, and what every viewer sees alike after them (a hand
+changes only by a move, and every move is logged)."""
+
+
+def _public(hand: Hand) -> _Public:
+    moves = len(hand.log)
+    cached = _PUBLIC.get(hand)
+    if cached is None or cached[0] != moves:
+        seats = tuple(
+            _seat(hand, s, hand.cards[s] if can_see_cards(hand, None, s) else None)
+            for s in range(hand.seats)
+        )
+        cached = _PUBLIC[hand] = (moves, seats, tuple(hand.log), tuple(hand.outcomes))
+    return cached
+
+
 def view(hand: Hand, viewer: int | None = None) -> HandView:
     """What ``viewer`` may see of ``hand``: every public fact, and only the cards it may see."""
     if viewer is not None and not 0 <= viewer < hand.seats:
         raise ValueError(f"there is no seat {viewer}")
-    seats = tuple(
-        SeatView(
-            seat=s,
-            chips=hand.chips[s],
-            put_in=hand.contributed[s],
-            dealt=hand.dealt[s],
-            packed=hand.dealt[s] and not hand.live[s],
-            seen=hand.seen[s],
-            all_in=hand.all_in[s],
-            blind_turns=hand.blind_turns[s],
-            cards=hand.cards[s] if can_see_cards(hand, viewer, s) else None,
-        )
-        for s in range(hand.seats)
-    )
-    legal = tuple(hand.legal_actions(viewer)) if viewer is not None else ()
+    _, seats, actions, outcomes = _public(hand)
+    legal: tuple[LegalAction, ...] = ()
+    if viewer is not None:
+        mine = [
+            s for s, row in enumerate(seats) if row.cards is None and can_see_cards(hand, viewer, s)
+        ]
+        if mine:
+            rows = list(seats)
+            for s in mine:
+                rows[s] = _seat(hand, s, hand.cards[s])
+            seats = tuple(rows)
+        legal = tuple(hand.legal_actions(viewer))
     return HandView(
         viewer=viewer,
         rules=hand.rules,
@@ -114,7 +148,7 @@ def view(hand: Hand, viewer: int | None = None) -> HandView:
         finished=hand.finished,
         ended_by=None if hand.ended_by is None else hand.ended_by.value,
         pots=tuple(hand.pots),
-        actions=tuple(hand.log),
-        outcomes=tuple(hand.outcomes),
+        actions=actions,
+        outcomes=outcomes,
         legal_actions=legal,
     )

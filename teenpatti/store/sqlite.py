@@ -1,15 +1,26 @@
 """The SQLite event store: one file in the data folder, no other service to install.
 
 The standard library's ``sqlite3`` in WAL mode. A committed append survives the process being
-killed at any moment. Calls are short and run on the event loop's thread; every write is one
-transaction, and the primary key ``(table_id, version)`` makes a stale writer's insert fail.
+killed at any moment; the primary key ``(table_id, version)`` makes a stale writer's insert fail.
+
+Writes never run on the event loop: a writer thread takes every write waiting (creates, appends,
+purges) and commits them as one transaction (a group commit: one commit per tick, whatever the
+number of tables that moved), each write inside its own savepoint so that one stale append fails
+alone. A caller's write completes only once its batch is committed. Reads (loads, look-ups) run
+on the loop with their own connection: under WAL a reader never waits for a writer, so another
+process holding the file's write lock delays writes, not reads.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import queue
 import sqlite3
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,18 +48,66 @@ CREATE TABLE IF NOT EXISTS events (
 """
 
 
-class SqliteStore:
-    """Tables and their event logs in one SQLite file (``:memory:`` for a throwaway store)."""
+class _Write:
+    """One write waiting for the writer thread: what to do, and where its outcome goes."""
 
-    def __init__(self, path: str | Path) -> None:
+    __slots__ = ("future", "loop", "run")
+
+    def __init__(
+        self,
+        run: Callable[[sqlite3.Connection], Any],
+        loop: asyncio.AbstractEventLoop,
+        future: asyncio.Future[Any],
+    ) -> None:
+        self.run = run
+        self.loop = loop
+        self.future = future
+
+
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.done():  # the caller gave up waiting (cancelled)
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
+class SqliteStore:
+    """Tables and their event logs in one SQLite file (``:memory:`` for a throwaway store).
+
+    ``busy_timeout`` is how long (seconds) a write waits for another process's lock on the file
+    before it fails (the writer thread waits, not the event loop).
+    """
+
+    def __init__(self, path: str | Path, *, busy_timeout: float = 5.0) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
+        memory = self.path == ":memory:"
+        if not memory:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.db = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False, timeout=busy_timeout
+        )
+        """The writing connection (the writer thread's)."""
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self._migrate()
+        if memory:  # one database per connection: read through the same one, in turn
+            self._reader = self.db
+        else:
+            self._reader = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=busy_timeout
+            )
+        self._lock = threading.Lock()
+        """Held while a connection is in use when readers and the writer share one."""
+        self._shared = memory
+        self._writes: queue.SimpleQueue[_Write | None] = queue.SimpleQueue()
+        self._closed = False
+        self.commits = 0
+        """Transactions the writer thread has committed (each one a batch of writes)."""
+        self._thread = threading.Thread(target=self._writer, name="sqlite-writer", daemon=True)
+        self._thread.start()
 
     def _migrate(self) -> None:
         self.db.executescript(_SCHEMA)
@@ -64,22 +123,86 @@ class SqliteStore:
                 (str(SCHEMA_VERSION),),
             )
 
+    # ------------------------------------------------------------------ the writer thread
+    async def _write(self, run: Callable[[sqlite3.Connection], Any]) -> Any:
+        """Hand ``run`` to the writer thread; its result once its batch is committed."""
+        if self._closed:
+            raise sqlite3.ProgrammingError("the store is closed")
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        self._writes.put(_Write(run, loop, future))
+        return await future
+
+    def _writer(self) -> None:
+        """Take every write waiting, run each in its own savepoint, commit them at once."""
+        while True:
+            first = self._writes.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while True:
+                try:
+                    more = self._writes.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(self, batch: list[_Write]) -> None:
+        db = self.db
+        outcomes: list[tuple[Any, BaseException | None]] = []
+        try:
+            with self._lock if self._shared else contextlib.nullcontext():
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    for write in batch:
+                        db.execute("SAVEPOINT one")
+                        try:
+                            result = write.run(db)
+                        except Exception as refused:
+                            db.execute("ROLLBACK TO one")
+                            outcomes.append((None, refused))
+                        else:
+                            outcomes.append((result, None))
+                        db.execute("RELEASE one")
+                    db.execute("COMMIT")
+                    self.commits += 1
+                except BaseException:
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
+                    raise
+        except Exception as failed:  # nothing of the batch is stored: each write fails
+            outcomes = [(None, failed)] * len(batch)
+        for write, (result, error) in zip(batch, outcomes, strict=True):
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+                write.loop.call_soon_threadsafe(_settle, write.future, result, error)
+
+    # ------------------------------------------------------------------ writes
     async def create_table(self, table_id: str, code: str, first: dict[str, Any]) -> None:
         """Register a table and store its first event as version 1."""
         now = time.time()
-        try:
-            with self.db:
-                self.db.execute("BEGIN IMMEDIATE")
-                self.db.execute(
+        data = json.dumps(first, separators=(",", ":"))
+
+        def run(db: sqlite3.Connection) -> None:
+            try:
+                db.execute(
                     "INSERT INTO tables (table_id, code, created) VALUES (?, ?, ?)",
                     (table_id, code, now),
                 )
-                self.db.execute(
+                db.execute(
                     "INSERT INTO events (table_id, version, data, at) VALUES (?, 1, ?, ?)",
-                    (table_id, json.dumps(first, separators=(",", ":")), now),
+                    (table_id, data, now),
                 )
-        except sqlite3.IntegrityError:
-            raise CodeTaken(code) from None
+            except sqlite3.IntegrityError:
+                raise CodeTaken(code) from None
+
+        await self._write(run)
 
     async def append(
         self, table_id: str, expected_version: int, events: list[dict[str, Any]]
@@ -90,29 +213,54 @@ class SqliteStore:
             (table_id, expected_version + i, json.dumps(e, separators=(",", ":")), now)
             for i, e in enumerate(events, 1)
         ]
-        try:
-            with self.db:
-                self.db.execute("BEGIN IMMEDIATE")
-                (last,) = self.db.execute(
-                    "SELECT COALESCE(MAX(version), 0) FROM events WHERE table_id = ?", (table_id,)
-                ).fetchone()
-                if last != expected_version:
-                    raise VersionConflict(table_id)
-                self.db.executemany(
+
+        def run(db: sqlite3.Connection) -> int:
+            (last,) = db.execute(
+                "SELECT COALESCE(MAX(version), 0) FROM events WHERE table_id = ?", (table_id,)
+            ).fetchone()
+            if last != expected_version:
+                raise VersionConflict(table_id)
+            try:
+                db.executemany(
                     "INSERT INTO events (table_id, version, data, at) VALUES (?, ?, ?, ?)", rows
                 )
-        except sqlite3.IntegrityError:
-            raise VersionConflict(table_id) from None
-        return expected_version + len(events)
+            except sqlite3.IntegrityError:
+                raise VersionConflict(table_id) from None
+            return expected_version + len(events)
+
+        result: int = await self._write(run)
+        return result
+
+    async def purge(self, before: float) -> list[str]:
+        """Remove the tables whose last event is older than ``before``."""
+
+        def run(db: sqlite3.Connection) -> list[str]:
+            rows = db.execute(
+                "SELECT t.table_id, t.code FROM tables t JOIN events e USING (table_id)"
+                " GROUP BY t.table_id HAVING MAX(e.at) < ?",
+                (before,),
+            ).fetchall()
+            ids = [(table_id,) for table_id, _ in rows]
+            db.executemany("DELETE FROM events WHERE table_id = ?", ids)
+            db.executemany("DELETE FROM tables WHERE table_id = ?", ids)
+            return [code for _, code in rows]
+
+        codes: list[str] = await self._write(run)
+        return codes
+
+    # ------------------------------------------------------------------ reads
+    def _read(self, sql: str, args: Any = ()) -> list[Any]:
+        with self._lock if self._shared else contextlib.nullcontext():
+            return self._reader.execute(sql, args).fetchall()
 
     async def load(self, table_id: str, after: int = 0) -> list[StoredEvent]:
         """The table's events above ``after``, in order."""
         try:
-            rows = self.db.execute(
+            rows = self._read(
                 "SELECT version, data, at FROM events WHERE table_id = ? AND version > ?"
                 " ORDER BY version",
                 (table_id, after),
-            ).fetchall()
+            )
         except sqlite3.OperationalError:
             raise
         except sqlite3.DatabaseError as error:  # a damaged page under this table's rows
@@ -132,40 +280,31 @@ class SqliteStore:
             chunk = table_ids[i : i + 500]
             marks = ",".join("?" * len(chunk))
             out.update(
-                self.db.execute(
+                self._read(
                     f"SELECT table_id, MAX(version) FROM events WHERE table_id IN ({marks})"
                     " GROUP BY table_id",
                     chunk,
-                ).fetchall()
+                )
             )
         return out
 
-    async def purge(self, before: float) -> list[str]:
-        """Remove the tables whose last event is older than ``before``."""
-        with self.db:
-            self.db.execute("BEGIN IMMEDIATE")
-            rows = self.db.execute(
-                "SELECT t.table_id, t.code FROM tables t JOIN events e USING (table_id)"
-                " GROUP BY t.table_id HAVING MAX(e.at) < ?",
-                (before,),
-            ).fetchall()
-            ids = [(table_id,) for table_id, _ in rows]
-            self.db.executemany("DELETE FROM events WHERE table_id = ?", ids)
-            self.db.executemany("DELETE FROM tables WHERE table_id = ?", ids)
-        return [code for _, code in rows]
-
     async def find(self, code: str) -> TableRecord | None:
         """The table with this code."""
-        row = self.db.execute(
-            "SELECT table_id, code, created FROM tables WHERE code = ?", (code,)
-        ).fetchone()
-        return TableRecord(*row) if row else None
+        rows = self._read("SELECT table_id, code, created FROM tables WHERE code = ?", (code,))
+        return TableRecord(*rows[0]) if rows else None
 
     async def tables(self) -> list[TableRecord]:
         """Every table, oldest first."""
-        cursor = self.db.execute("SELECT table_id, code, created FROM tables ORDER BY created")
-        return [TableRecord(*row) for row in cursor]
+        rows = self._read("SELECT table_id, code, created FROM tables ORDER BY created")
+        return [TableRecord(*row) for row in rows]
 
     async def close(self) -> None:
-        """Close the file."""
+        """Let the writes already asked for finish, then close the file."""
+        if self._closed:
+            return
+        self._closed = True
+        self._writes.put(None)
+        await asyncio.to_thread(self._thread.join)
+        if self._reader is not self.db:
+            self._reader.close()
         self.db.close()
