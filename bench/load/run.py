@@ -414,10 +414,8 @@ def report(runs: dict[str, dict[str, Any]], ratio: float | None) -> str:
         row("server waiting for a CPU (share)", [c["server_waited_for_cpu_share"] for c in cols]),
         row("swarm CPU (share of a core)", [c["swarm_cpu_share"] for c in cols]),
         row("swarm loop lag p99 ms", [c["client_loop_lag_ms"].get("p99") for c in cols]),
-        row(
-            "swarm RSS MiB / descriptors",
-            [f"{c['client_rss_mib']}/{c['client_fds']}" for c in cols],
-        ),
+        row("swarm RSS MiB", [c["client_rss_mib"] for c in cols]),
+        row("swarm descriptors", [c["client_fds"] for c in cols]),
         row("server descriptors", [c.get("server_fds") for c in cols]),
         row("RSS after setup MiB", [c["rss_setup_mib"] for c in cols]),
         row("memory per table KiB", [c["memory_per_table_kib"] for c in cols]),
