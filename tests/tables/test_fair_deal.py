@@ -15,6 +15,7 @@ import pytest
 
 from teenpatti.engine.deck import DECK_V2, Shuffle
 from teenpatti.engine.history import verify_game
+from teenpatti.engine.view import can_see_cards
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.clock import ManualClock
 from teenpatti.tables.live import LiveTable
@@ -157,9 +158,12 @@ def test_secrets_stay_hidden_until_the_game_ends_then_the_whole_chain_verifies(
             for seat in (0, 1):
                 state = table.state(seat)
                 assert state["hand"] is None or state["hand"]["secret"] is None
-                for history in table.histories(seat):
+                played = table.game.played if table.game else []
+                for hand, history in zip(played, table.histories(seat), strict=True):
                     assert "secret" not in history
                     assert verify_game([history])[0]["verified"]
+                    for other, row in enumerate(history["seats"]):
+                        assert bool(row["cards"]) == can_see_cards(hand, seat, other)
             if not table.hand_in_play:
                 for seat in (0, 1):
                     if seat not in table.parts and table.next_seed is not None:

@@ -1,7 +1,8 @@
 """Three phones at one table: the host opens it from the home page, one friend joins by typing
 the code, another by the shared link; they play a 10-hand game to the end by tapping the buttons,
-with the computer in the fourth seat, then play again. Along the way: names are shown as text,
-the turn cue and timer, the language switch in the middle of a hand, and the layout at 360 px.
+with the computer in the fourth seat, then play again (a friend asks, the host starts it). Along
+the way: names are shown as text, the turn cue and timer, the language switch in the middle of a
+hand, and the layout at 360 px.
 """
 
 from __future__ import annotations
@@ -142,7 +143,7 @@ def test_friends_play_a_whole_game(phone, shot, check_layout, play, axe) -> None
     final = play([host, friend, other], policy, lambda s: s["status"] == "finished", limit=150)
     assert final["status"] == "finished"
 
-    # Everyone sees the same standings, and anyone may play again.
+    # Everyone sees the same standings; a friend asks for a new game and the host starts it.
     tables = []
     for p in (host, friend, other):
         p.page.get_by_test_id("standings").wait_for()
@@ -156,5 +157,7 @@ def test_friends_play_a_whole_game(phone, shot, check_layout, play, axe) -> None
     axe(page, "the standings")
     shot(page, "standings", full_page=True)
     friend.page.get_by_test_id("again").tap()
+    page.get_by_test_id("votes").get_by_text("<b>Ram</b>").wait_for()
+    page.get_by_test_id("again").tap()
     for p in (host, friend, other):
         p.page.locator("[data-testid=table][data-status=playing]").wait_for()

@@ -121,6 +121,21 @@ def test_chat_bubbles_log_mute_and_typed_text(phone, server, check_layout, axe) 
     assert gpage.get_by_test_id("pause").count() == 0
     assert gpage.get_by_test_id("remove-0").count() == 0
 
+    # The host closes the table to latecomers: a friend opening the link can only watch, and a
+    # spectator reads the chat without writing in it.
+    hpage.get_by_test_id("setting-late").tap()
+    hpage.locator("[data-testid=setting-late][aria-checked=false]").wait_for()
+    watcher = phone(width=390, height=844)
+    wpage = watcher.open(f"/t/{code}")
+    wpage.get_by_test_id("join-info").get_by_text("you can watch it").wait_for()
+    wpage.get_by_test_id("watch").tap()
+    wpage.locator("[data-testid=table][data-you='']").wait_for()
+    wpage.get_by_test_id("chat-open").tap()
+    wpage.get_by_test_id("chat-log").get_by_text("Shabash!").wait_for()
+    wpage.get_by_text("Only the players can chat").wait_for()
+    assert wpage.locator("[data-testid^=phrase-], [data-testid=chat-text]").count() == 0
+    check_layout(wpage)
+
 
 def _pack(phone: Any, state: dict[str, str], choices: list[str]) -> str:
     return "act-pack" if "act-pack" in choices else choices[0]

@@ -303,6 +303,8 @@ function tableMenu(view, st) {
   const ask = (confirm) => () => {
     social.confirm = confirm;
     view.render();
+    const no = view.root.querySelector("[data-testid=confirm-no]");
+    if (no) no.focus(); // a question asked takes focus, on its harmless answer
   };
   const people = st.seats.filter((row) => row.person && row.seat !== st.you);
   const confirm = social.confirm;
