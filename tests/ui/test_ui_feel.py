@@ -143,7 +143,7 @@ def test_who_is_who_and_a_side_show_told_to_all(phone, server, play, shot) -> No
         page.locator(
             "[data-testid=news], [data-testid=result-news], [data-testid=last-hand]"
         ).filter(has_text="hand was better").first.wait_for()
-    shot(pages[0], "sideshow-result")
+    shot(pages[0], "sideshow-result", full_page=True)
     _captions_whole(*pages)
 
     # Chandra's phone goes away: the computer plays her seat, and the seat says for whom.
