@@ -83,6 +83,9 @@ def public_state(view: HandView, chips: int) -> tuple[State, int] | None:
     )
     limit = rules.blind_turns_max
     turns = (a.blind_turns, b.blind_turns) if limit is not None else (0, 0)
+    saw = _saw(view, first, second)
+    if saw is None:
+        return None
     state = State(
         (a.put_in // boot, b.put_in // boot),
         view.stake // boot,
@@ -90,8 +93,35 @@ def public_state(view: HandView, chips: int) -> tuple[State, int] | None:
         0 if view.to_act == first else 1,
         bet_made,
         turns,
+        saw,
     )
     return state, 0 if view.viewer == first else 1
+
+
+def _saw(view: HandView, first: int, second: int) -> tuple[int, int] | None:
+    """Each player's chips put in (boots) when it saw, replayed from the public log; ``None``
+    if the log holds a move the heads-up abstraction does not (or does not add up)."""
+    boot = view.boot
+    put = {first: boot, second: boot}
+    seen = {first: False, second: False}
+    saw = {first: 0, second: 0}
+    stake = boot
+    for x in view.actions:
+        if x.seat not in put:
+            return None
+        if x.kind is ActionKind.SEE:
+            seen[x.seat] = True
+            saw[x.seat] = put[x.seat] // boot
+        elif x.kind is ActionKind.CHAAL:
+            put[x.seat] += stake * (2 if seen[x.seat] else 1)
+        elif x.kind is ActionKind.RAISE:
+            stake *= 2
+            put[x.seat] += stake * (2 if seen[x.seat] else 1)
+        else:
+            return None
+    if put[first] != view.seats[first].put_in or put[second] != view.seats[second].put_in:
+        return None
+    return saw[first], saw[second]
 
 
 class ExpertBot(HardBot):
@@ -119,7 +149,7 @@ class ExpertBot(HardBot):
         state, player = found
         if not state.seen[1 - player]:
             return None  # against a blind player: hard's values to the pot limit (see the docs)
-        row = table.index.get(state)
+        row = table.row(state)
         if row is None:
             return None
         you = view.seats[seat]

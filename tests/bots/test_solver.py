@@ -2,14 +2,20 @@
 
 * Random walks through the abstract heads-up game, replayed in the engine, offer the same moves
   and end with the same chips.
+* Kuhn poker, written as an abstract game: CFR+ finds its value (-1/18 for the first player) and
+  the best response agrees with a brute-force search over every pure answer.
 * On a small game with three hand classes, CFR+ drives the exploitability (measured by the best
   response) towards zero, and the best response finds a lot against a uniform strategy.
+* Merging paths that differ in when a player saw (the abstraction of earlier versions) stalls:
+  measured by a best response on the tree of every history, the merged game's strategy stays
+  exploitable where the one keeping when each player saw converges.
 * The shipped table of our table has exactly the solver's states, puts its weight on legal moves
   only, and the expert draws its heads-up moves from it.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -17,17 +23,141 @@ import pytest
 
 from teenpatti.bots import load_bot
 from teenpatti.bots.expert import public_state, table_for
-from teenpatti.bots.solver.cfr import exploitability, game_value, solve
-from teenpatti.bots.solver.game import ACTIONS, Buckets, build_abstraction
+from teenpatti.bots.solver.cfr import best_response, exploitability, game_value, solve
+from teenpatti.bots.solver.game import (
+    ACTIONS,
+    CHAAL,
+    PACK,
+    RAISE,
+    Abstraction,
+    Buckets,
+    State,
+    build_abstraction,
+)
 from teenpatti.bots.solver.tables import load, state_rows
 from teenpatti.engine import ActionKind, Hand, Rules, view
 
 
-def _three_classes() -> Buckets:
-    """Three equally likely hand classes, the higher always wins, equal ones tie."""
-    joint = np.full((3, 3), 1 / 9)
-    a, b = np.indices((3, 3))
+def _classes(n: int = 3) -> Buckets:
+    """``n`` equally likely hand classes, the higher always wins, equal ones tie."""
+    joint = np.full((n, n), 1 / n**2)
+    a, b = np.indices((n, n))
     return Buckets(joint, joint * (a > b), joint * (a == b))
+
+
+def _three_classes() -> Buckets:
+    return _classes(3)
+
+
+def _kuhn() -> tuple[Abstraction, Buckets]:
+    """Kuhn poker: ante 1, one bet of 1; ``chaal`` checks or calls, ``raise`` bets, ``pack``
+    folds. Cards J, Q, K dealt without replacement."""
+    seen = (True, True)
+    states = [
+        State((1, 1), 1, seen, 0, False, (0, 0)),  # first to act
+        State((1, 1), 1, seen, 1, False, (0, 0)),  # after a check
+        State((2, 1), 1, seen, 1, True, (0, 0)),  # after a bet
+        State((2, 1), 1, seen, 0, True, (0, 0)),  # check, then a bet
+    ]
+    n, a = len(states), len(ACTIONS)
+    child = np.full((n, a), -1, dtype=np.int32)
+    gain, loss, split = np.zeros((n, a)), np.zeros((n, a)), np.zeros((n, a))
+    fold = np.zeros((n, a), dtype=bool)
+    child[0, CHAAL], child[0, RAISE] = 1, 2
+    child[1, CHAAL], child[1, RAISE] = -2, 3
+    gain[1, CHAAL] = loss[1, CHAAL] = 1  # check, check: a showdown for 1
+    for s, folder in ((2, 1), (3, 0)):  # facing a bet: call (a showdown for 2) or fold
+        child[s, CHAAL], child[s, PACK] = -2, -2
+        gain[s, CHAAL] = loss[s, CHAAL] = 2
+        fold[s, PACK] = True
+        gain[s, PACK] = 1 if folder == 1 else -1
+    layers = [np.array([0]), np.array([1, 2]), np.array([3])]
+    game = Abstraction(
+        Rules(), 2, states, {x: i for i, x in enumerate(states)}, child, gain, loss, split, fold
+    )
+    game.layers = layers
+    joint = (1 - np.eye(3)) / 6
+    x, y = np.indices((3, 3))
+    return game, Buckets(joint, joint * (x > y), np.zeros((3, 3)))
+
+
+def _pure(game: Abstraction, player: int) -> list[np.ndarray]:
+    """Every pure strategy of ``player`` in Kuhn poker, as rows of a policy."""
+    mine = [i for i, s in enumerate(game.states) if s.turn == player]
+    out = []
+    for picks in itertools.product(
+        *[np.nonzero(game.child[i] != -1)[0] for i in mine for _ in range(3)]
+    ):
+        policy = np.zeros((game.size, len(ACTIONS), 3))
+        for j, move in enumerate(picks):
+            policy[mine[j // 3], move, j % 3] = 1.0
+        out.append(policy)
+    return out
+
+
+def test_kuhn_poker_value_and_a_brute_force_best_response() -> None:
+    game, hands = _kuhn()
+    solved = solve(game, hands, 300).policy
+    assert game_value(game, hands, solved) == pytest.approx(-1 / 18, abs=2e-3)
+    assert exploitability(game, hands, solved) < 2e-3
+    # against a fixed mixed strategy, the best response is the best of every pure answer
+    rng = np.random.default_rng(3)
+    mixed = rng.random((game.size, len(ACTIONS), 3)) * (game.child != -1)[:, :, None]
+    mixed /= mixed.sum(axis=1, keepdims=True)
+    for player in (0, 1):
+        theirs = np.array([s.turn != player for s in game.states])[:, None, None]
+        brute = max(
+            (1 if player == 0 else -1) * game_value(game, hands, np.where(theirs, mixed, pure))
+            for pure in _pure(game, player)
+        )
+        assert best_response(game, hands, mixed, player) == pytest.approx(brute, abs=1e-12)
+
+
+def _unroll(game: Abstraction) -> tuple[Abstraction, np.ndarray]:
+    """The tree of every history of ``game`` (a state per path), and each node's state: the game
+    in which every history is its own information set (perfect recall)."""
+    nodes, rows = [0], []
+    for node in itertools.count():
+        if node == len(nodes):
+            break
+        row = []
+        for c in game.child[nodes[node]]:
+            if c >= 0:
+                row.append(len(nodes))
+                nodes.append(int(c))
+            else:
+                row.append(int(c))
+        rows.append(row)
+    at = np.array(nodes)
+    tree = Abstraction(
+        game.rules,
+        game.chips,
+        [game.states[i] for i in at],
+        {},
+        np.array(rows, dtype=np.int32),
+        game.gain[at],
+        game.loss[at],
+        game.split[at],
+        game.fold[at],
+    )
+    groups: dict[tuple[int, int, int, bool], list[int]] = {}
+    for i, s in enumerate(tree.states):
+        groups.setdefault((s.pot, s.seen[0] + s.seen[1], s.turn, s.seen[s.turn]), []).append(i)
+    tree.layers = [np.array(groups[k]) for k in sorted(groups)]
+    return tree, at
+
+
+def test_merging_when_a_player_saw_stalls_and_keeping_it_converges() -> None:
+    rules = Rules.from_options({"pot_limit_boots": 20})
+    hands = _classes(6)
+    found = {}
+    for recall in (True, False):
+        game = build_abstraction(rules, chips=12, recall=recall)
+        tree, at = _unroll(game)
+        policy = solve(game, hands, 60).policy
+        found[recall] = exploitability(tree, hands, policy[at])  # a history-aware adversary
+    assert found[True] < 0.04
+    assert found[False] > 0.08
 
 
 @pytest.mark.parametrize("preset", ["nepal", "duo"])
@@ -78,8 +208,8 @@ def test_cfr_plus_converges_and_the_best_response_can_tell() -> None:
     uniform = (game.child != -1).astype(float)[:, :, None] * np.ones(3)
     uniform /= uniform.sum(axis=1, keepdims=True)
     loose = exploitability(game, hands, uniform)
-    early = exploitability(game, hands, solve(game, hands, 20).policy)
-    solved = solve(game, hands, 400).policy
+    early = exploitability(game, hands, solve(game, hands, 10).policy)
+    solved = solve(game, hands, 120).policy
     late = exploitability(game, hands, solved)
     assert loose > 0.5
     assert late < early < loose
@@ -96,13 +226,8 @@ def test_the_shipped_table_is_the_solvers() -> None:
     assert table_for(Rules.from_options({"bets": "range"})) is None
     game = build_abstraction(rules)
     assert len(table.index) == game.size
-    assert np.array_equal(
-        state_rows(game),
-        np.array(
-            [[*s.put, s.stake, *s.seen, s.turn, s.bet_made, *s.blind_turns] for s in table.index],
-            dtype=np.int16,
-        ),
-    )
+    assert np.array_equal(state_rows(game), table.rows)
+    assert all(table.row(game.states[i]) == i for i in range(0, game.size, game.size // 500))
     legal = game.child != -1
     assert not table.policy[~legal].any()
     sums = table.policy.astype(int).sum(axis=1)
@@ -131,7 +256,8 @@ def test_the_expert_draws_its_heads_up_moves_from_the_table() -> None:
             assert found is not None
             state, player = found
             if state.seen[1 - player]:  # against a seen player the table decides
-                row = table.index[state]
+                row = table.row(state)
+                assert row is not None
                 weights = table.policy[row, ACTIONS.index(action.kind.value)]
                 assert weights.max() > 0
                 checked += action.kind is not ActionKind.SEE

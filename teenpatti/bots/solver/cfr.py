@@ -1,16 +1,24 @@
 """CFR+ over the abstract heads-up game, and the best response that measures what it leaves.
 
 The solver works on whole ranges at once (numpy). For every public state it keeps each player's
-chance of reaching it per bucket, and the value of the hand from there for every pair of
-buckets (a 16 x 16 matrix: the states form a graph, not a tree, so a state's value must not
-depend on which path led to it). The moves are kept as a flat list of edges, grouped by state
-and by layer (states where one player acts, all blind or all seen, with no move between them).
+chance of reaching it per bucket (summed over the paths into it) and the value of the hand from
+there for every pair of buckets (a ``B x B`` matrix: the states form a graph, not a tree, so a
+state's value must not depend on which path led to it). Every array is dense over the moves
+(``(states, moves, ...)``, zero where a move is not legal), so a pass is a few dense numpy
+operations per layer (states where one player acts, all blind or all seen, with no move between
+them).
 
-One iteration is a forward pass (reach, summed over the paths into a state: a state is one
-information set whatever the path) and a backward pass (values and counterfactual regrets, layers
-in reverse order). Regrets are floored at zero (CFR+), the average strategy is weighted by the
-iteration number (linear averaging), both players are updated in the same pass. A blind
-player's information set holds no bucket: its regrets are summed over the buckets it may hold.
+Merging paths into one state is sound only when the player to act reached the state by the same
+moves of its own whatever the path (perfect recall): the counterfactual values below weigh each
+path by the other player's chance of it alone. :mod:`teenpatti.bots.solver.game` keeps in every
+state what breaks that (the chips a player had put in when it saw its cards); see
+``tests/bots/test_solver.py`` for what happens without it.
+
+One iteration updates the two players in turn (alternating updates: the second player answers
+the first's new strategy): a forward pass (reach) and a backward pass (values and counterfactual
+regrets, layers in reverse order). Regrets are floored at zero (CFR+), the average strategy is
+weighted by the iteration number (linear averaging). A blind player's information set holds no
+bucket: its regrets are summed over the buckets it may hold.
 
 :func:`best_response` finds the perfect adversary's answer to a fixed strategy in the same
 abstract game (per state and bucket; per state while the adversary is blind) and
@@ -45,23 +53,27 @@ class Solution:
 @dataclass(slots=True)
 class _Layer:
     states: Index
-    """The layer's states (global numbers)."""
     actor: int
     blind: bool
-    lo: int
-    hi: int
-    """Its edges are ``lo:hi`` of the global edge list."""
-    local: Index
-    """For each of its edges, the position of the edge's state in ``states``."""
-    starts: Index
-    """Where each state's edges start, relative to ``lo`` (for ``reduceat``)."""
+    child: Index
+    """``(k, A)``: the state each move leads to; the padding row ``N`` where it does not."""
+    legal: npt.NDArray[np.bool_]
+    going: npt.NDArray[np.bool_]
+    """Moves that lead to another state (not an end of the hand)."""
+    fold: npt.NDArray[np.bool_]
+    show: npt.NDArray[np.bool_]
+    gain: Array
+    loss: Array
+    split: Array
 
 
-class _Edges:
-    """The game as a flat edge list, and the passes every algorithm here shares."""
+class _Game:
+    """The game as dense per-layer arrays, and the passes every algorithm here shares."""
 
     def __init__(self, game: Abstraction, hands: Buckets) -> None:
         self.game = game
+        self.n = game.size
+        self.a = game.child.shape[1]
         joint = hands.joint
         self.joint = joint
         safe = np.where(joint > 0, joint, 1.0)
@@ -69,117 +81,93 @@ class _Edges:
         self.tie = hands.tie / safe
         self.lose = hands.lose / safe
         self.b = joint.shape[0]
-        src: list[Index] = []
-        act: list[Index] = []
+        self.legal = game.child != -1
         self.layers: list[_Layer] = []
-        lo = 0
         for states in game.layers:
-            legal = game.child[states] != -1
-            s_local, a = np.nonzero(legal)  # row-major: grouped by state, in layer order
+            child = game.child[states].astype(np.int64)
+            going = child >= 0
+            ends = child == -2
+            fold = game.fold[states] & ends
             first = game.states[int(states[0])]
-            starts = np.searchsorted(s_local, np.arange(len(states)))
-            layer = _Layer(
-                states,
-                first.turn,
-                not first.seen[first.turn],
-                lo,
-                lo + len(a),
-                s_local.astype(np.int64),
-                starts.astype(np.int64),
+            self.layers.append(
+                _Layer(
+                    states,
+                    first.turn,
+                    not first.seen[first.turn],
+                    np.where(going, child, self.n),
+                    child != -1,
+                    going,
+                    fold,
+                    ends & ~fold,
+                    game.gain[states],
+                    game.loss[states],
+                    game.split[states],
+                )
             )
-            self.layers.append(layer)
-            src.append(states[s_local])
-            act.append(a.astype(np.int64))
-            lo += len(a)
-        self.src = np.concatenate(src)
-        self.act = np.concatenate(act)
-        self.dst = game.child[self.src, self.act].astype(np.int64)
-        self.edges = lo
-        # edges run state by state in the order of game.layers: where each state's start
-        order = np.concatenate(game.layers)
-        counts = np.bincount(self.src, minlength=game.size)[order]
-        self.group_starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
-        self.term_gain = game.gain[self.src, self.act]
-        self.term_loss = game.loss[self.src, self.act]
-        self.term_split = game.split[self.src, self.act]
-        self.term_fold = game.fold[self.src, self.act]
 
     # ------------------------------------------------------------------ policies
     def normalise(self, positive: Array) -> Array:
-        """Per state, ``positive`` (``(E, B)``) scaled to sum to one; uniform where it is zero."""
-        sums = np.add.reduceat(positive, self.group_starts, axis=0)
-        counts = np.diff(np.append(self.group_starts, self.edges))
-        state_of_edge = np.repeat(np.arange(len(counts)), counts)
-        total = sums[state_of_edge]
-        uniform = 1.0 / counts[state_of_edge]
+        """Per state and bucket, ``positive`` (``(N, A, B)``) scaled to sum to one over the legal
+        moves; uniform over them where it sums to zero."""
+        total = positive.sum(axis=1, keepdims=True)
+        uniform = self.legal / self.legal.sum(axis=1, keepdims=True)
         out: Array = np.where(
-            total > 0, positive / np.where(total > 0, total, 1.0), uniform[:, None]
+            total > 0, positive / np.where(total > 0, total, 1.0), uniform[:, :, None]
         )
-        return out
-
-    def dense(self, edge_policy: Array) -> Array:
-        """``(N, A, B)`` from ``(E, B)`` (zero for illegal moves)."""
-        out = np.zeros((self.game.size, self.game.child.shape[1], self.b))
-        out[self.src, self.act] = edge_policy
-        return out
-
-    def from_dense(self, policy: Array) -> Array:
-        """``(E, B)`` from ``(N, A, B)``."""
-        out: Array = policy[self.src, self.act]
         return out
 
     # ------------------------------------------------------------------ passes
     def reach(self, pol: Array) -> Array:
-        """Each player's own chance of reaching every state, per bucket: ``(2, N, B)``."""
-        r = np.zeros((2, self.game.size, self.b))
+        """Each player's own chance of reaching every state, per bucket: ``(2, N + 1, B)``."""
+        r = np.zeros((2, self.n + 1, self.b))
         r[:, 0, :] = 1.0
         for layer in self.layers:
-            sl = slice(layer.lo, layer.hi)
-            dst = self.dst[sl]
-            go = dst >= 0
-            if not go.any():
+            if not layer.going.any():
                 continue
-            src = self.src[sl][go]
-            d = dst[go]
             p, o = layer.actor, 1 - layer.actor
-            np.add.at(r[p], d, r[p, src] * pol[sl][go])
-            np.add.at(r[o], d, r[o, src])
+            k, a = np.nonzero(layer.going)
+            d = layer.child[k, a]
+            s = layer.states[k]
+            np.add.at(r[p], d, r[p, s] * pol[s, a])
+            np.add.at(r[o], d, r[o, s])
         return r
 
     def q(self, layer: _Layer, values: Array) -> Array:
-        """Player 0's value of every edge of ``layer`` per bucket pair: ``(e, B, B)``."""
-        sl = slice(layer.lo, layer.hi)
-        dst = self.dst[sl]
-        out = np.empty((layer.hi - layer.lo, self.b, self.b))
-        go = dst >= 0
-        out[go] = values[dst[go]]
-        fold = self.term_fold[sl] & ~go
-        out[fold] = self.term_gain[sl][fold][:, None, None]
-        show = ~go & ~fold
-        if show.any():
-            out[show] = (
-                self.term_gain[sl][show][:, None, None] * self.win
-                - self.term_loss[sl][show][:, None, None] * self.lose
-                + self.term_split[sl][show][:, None, None] * self.tie
+        """Player 0's value of every move of ``layer`` per bucket pair: ``(k, A, B, B)``."""
+        out = values[layer.child]
+        if layer.fold.any():
+            out[layer.fold] = layer.gain[layer.fold][:, None, None]
+        if layer.show.any():
+            out[layer.show] = (
+                layer.gain[layer.show][:, None, None] * self.win
+                - layer.loss[layer.show][:, None, None] * self.lose
+                + layer.split[layer.show][:, None, None] * self.tie
             )
         return out
 
     def counterfactual(self, layer: _Layer, q: Array, reach: Array) -> Array:
-        """The actor's counterfactual value of every edge per own bucket, from its own side."""
-        states = layer.states
+        """The actor's counterfactual value of every move per own bucket, from its own side:
+        ``(k, A, B)``."""
         if layer.actor == 0:
-            weight = self.joint[None, :, :] * reach[1, states][:, None, :]
-            out: Array = np.einsum("eab,eab->ea", q, weight[layer.local])
+            weight = self.joint[None, :, :] * reach[1, layer.states][:, None, :]
+            out: Array = np.einsum("kaxy,kxy->kax", q, weight)
         else:
-            weight = self.joint[None, :, :] * reach[0, states][:, :, None]
-            out = -np.einsum("eab,eab->eb", q, weight[layer.local])
+            weight = self.joint[None, :, :] * reach[0, layer.states][:, :, None]
+            out = -np.einsum("kaxy,kxy->kay", q, weight)
         return out
 
-    def mix(self, layer: _Layer, q: Array, pol: Array) -> Array:
+    @staticmethod
+    def mix(layer: _Layer, q: Array, pol: Array) -> Array:
         """Player 0's value of the layer's states when the actor plays ``pol``: ``(k, B, B)``."""
-        weighted = q * (pol[:, :, None] if layer.actor == 0 else pol[:, None, :])
-        out: Array = np.add.reduceat(weighted, layer.starts, axis=0)
+        if layer.actor == 0:
+            out: Array = np.einsum("kaxy,kax->kxy", q, pol)
+        else:
+            out = np.einsum("kaxy,kay->kxy", q, pol)
         return out
+
+    def values(self) -> Array:
+        """A zeroed value array with the padding row."""
+        return np.zeros((self.n + 1, self.b, self.b))
 
 
 def solve(
@@ -190,74 +178,74 @@ def solve(
     progress: Callable[[int, Array], None] | None = None,
     every: int = 100,
 ) -> Solution:
-    """Run ``iterations`` of CFR+ and return the linearly averaged strategy (``(N, A, B)``).
+    """Run ``iterations`` of CFR+ (alternating updates) and return the linearly averaged
+    strategy (``(N, A, B)``).
 
     ``progress(t, average)`` is called every ``every`` iterations with the average so far.
     """
-    g = _Edges(game, hands)
-    regret = np.zeros((g.edges, g.b))
-    total = np.zeros((g.edges, g.b))
-    values = np.zeros((game.size, g.b, g.b))
+    g = _Game(game, hands)
+    regret = np.zeros((g.n, g.a, g.b))
+    total = np.zeros((g.n, g.a, g.b))
+    values = g.values()
     for t in range(1, iterations + 1):
-        pol = g.normalise(regret)
-        reach = g.reach(pol)
-        for layer in reversed(g.layers):
-            sl = slice(layer.lo, layer.hi)
-            q = g.q(layer, values)
-            p = pol[sl]
-            values[layer.states] = g.mix(layer, q, p)
-            cfv = g.counterfactual(layer, q, reach)
-            now = np.add.reduceat(cfv * p, layer.starts, axis=0)
-            gain = cfv - now[layer.local]
-            if layer.blind:
-                gain = np.broadcast_to(gain.sum(axis=1, keepdims=True), gain.shape)
-            regret[sl] = np.maximum(regret[sl] + gain, 0.0)
-            own = reach[layer.actor, layer.states][layer.local]
-            total[sl] += t * own * p
+        for player in (0, 1):
+            pol = g.normalise(regret)
+            reach = g.reach(pol)
+            for layer in reversed(g.layers):
+                s = layer.states
+                q = g.q(layer, values)
+                p = pol[s]
+                values[s] = g.mix(layer, q, p)
+                if layer.actor != player:
+                    continue
+                cfv = g.counterfactual(layer, q, reach)
+                now = (cfv * p).sum(axis=1, keepdims=True)
+                gain = np.where(layer.legal[:, :, None], cfv - now, 0.0)
+                if layer.blind:
+                    gain = np.broadcast_to(gain.sum(axis=2, keepdims=True), gain.shape)
+                regret[s] = np.maximum(regret[s] + gain, 0.0)
+                total[s] += t * reach[player, s][:, None, :] * p
         if progress is not None and (t % every == 0 or t == iterations):
-            progress(t, g.dense(g.normalise(total)))
-    return Solution(g.dense(g.normalise(total)), iterations)
+            progress(t, g.normalise(total))
+    return Solution(g.normalise(total), iterations)
 
 
 def best_response(game: Abstraction, hands: Buckets, policy: Array, player: int) -> float:
-    """What ``player`` wins a hand (boots, in its own seat) with a perfect answer to ``policy``."""
-    g = _Edges(game, hands)
-    pol = g.from_dense(policy)
-    reach = g.reach(pol)
-    values = np.zeros((game.size, g.b, g.b))
-    a_count = game.child.shape[1]
+    """What ``player`` wins a hand (boots, in its own seat) with a perfect answer to ``policy``.
+
+    The answer is chosen per state and bucket (per state while ``player`` is blind), so it is
+    the best answer only where every path into a state is one information set of ``player``'s
+    (see the module's note); elsewhere it is a lower bound.
+    """
+    g = _Game(game, hands)
+    reach = g.reach(policy)
+    values = g.values()
+    own = np.arange(g.b)
     for layer in reversed(g.layers):
-        sl = slice(layer.lo, layer.hi)
+        s = layer.states
         q = g.q(layer, values)
         if layer.actor != player:
-            values[layer.states] = g.mix(layer, q, pol[sl])
+            values[s] = g.mix(layer, q, policy[s])
             continue
-        cfv = g.counterfactual(layer, q, reach)  # (e, B)
-        k = len(layer.states)
-        table = np.full((k, a_count, g.b), -np.inf)
-        table[layer.local, g.act[sl]] = cfv
+        cfv = g.counterfactual(layer, q, reach)  # (k, A, B)
         if layer.blind:
-            table[:] = table.sum(axis=2, keepdims=True)
-        best = table.argmax(axis=1)  # (k, B): the move per own bucket
-        edge_of = np.full((k, a_count), -1, dtype=np.int64)
-        edge_of[layer.local, g.act[sl]] = np.arange(layer.hi - layer.lo)
-        chosen = edge_of[np.arange(k)[:, None], best]  # (k, B)
-        own = np.arange(g.b)[None, :]
+            cfv = np.broadcast_to(cfv.sum(axis=2, keepdims=True), cfv.shape)
+        best = np.where(layer.legal[:, :, None], cfv, -np.inf).argmax(axis=1)  # (k, B)
+        rows = np.arange(len(s))[:, None]
         if player == 0:
-            values[layer.states] = q[chosen, own, :]
+            values[s] = q[rows, best, own[None, :], :]
         else:
-            values[layer.states] = np.transpose(q[chosen, :, own], (0, 2, 1))
+            values[s] = np.transpose(q[rows, best, :, own[None, :]], (0, 2, 1))
     v0 = float((hands.joint * values[0]).sum())
     return v0 if player == 0 else -v0
 
 
 def game_value(game: Abstraction, hands: Buckets, policy: Array) -> float:
     """Player 0's expected boots a hand when both seats play ``policy``."""
-    g = _Edges(game, hands)
-    pol = g.from_dense(policy)
-    values = np.zeros((game.size, g.b, g.b))
+    g = _Game(game, hands)
+    values = g.values()
     for layer in reversed(g.layers):
-        values[layer.states] = g.mix(layer, g.q(layer, values), pol[layer.lo : layer.hi])
+        values[layer.states] = g.mix(layer, g.q(layer, values), policy[layer.states])
     return float((hands.joint * values[0]).sum())
 
 

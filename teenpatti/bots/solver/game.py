@@ -15,13 +15,16 @@ The chance of each pair of buckets and the chance that one beats or ties the oth
 exactly over every pair of disjoint hands, so card removal is in the showdown values.
 
 The tree is a directed graph: states reached by different paths are one state (the abstraction
-forgets the order of past moves, as the engine's own state does), and every move but ``see``
-adds to the pot, so ordering states by (pot, players seen) is a topological order.
+forgets the order of past moves, as the engine's own state does) except that each state keeps the
+chips each player had put in when it saw (``State.saw``): paths that differ in when a player saw
+are different information sets of that player, and merging them (imperfect recall) stalls CFR.
+Every move but ``see`` adds to the pot, so ordering states by (pot, players seen) is a
+topological order.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 import numpy as np
@@ -128,6 +131,9 @@ class State:
     turn: int
     bet_made: bool
     blind_turns: tuple[int, int]
+    saw: tuple[int, int] = (0, 0)
+    """Each player's chips put in when it saw its cards (0 while blind): paths that differ in
+    when a player saw are different information sets of that player (perfect recall)."""
 
     @property
     def pot(self) -> int:
@@ -213,11 +219,13 @@ def _expand(
         elif limit is not None and put[0] + put[1] >= limit:
             showdown(move, put, None, False)
         else:
-            moves.append((move, State(put, new_stake, s.seen, o, True, (turns[0], turns[1]))))
+            turns_after = (turns[0], turns[1])
+            moves.append((move, State(put, new_stake, s.seen, o, True, turns_after, s.saw)))
 
     if not seen:
         flags = (True, s.seen[1]) if p == 0 else (s.seen[0], True)
-        moves.append((SEE, State(s.put, s.stake, flags, p, s.bet_made, s.blind_turns)))
+        saw = (s.put[0], s.saw[1]) if p == 0 else (s.saw[0], s.put[1])
+        moves.append((SEE, State(s.put, s.stake, flags, p, s.bet_made, s.blind_turns, saw)))
     end[PACK] = (True, float(s.put[1]) if p == 1 else -float(s.put[0]), 0.0, 0.0)
     if not seen and max_blind is not None and s.blind_turns[p] >= max_blind:
         return moves, end  # out of blind turns: see or pack
@@ -244,16 +252,20 @@ def _expand(
     return moves, end
 
 
-def build_abstraction(rules: Rules, chips: int | None = None) -> Abstraction:
+def build_abstraction(
+    rules: Rules, chips: int | None = None, *, recall: bool = True
+) -> Abstraction:
     """Enumerate the heads-up game of ``rules`` from the boots paid to the end of every line.
 
     ``chips`` (in boots) overrides the rules' starting chips. Range bets are played as the
     ``double`` table's chaals and raises (the least chaal and the top of the range).
+    ``recall=False`` forgets when each player saw (merging those paths: the abstraction of
+    earlier versions, kept to show why it fails; see :mod:`teenpatti.bots.solver.cfr`).
 
     >>> from teenpatti.engine.rules import preset
     >>> game = build_abstraction(preset("nepal"), chips=6)
     >>> game.size, game.states[0].put
-    (85, (1, 1))
+    (94, (1, 1))
     """
     _boot, cap, limit, stack = _key(rules)
     if chips is not None:
@@ -270,6 +282,8 @@ def build_abstraction(rules: Rules, chips: int | None = None) -> Abstraction:
         moves, end = _expand(s, rules, cap, limit, stack)
         row = [-2 if e is not None else -1 for e in end]
         for move, nxt in moves:
+            if not recall:
+                nxt = replace(nxt, saw=(0, 0))
             if nxt not in index:
                 index[nxt] = len(states)
                 states.append(nxt)
