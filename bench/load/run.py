@@ -253,6 +253,8 @@ def measure(
             str(args.warmup),
             "--stall-sync",
             str(args.stall_sync),
+            "--rate",
+            str(args.rate),
             "--target",
             name,
         ]
@@ -293,6 +295,7 @@ def measure(
                 ]
                 window["epoch_end"] = time.time()
                 samples["rss_end_kib"] = rss_kib(server.pid)
+                samples["server_fds"] = len(os.listdir(f"/proc/{server.pid}/fd"))
                 samples["loadavg_window_end"] = os.getloadavg()[0]
             elif kind == "baseline":
                 samples["rss_baseline_kib"] = rss_kib(server.pid)
@@ -342,10 +345,13 @@ def figures(name: str, result: dict[str, Any], samples: dict[str, Any]) -> dict[
         "server_waited_for_cpu_share": round(samples["server_wait_s"] / window, 3),
         "swarm_cpu_share": round(samples["swarm_cpu_s"] / window, 3),
         "client_loop_lag_ms": result["client_loop_lag_ms"],
+        "client_rss_mib": round(result.get("client_rss_kib", 0) / 1024, 1),
+        "client_fds": result.get("client_fds"),
         "rss_idle_mib": round(samples["rss_idle_kib"] / 1024, 1),
         "rss_baseline_mib": round(samples["rss_baseline_kib"] / 1024, 1),
         "rss_setup_mib": round(samples["rss_setup_kib"] / 1024, 1),
         "rss_end_mib": round(samples["rss_end_kib"] / 1024, 1),
+        "server_fds": samples.get("server_fds"),
         "memory_per_table_kib": round(grown / tables, 1),
         "memory_per_connection_kib": round(grown / (tables * 6), 1),
         "memory_per_table_end_kib": round(
@@ -408,6 +414,9 @@ def report(runs: dict[str, dict[str, Any]], ratio: float | None) -> str:
         row("server waiting for a CPU (share)", [c["server_waited_for_cpu_share"] for c in cols]),
         row("swarm CPU (share of a core)", [c["swarm_cpu_share"] for c in cols]),
         row("swarm loop lag p99 ms", [c["client_loop_lag_ms"].get("p99") for c in cols]),
+        row("swarm RSS MiB", [c["client_rss_mib"] for c in cols]),
+        row("swarm descriptors", [c["client_fds"] for c in cols]),
+        row("server descriptors", [c.get("server_fds") for c in cols]),
         row("RSS after setup MiB", [c["rss_setup_mib"] for c in cols]),
         row("memory per table KiB", [c["memory_per_table_kib"] for c in cols]),
         row("memory per connection KiB", [c["memory_per_connection_kib"] for c in cols]),
@@ -432,6 +441,9 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument(
+        "--rate", type=float, default=1.0, help="moves a second per table (0.1: a person's pace)"
+    )
     parser.add_argument("--stall-sync", type=float, default=0.0)
     parser.add_argument("--only", choices=("both", "teenpatti", "bare"), default="both")
     parser.add_argument(

@@ -778,7 +778,11 @@ def summary(figures: Figures, window: float) -> dict[str, Any]:
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Set up, play, report, close."""
     swarm = Swarm(args)
-    limits = httpx.Limits(max_connections=args.concurrency, max_keepalive_connections=32)
+    # The server closes a keep-alive connection idle for 5 s: reuse one only while it is well
+    # inside that (on a busy machine a reused connection the server just closed fails the POST).
+    limits = httpx.Limits(
+        max_connections=args.concurrency, max_keepalive_connections=32, keepalive_expiry=1.0
+    )
     base = f"http://{args.host}:{args.port}"
     setup_started = time.perf_counter()
     async with httpx.AsyncClient(
@@ -821,6 +825,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         **summary(swarm.figures, window),
         "window_s": window,
         "lost_in_drain": played["lost_in_drain"],
+        "client_cpu_s": played["client_cpu_s"],
+        "client_rss_kib": played["client_rss_kib"],
+        "client_fds": played["client_fds"],
         "state_messages": swarm.window_states,
         "state_bytes_mean": round(swarm.window_state_bytes / swarm.window_states)
         if swarm.window_states

@@ -15,6 +15,7 @@ import pytest
 
 from teenpatti.engine.deck import DECK_V2, Shuffle
 from teenpatti.engine.history import verify_game
+from teenpatti.engine.view import can_see_cards
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.clock import ManualClock
 from teenpatti.tables.live import LiveTable
@@ -157,9 +158,12 @@ def test_secrets_stay_hidden_until_the_game_ends_then_the_whole_chain_verifies(
             for seat in (0, 1):
                 state = table.state(seat)
                 assert state["hand"] is None or state["hand"]["secret"] is None
-                for history in table.histories(seat):
+                played = table.game.played if table.game else []
+                for hand, history in zip(played, table.histories(seat), strict=True):
                     assert "secret" not in history
                     assert verify_game([history])[0]["verified"]
+                    for other, row in enumerate(history["seats"]):
+                        assert bool(row["cards"]) == can_see_cards(hand, seat, other)
             if not table.hand_in_play:
                 for seat in (0, 1):
                     if seat not in table.parts and table.next_seed is not None:
@@ -207,6 +211,45 @@ def test_parts_do_not_put_the_deal_off(tmp_path: Path) -> None:
         await clock.advance(TIMING.first_deal * 0.5)  # 1.1 pauses after the start
         await service.tasks.settle()
         assert live.table.hand_in_play, "the parts put the deal off"
+        await service.stop()
+
+    run(body)
+
+
+class DownStore(SqliteStore):
+    """A real SQLite store that can be made unreachable (every call raises)."""
+
+    down = False
+
+    async def append(self, table_id: str, expected: int, events: list[dict[str, Any]]) -> int:
+        if self.down:
+            raise ConnectionError("the store is down")
+        return await super().append(table_id, expected, events)
+
+
+def test_a_part_sent_while_the_store_is_down_is_refused_and_never_stalls_the_deal(
+    tmp_path: Path,
+) -> None:
+    async def body() -> None:
+        clock = ManualClock()
+        store = DownStore(tmp_path / "s.sqlite3")
+        service = TableService(store, TIMING, clock)
+        live = await started(service)
+        part = part_for(live)
+        store.down = True
+        with pytest.raises(TableError) as error:
+            await service.command(live.table.code, 1, part)
+        assert error.value.code == "store/unavailable" and error.value.retryable
+        assert live.table.parts == {}
+        store.down = False
+        await clock.advance(TIMING.first_deal + 2.0)  # the deal, retried if need be
+        await service.tasks.settle()
+        assert live.table.hand_in_play
+        assert live.table.state(None)["hand"]["contributions"] == [None, None, None]
+        # The client's retry comes after the deal: refused as late, nothing stored.
+        version = live.table.version
+        assert await refused(service, live, 1, part) == "deal/late"
+        assert live.table.version == version
         await service.stop()
 
     run(body)
