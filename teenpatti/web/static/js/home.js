@@ -452,8 +452,9 @@ export function joinPage(app, code = "", message = "") {
   );
   if (fixed) {
     info.textContent = t("join.check");
-    api(`/api/tables/${encodeURIComponent(code)}`)
-      .then((table) => {
+    // the house rules are named against the presets: wait for the catalogue too
+    Promise.all([api(`/api/tables/${encodeURIComponent(code)}`), loadCatalogue()])
+      .then(([table]) => {
         const host = table.seats.find((seat) => seat.host);
         const lines = [
           t("join.of", { name: host ? host.name : "" }),
