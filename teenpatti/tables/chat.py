@@ -56,8 +56,9 @@ EMOJI = ("👍", "😂", "😮", "😢", "😡", "🎉", "🙏", "🔥")
 TEXT_MAX = 120
 """The longest free-text message, in characters (after spaces are tidied)."""
 
-CHAT_KEPT = 40
-"""How many of the latest messages a table keeps in memory and sends in its state."""
+CHAT_KEPT = 20
+"""How many of the latest messages a table keeps in memory and sends in its state (as many as
+the page shows: every state carries them, so they are kept few)."""
 
 RATE = (5, 10.0)
 """At most 5 messages per seat in any 10 seconds."""

@@ -45,6 +45,10 @@ def _need(binary: str, package: str) -> str:
     return found
 
 
+class PortTaken(Exception):
+    """The port picked for Caddy was taken by another process before Caddy could listen."""
+
+
 class Caddy:
     """``caddy run`` with deploy/Caddyfile, its settings from the environment it documents."""
 
@@ -97,9 +101,13 @@ class Caddy:
             )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
-            assert self.proc.poll() is None, f"caddy exited:\n{self.output()}"
+            if self.proc.poll() is not None:
+                if "address already in use" in self.output():
+                    raise PortTaken(self.port)
+                raise AssertionError(f"caddy exited:\n{self.output()}")
             if self.root_ca.exists():
-                with contextlib.suppress(httpx.HTTPError):
+                # Caddy may be writing the certificate still: a partial file is not yet one.
+                with contextlib.suppress(httpx.HTTPError, ssl.SSLError, OSError):
                     reply = httpx.get(self.url + "/healthz", verify=self.tls(), timeout=1)
                     if reply.status_code == 200:
                         return
@@ -116,29 +124,42 @@ class Caddy:
 
 @pytest.fixture
 def stack(tmp_path: Path) -> Iterator[tuple[Serve, Caddy]]:
-    port = free_port()
-    app = Serve(
-        tmp_path / "data",
-        [
-            "--host",
-            "127.0.0.1",
-            "--bot-delay",
-            "0.05",
-            "--result-pause",
-            "0.5",
-            "--lobby-rate",
-            "0.001,8",
-            "--forwarded-allow-ips",
-            "127.0.0.1",
-            "--public-url",
-            f"https://127.0.0.1:{port}",
-        ],
-    ).start()
-    home = tmp_path / "caddy"
-    home.mkdir()
-    caddy = Caddy(home, port, f"127.0.0.1:{app.port}")
+    for attempt in range(3):  # a free port may be taken by another process before Caddy binds
+        port = free_port()
+        app = Serve(
+            tmp_path / f"data{attempt}",
+            [
+                "--host",
+                "127.0.0.1",
+                "--bot-delay",
+                "0.05",
+                "--result-pause",
+                "0.5",
+                "--lobby-rate",
+                "0.001,8",
+                "--forwarded-allow-ips",
+                "127.0.0.1",
+                "--public-url",
+                f"https://127.0.0.1:{port}",
+            ],
+        ).start()
+        home = tmp_path / f"caddy{attempt}"
+        home.mkdir()
+        caddy = Caddy(home, port, f"127.0.0.1:{app.port}")
+        try:
+            caddy.start()
+        except PortTaken:
+            caddy.stop()
+            app.stop()
+            continue
+        except BaseException:
+            caddy.stop()
+            app.stop()
+            raise
+        break
+    else:
+        raise AssertionError("no free port for Caddy in 3 tries")
     try:
-        caddy.start()
         yield app, caddy
     finally:
         caddy.stop()

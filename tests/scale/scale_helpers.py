@@ -18,13 +18,11 @@ from typing import Any
 import asyncpg
 import redis
 
-from teenpatti.bus.redis import CHANNEL
 from teenpatti.engine import Action
 from teenpatti.tables.events import decode
 from teenpatti.tables.table import Table
 
 __all__ = [
-    "CHANNEL",
     "FAST",
     "Api",
     "Client",

@@ -214,3 +214,42 @@ def test_parts_do_not_put_the_deal_off(tmp_path: Path) -> None:
         await service.stop()
 
     run(body)
+
+
+class DownStore(SqliteStore):
+    """A real SQLite store that can be made unreachable (every call raises)."""
+
+    down = False
+
+    async def append(self, table_id: str, expected: int, events: list[dict[str, Any]]) -> int:
+        if self.down:
+            raise ConnectionError("the store is down")
+        return await super().append(table_id, expected, events)
+
+
+def test_a_part_sent_while_the_store_is_down_is_refused_and_never_stalls_the_deal(
+    tmp_path: Path,
+) -> None:
+    async def body() -> None:
+        clock = ManualClock()
+        store = DownStore(tmp_path / "s.sqlite3")
+        service = TableService(store, TIMING, clock)
+        live = await started(service)
+        part = part_for(live)
+        store.down = True
+        with pytest.raises(TableError) as error:
+            await service.command(live.table.code, 1, part)
+        assert error.value.code == "store/unavailable" and error.value.retryable
+        assert live.table.parts == {}
+        store.down = False
+        await clock.advance(TIMING.first_deal + 2.0)  # the deal, retried if need be
+        await service.tasks.settle()
+        assert live.table.hand_in_play
+        assert live.table.state(None)["hand"]["contributions"] == [None, None, None]
+        # The client's retry comes after the deal: refused as late, nothing stored.
+        version = live.table.version
+        assert await refused(service, live, 1, part) == "deal/late"
+        assert live.table.version == version
+        await service.stop()
+
+    run(body)

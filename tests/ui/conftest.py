@@ -70,10 +70,13 @@ def teenpatti() -> list[str]:
 class Server:
     """A ``teenpatti serve`` subprocess on loopback."""
 
-    def __init__(self, data: Path, port: int, result_pause: float = 0.3) -> None:
+    def __init__(
+        self, data: Path, port: int, result_pause: float = 0.3, grace: float | None = None
+    ) -> None:
         self.data = data
         self.port = port
         self.result_pause = result_pause
+        self.grace = grace
         self.url = f"http://127.0.0.1:{port}"
         self.log = data / "serve.log"
         self.process: subprocess.Popen[bytes] | None = None
@@ -94,6 +97,7 @@ class Server:
             str(self.result_pause),
             "--lobby-rate",
             "1000,1000",
+            *([] if self.grace is None else ["--grace", str(self.grace)]),
         ]
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
@@ -136,9 +140,11 @@ def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Server]:
     """A table server for this module's tests. A module may set ``RESULT_PAUSE`` (seconds) to
-    keep each hand's result on screen longer than the default 0.3 s."""
+    keep each hand's result on screen longer than the default 0.3 s, and ``GRACE`` (seconds) to
+    hand a person's seat to the computer sooner than the default 45 s after they drop."""
     pause = float(getattr(request.module, "RESULT_PAUSE", 0.3))
-    srv = Server(tmp_path_factory.mktemp("ui-data"), free_port(), result_pause=pause)
+    grace = getattr(request.module, "GRACE", None)
+    srv = Server(tmp_path_factory.mktemp("ui-data"), free_port(), result_pause=pause, grace=grace)
     srv.start()
     try:
         yield srv

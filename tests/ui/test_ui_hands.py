@@ -46,7 +46,7 @@ def _pack_or_show(_phone: Any, _state: dict[str, str], choices: list[str]) -> st
 
 
 def test_past_hands_check_the_deal_during_and_after_the_game(
-    phone, server, play, state, axe, tmp_path: Path
+    phone, server, play, state, axe, shot, tmp_path: Path
 ) -> None:
     table = _open_table(server.url)
     code = table["code"]
@@ -76,6 +76,8 @@ def test_past_hands_check_the_deal_during_and_after_the_game(
     ).wait_for()
     assert verdict.get_attribute("data-complete") == "0"
     axe(page, "past hands during the game")
+    first.scroll_into_view_if_needed()
+    shot(page, "past-hands")
     # The rest of the game; then every deal is checked whole, in the browser.
     final = play([p], _pack_or_show, lambda s: s["status"] == "finished")
     assert final["status"] == "finished"

@@ -58,7 +58,7 @@ def playing(page: Any) -> None:
     page.locator("[data-testid=table][data-status=playing]").wait_for()
 
 
-def test_chat_bubbles_log_mute_and_typed_text(phone, server, check_layout, axe) -> None:
+def test_chat_bubbles_log_mute_and_typed_text(phone, server, check_layout, axe, shot) -> None:
     code, seats = open_table(server, ["Sita", "Ram", "Gita"], seats=4, hands=10)
     host, ram, gita = phone(), phone(width=390, height=844), phone()
     hpage = sit(host, code, seats[0])
@@ -96,6 +96,7 @@ def test_chat_bubbles_log_mute_and_typed_text(phone, server, check_layout, axe) 
     gpage.get_by_test_id("bubble-0").get_by_text("🎉").wait_for()
     check_layout(hpage)
     axe(hpage, "the chat")
+    shot(gpage, "chat")
 
     # Sita mutes Ram: his next message shows for Gita, not for Sita.
     hpage.get_by_test_id("menu-open").tap()

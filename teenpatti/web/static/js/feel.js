@@ -85,6 +85,8 @@ function fly(from, to, delay = 0) {
   );
   motion.onfinish = () => chip.remove();
   motion.oncancel = () => chip.remove();
+  const root = document.documentElement;
+  root.dataset.flown = String(Number(root.dataset.flown || 0) + 1); // chips flown so far, for the tests
 }
 
 /**

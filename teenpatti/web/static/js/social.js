@@ -148,7 +148,8 @@ export function chatBubbles(view, st) {
       h(
         "div",
         {
-          class: `chat-bubble ${m.kind}`,
+          // seats at the top hang from the edge: their bubble goes below, towards the pot
+          class: `chat-bubble ${m.kind}${Math.sin(angle) < -0.3 ? " below" : ""}`,
           "data-key": `bubble${seat}-${m.n}`,
           "data-testid": `bubble-${seat}`,
           "aria-hidden": "true", // screen readers hear the message in the log instead
