@@ -26,7 +26,7 @@ from typing import Any
 
 from .base import CodeTaken, DamagedLog, StoredEvent, TableRecord, VersionConflict
 
-__all__ = ["SCHEMA_VERSION", "SqliteStore"]
+__all__ = ["SCHEMA_VERSION", "SqliteStore", "pending_writes"]
 
 SCHEMA_VERSION = 1
 """The schema this code writes; older files are migrated on open."""
@@ -62,6 +62,17 @@ class _Write:
         self.run = run
         self.loop = loop
         self.future = future
+
+
+_PENDING: set[asyncio.Future[Any]] = set()
+"""Writes handed to a writer thread and not yet answered, in every store of this process."""
+
+
+def pending_writes() -> list[asyncio.Future[Any]]:
+    """The writes of this event loop still waiting for their commit (a test's hand-driven clock
+    waits for them before it moves on: a write's answer comes from another thread)."""
+    loop = asyncio.get_running_loop()
+    return [f for f in _PENDING if f.get_loop() is loop and not f.done()]
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
@@ -130,6 +141,8 @@ class SqliteStore:
             raise sqlite3.ProgrammingError("the store is closed")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
+        _PENDING.add(future)
+        future.add_done_callback(_PENDING.discard)
         self._writes.put(_Write(run, loop, future))
         return await future
 

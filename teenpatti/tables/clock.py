@@ -27,6 +27,8 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
+from ..store.sqlite import pending_writes
+
 __all__ = ["Clock", "Handle", "ManualClock", "SystemClock", "Tasks"]
 
 log = logging.getLogger("teenpatti.tables")
@@ -128,8 +130,14 @@ class ManualClock:
 
 
 async def _settle(rounds: int = 20) -> None:
+    """Let the tasks run until they wait again, and the store's writes they wait for (answered
+    from the SQLite writer thread) come back."""
     for _ in range(rounds):
         await asyncio.sleep(0)
+    while writes := pending_writes():
+        await asyncio.wait(writes)
+        for _ in range(rounds):
+            await asyncio.sleep(0)
 
 
 class Tasks:
