@@ -625,7 +625,7 @@ class Table:
                     "bot": s.bot,
                     "host": s.host,
                     "person": s.token_hash is not None,
-                    "late": s.late,
+                    **({"late": True} if s.late else {}),  # only while it is so: replies stay small
                 }
                 for i, s in enumerate(self.seats)
             ],

@@ -82,7 +82,7 @@ def test_a_latecomer_takes_a_computer_seat_at_the_next_hand() -> None:
     log.commit(event)
     seat = table.seats[2]
     assert (seat.name, seat.bot, seat.late) == ("Late", True, True)  # the computer plays on
-    assert table.seat_of("late") == 2 and table.state(None)["seats"][2]["late"] is True
+    assert table.seat_of("late") == 2 and table.state(None)["seats"][2].get("late") is True
     refused(lambda: table.join_event("late ", "x"), "name/taken", table)
     while table.hand_in_play:  # the hand goes on without them
         assert table.game is not None and table.game.hand is not None
