@@ -257,9 +257,11 @@ def create_app(
         state = live.table.state(None)
         hand = state["hand"]
         turn = None if hand is None or hand["finished"] else hand["actor"]
+        # the shown cards' proofs belong to the table's own states and histories, not the lobby
+        seats = [{k: v for k, v in row.items() if k != "proof"} for row in state["seats"]]
         return JSONResponse(
-            {k: state[k] for k in ("code", "status", "settings", "seats", "version")}
-            | {"share": share(request, live.table.code), "turn": turn}
+            {k: state[k] for k in ("code", "status", "settings", "version")}
+            | {"seats": seats, "share": share(request, live.table.code), "turn": turn}
         )
 
     async def join_table(request: Request) -> Response:

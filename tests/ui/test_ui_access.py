@@ -280,6 +280,7 @@ LARGE_JS = """() => {
     .filter((n) => n.scrollWidth > n.clientWidth + 1).map((n) => n.textContent);
   return {wide, headerCut, over, cut};
 }"""
+LANDED_JS = "() => !document.getAnimations().some((a) => String(a.id).startsWith('fx-'))"
 REACHABLE_JS = """() => {
   const el = document.activeElement;
   const b = el.getBoundingClientRect();
@@ -304,6 +305,9 @@ def test_large_text_and_zoom(phone) -> None:
         page.evaluate("(size) => { document.documentElement.style.fontSize = size; }", text)
         page.evaluate("() => document.activeElement && document.activeElement.blur()")
         page.evaluate("() => window.scrollTo(0, 0)")
+        # the layout is measured at rest: cards and chips still flying were sent off from places
+        # measured before the text grew (a turned phone lands them at once: feel.js landAll)
+        page.wait_for_function(LANDED_JS)
         report = page.evaluate(LARGE_JS)
         assert report == {"wide": False, "headerCut": False, "over": [], "cut": []}, (what, report)
         page.keyboard.press("Tab")

@@ -28,6 +28,22 @@ function fxLayer() {
   return layer;
 }
 
+/**
+ * Finish every card or chip still in flight: they fly between places measured when they set off,
+ * so once the page is laid out anew (a phone turned, the text made larger) they would cross a
+ * stale path, even past the screen's edge and widen the page for a moment.
+ */
+export function landAll() {
+  if (typeof document.getAnimations !== "function") return 0;
+  const flying = document.getAnimations().filter((a) => String(a.id).startsWith("fx-"));
+  for (const motion of flying) motion.finish();
+  return flying.length;
+}
+
+if (typeof window !== "undefined" && typeof window.addEventListener === "function") {
+  window.addEventListener("resize", landAll);
+}
+
 function centre(el) {
   const box = el.getBoundingClientRect();
   return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
