@@ -1,0 +1,48 @@
+"""Long names on a full six-seat table fit a phone: every seat's name is shown whole (on up to three
+lines where it must), at 360 x 640 and 390 x 844, no seat over another, nothing past the screen."""
+
+from __future__ import annotations
+
+import pytest
+from test_ui_tables import BOXES_JS, _overlaps
+
+LONG = ("Ramchandra Bahadur Thapa", "Krishna Prasad Bhattarai")  # 24 characters: the most allowed
+
+CUT_JS = """() => [...document.querySelectorAll('[data-testid=seats] .seat-name')]
+  .filter((n) => n.scrollWidth > n.clientWidth + 1 || n.scrollHeight > n.clientHeight + 1)
+  .map((n) => `${n.textContent}: ${n.clientHeight} of ${n.scrollHeight} px high`)"""
+
+
+@pytest.mark.parametrize("size", [(360, 640), (390, 844)])
+def test_long_names_on_six_seats_are_shown_whole(phone, check_layout, size) -> None:
+    host = phone()
+    page = host.open("/")
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.get_by_test_id("menu-friends").tap()
+    page.get_by_test_id("create-form").wait_for()
+    page.get_by_test_id("name").fill("Sita")
+    page.get_by_test_id("seats-6").check()
+    page.get_by_test_id("create-submit").tap()
+    page.get_by_test_id("lobby").wait_for()
+    code = page.get_by_test_id("table-code").get_attribute("data-code")
+    for name in LONG:
+        friend = phone().open(f"/t/{code}")
+        friend.get_by_test_id("name").fill(name)
+        friend.get_by_test_id("join-submit").tap()
+        friend.get_by_test_id("lobby").wait_for()
+    page.get_by_test_id("lobby").get_by_text(LONG[1]).wait_for()
+    page.get_by_test_id("start").tap()
+    page.locator("[data-testid=table][data-status=playing]").wait_for()
+    page.locator("[data-testid=seats] .seat-name").first.wait_for()
+    assert page.evaluate(CUT_JS) == []
+    names = page.locator("[data-testid=seats] .seat-name").all_text_contents()
+    assert all(any(long in name for name in names) for long in LONG), names
+    boxes = page.evaluate(BOXES_JS)
+    assert len(boxes) == 6, boxes
+    width = page.evaluate("document.documentElement.clientWidth")
+    for box in boxes:
+        assert box["left"] >= 0 and box["right"] <= width, box
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert not _overlaps(a, b), (a, b)
+    check_layout(page)
