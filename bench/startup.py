@@ -56,7 +56,8 @@ def one_log(events: int, rng: random.Random) -> list[dict[str, Any]]:
     add(table.start_event(0, new_seed()))
     while len(log) < events:
         if table.status == "finished":
-            add(table.again_event(0, new_seed()))
+            for event in table.again_event(0, new_seed()):  # the host starts the next game
+                add(event)
         elif not table.hand_in_play:
             add(table.hand_event(new_seed()))
         else:
