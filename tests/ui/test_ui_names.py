@@ -4,7 +4,7 @@ lines where it must), at 360 x 640 and 390 x 844, no seat over another, nothing 
 from __future__ import annotations
 
 import pytest
-from test_ui_tables import BOXES_JS, _overlaps
+from test_ui_tables import seats_fit
 
 LONG = ("Ramchandra Bahadur Thapa", "Krishna Prasad Bhattarai")  # 24 characters: the most allowed
 
@@ -37,12 +37,5 @@ def test_long_names_on_six_seats_are_shown_whole(phone, check_layout, size) -> N
     assert page.evaluate(CUT_JS) == []
     names = page.locator("[data-testid=seats] .seat-name").all_text_contents()
     assert all(any(long in name for name in names) for long in LONG), names
-    boxes = page.evaluate(BOXES_JS)
-    assert len(boxes) == 6, boxes
-    width = page.evaluate("document.documentElement.clientWidth")
-    for box in boxes:
-        assert box["left"] >= 0 and box["right"] <= width, box
-    for i, a in enumerate(boxes):
-        for b in boxes[i + 1 :]:
-            assert not _overlaps(a, b), (a, b)
+    seats_fit(page, 6)
     check_layout(page)

@@ -21,6 +21,18 @@ def _overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
     )
 
 
+def seats_fit(page: Any, count: int) -> None:
+    """The table shows ``count`` seats, each within the screen's width and none over another."""
+    boxes = page.evaluate(BOXES_JS)
+    assert len(boxes) == count, boxes
+    width = page.evaluate("document.documentElement.clientWidth")
+    for box in boxes:
+        assert box["left"] >= 0 and box["right"] <= width, box
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert not _overlaps(a, b), (a, b)
+
+
 def _create(page: Any, name: str, preset: str) -> str:
     page.get_by_test_id("menu-friends").tap()
     page.get_by_test_id("create-form").wait_for()
@@ -50,14 +62,7 @@ def test_ten_seat_club_table_on_a_phone(phone, shot, check_layout) -> None:
     page.get_by_test_id("start").tap()
     page.locator("[data-testid=table][data-status=playing]").wait_for()
     page.locator("[data-testid=seats].many").wait_for()
-    boxes = page.evaluate(BOXES_JS)
-    assert len(boxes) == 10
-    width = page.evaluate("document.documentElement.clientWidth")
-    for box in boxes:
-        assert box["left"] >= 0 and box["right"] <= width, box
-    for i, a in enumerate(boxes):
-        for b in boxes[i + 1 :]:
-            assert not _overlaps(a, b), (a, b)
+    seats_fit(page, 10)
     check_layout(page)
     shot(page, "table-ten-seats")
 
