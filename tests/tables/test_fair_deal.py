@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_service_faults import FlakyStore
 
 from teenpatti.engine.deck import DECK_V2, Shuffle
 from teenpatti.engine.history import verify_game
@@ -216,23 +217,12 @@ def test_parts_do_not_put_the_deal_off(tmp_path: Path) -> None:
     run(body)
 
 
-class DownStore(SqliteStore):
-    """A real SQLite store that can be made unreachable (every call raises)."""
-
-    down = False
-
-    async def append(self, table_id: str, expected: int, events: list[dict[str, Any]]) -> int:
-        if self.down:
-            raise ConnectionError("the store is down")
-        return await super().append(table_id, expected, events)
-
-
 def test_a_part_sent_while_the_store_is_down_is_refused_and_never_stalls_the_deal(
     tmp_path: Path,
 ) -> None:
     async def body() -> None:
         clock = ManualClock()
-        store = DownStore(tmp_path / "s.sqlite3")
+        store = FlakyStore(tmp_path / "s.sqlite3")
         service = TableService(store, TIMING, clock)
         live = await started(service)
         part = part_for(live)
