@@ -7,6 +7,8 @@ count apart):
 - ``teenpatti_actions_total``: commands appended (``rate(...[1m])`` is actions a second);
 - ``teenpatti_append_seconds``: how long the event store takes to append a command's events;
 - ``teenpatti_broadcast_seconds``: how long sending every socket its view of a change takes;
+- ``teenpatti_messages_queued_total``: messages that waited in a socket's queue because its
+  transport's buffer was over the high-water mark (the others went straight out);
 - ``teenpatti_clock_lateness_seconds``: how late a table's clock (a deal, a computer's move, a
   turn timer) fires after its time, which grows when the process is overloaded;
 - ``teenpatti_errors_total{kind=...}``: errors by kind: the stable codes sent to clients
@@ -61,6 +63,11 @@ class Metrics:
             "teenpatti_broadcast_seconds",
             "Time to render and queue every socket's view of a change.",
             buckets=_FAST,
+            registry=r,
+        )
+        self.queued = Counter(
+            "teenpatti_messages_queued",
+            "Messages that waited in a socket's queue (its client read slowly).",
             registry=r,
         )
         self.lateness = Histogram(

@@ -83,6 +83,17 @@ def serve(
         help="Seconds for a request's headers, for its body, and for a stalled write"
         " (a socket's hello: half as long).",
     ),
+    send_buffer: int = typer.Option(
+        0,
+        "--send-buffer",
+        help="Kernel send buffer per connection, in bytes (SO_SNDBUF); 0: the kernel's autotuning.",
+    ),
+    write_buffer: int = typer.Option(
+        64 * 1024,
+        "--write-buffer",
+        help="Bytes a connection may have waiting in the process's write buffer before its"
+        " messages queue (a socket's queue holds 64; over it, the client is dropped).",
+    ),
     max_tables: int = typer.Option(10_000, "--max-tables", help="Live tables in this process."),
     tables_per_address: int = typer.Option(
         20, "--tables-per-address", help="Live tables opened from one client address."
@@ -153,6 +164,8 @@ def serve(
             max_connections=_fit_descriptors(max_connections),
             per_address=connections_per_address,
             timeout=client_timeout,
+            send_buffer=send_buffer,
+            write_high=write_buffer,
             frame_rate=_pair(message_rate, "--message-rate"),
             trusted=proxies,
         )

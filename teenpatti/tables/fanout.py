@@ -15,6 +15,7 @@ import msgspec
 from ..metrics import Metrics
 from .clock import Clock
 from .live import Connection, LiveTable
+from .outgoing import Shared
 
 __all__ = ["Fanout"]
 
@@ -43,7 +44,7 @@ class Fanout:
             return
         started = time.perf_counter()
         public = self._public(live)
-        rendered: dict[int | None, str] = {}
+        rendered: dict[int | None, Shared] = {}  # each seat's view, framed once for its sockets
         for conn in list(live.connections):
             if conn.seat is not None and not self._still_seated(live, conn):
                 continue
@@ -51,7 +52,7 @@ class Fanout:
                 continue
             message = rendered.get(conn.seat)
             if message is None:
-                message = rendered[conn.seat] = self._render(live, conn.seat, public)
+                message = rendered[conn.seat] = Shared(self._render(live, conn.seat, public))
             conn.push(message)
         self.metrics.broadcast.observe(time.perf_counter() - started)
 
