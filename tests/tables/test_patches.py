@@ -12,20 +12,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+from test_fanout import TIMING
+
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.clock import ManualClock
 from teenpatti.tables.live import Connection
 from teenpatti.tables.patch import apply
-from teenpatti.tables.service import TableService, Timing
+from teenpatti.tables.service import TableService
 
-TIMING = Timing(
-    bot_delay=(1.0, 1.0),
-    result_pause=2.0,
-    first_deal=0.5,
-    reconnect_grace=600.0,
-    reconcile_every=1.0,
-    idle_after=3600.0,
-)
 CARD = re.compile(r'"([2-9TJQKA][cdhs]|X[12])"')
 
 
