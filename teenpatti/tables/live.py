@@ -101,6 +101,8 @@ class LiveTable:
     """The game version the clock was set for, and whether this process ran the clocks then."""
     graces: dict[int, Handle] = field(default_factory=dict)
     bots: dict[int, DecidesActions] = field(default_factory=dict)
+    observed: object | None = None
+    """The last finished hand the computer players were shown (each is shown a hand once)."""
     owned: bool = True
     """Whether this process runs the table's clocks (it holds the table's lease)."""
     since: float = 0.0
