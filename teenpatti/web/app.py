@@ -371,6 +371,7 @@ def create_app(
             seat,
             token_hash=token_hash(str(token)) if seat is not None else None,
             sink=websocket.scope.get("extensions", {}).get(SINK),
+            patches=hello.get("patches") is True,
         )
         closing: list[int] = []
         writer = asyncio.create_task(send_queued(websocket, conn, closing, metrics.queued.inc))
@@ -477,8 +478,8 @@ async def send_queued(
 ) -> None:
     """The connection's one writer: drains its queue in order (straight to the transport once
     its buffer is under the high-water mark, when the connection has a sink, calling ``waited``
-    as it takes each such message), closes when told (with the last code in ``closing``, else 4008 for
-    a client dropped as too slow, else 1000)."""
+    as it takes each such message), closes when told (with the last code in ``closing``, else
+    4008 for a client dropped as too slow, else 1000)."""
     try:
         while True:
             message = await conn.queue.get()
@@ -540,9 +541,9 @@ async def _handle(service: TableService, live: Any, conn: Connection, text: str)
     try:
         if kind == "sync":
             await service.find(live.table.code)  # catch up from the store if need be
-            conn.push(service.render(live, conn.seat))
+            service.send_state(live, conn)
         elif not await service.command(live.table.code, conn.seat, message):
-            conn.push(service.render(live, conn.seat))  # a repeat: the state it made
+            service.send_state(live, conn)  # a repeat: the state it made
     except EngineError as err:
         return error(err.code, err.reason, message.get("id"), getattr(err, "retryable", False))
     except Exception:  # a fault of ours must cost this message only, never the socket
