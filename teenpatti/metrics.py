@@ -82,9 +82,17 @@ class Metrics:
         self._kinds: set[str] = set()
 
     def error(self, kind: str) -> None:
-        """Count one error of ``kind`` (the server's own codes). A code may name a house rule a
+        r"""Count one error of ``kind`` (the server's own codes). A code may name a house rule a
         client sent, so past ``MAX_KINDS`` kinds the rest are counted as ``other``: what clients
-        send never grows the metrics without bound."""
+        send never grows the metrics without bound. A kind is kept in ASCII (a rule's name
+        may hold anything, a lone surrogate too, which the text format could not encode).
+
+        >>> m = Metrics()
+        >>> m.error("rules/\ud800")
+        >>> b'kind="rules/\\\\ud800"} 1.0' in m.render()
+        True
+        """
+        kind = kind.encode("ascii", "backslashreplace").decode("ascii")
         if kind not in self._kinds:
             if len(self._kinds) >= MAX_KINDS:
                 kind = "other"

@@ -263,6 +263,7 @@ def measure(
             str(args.rate),
             "--target",
             name,
+            *(["--patches"] if args.patches else []),
         ]
         swarm, lines = spawn_lines(swarm_cmd)
         budget = args.tables / 5 + 60 + args.warmup + args.seconds + 90
@@ -451,6 +452,11 @@ def parse() -> argparse.Namespace:
         "--rate", type=float, default=1.0, help="moves a second per table (0.1: a person's pace)"
     )
     parser.add_argument("--stall-sync", type=float, default=0.0)
+    parser.add_argument(
+        "--patches",
+        action="store_true",
+        help="the swarm asks for patches (the bare app ignores it)",
+    )
     parser.add_argument("--only", choices=("both", "teenpatti", "bare"), default="both")
     parser.add_argument(
         "--message-bytes", type=int, default=None, help="the bare app's message size"

@@ -70,7 +70,11 @@ from typing import Any, cast
 
 import httpx
 
+from teenpatti.tables.patch import apply
+
 STATE_PREFIX = b'{"type":"state","version":'
+PATCH_PREFIX = b'{"type":"patch","version":'
+"""How a ``patch`` starts (``--patches``: the swarm's sockets ask for patches in their hello)."""
 """How every ``state`` message starts (both servers): the version is read without parsing JSON."""
 WS_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 SEATS = 6
@@ -184,6 +188,8 @@ class Client(asyncio.Protocol):
         self.lost_error: str | None = None
         self.version = -1
         self.raw = b""
+        self.patches: list[bytes] = []
+        """The patches received since the last whole state (applied when the state is read)."""
         self.parsed_version = -2
         self.parsed: dict[str, Any] = {}
         self.done = False
@@ -283,10 +289,20 @@ class Client(asyncio.Protocol):
             self.send_frame(10, payload)
 
     def _message(self, payload: bytes, now: float) -> None:
+        if payload.startswith(PATCH_PREFIX):
+            start = len(PATCH_PREFIX)
+            version = int(payload[start : payload.index(b",", start)])
+            self.patches.append(payload)
+            self.states += 1
+            self.state_bytes += len(payload)
+            self.on_state(self, version, now)
+            return
         if payload.startswith(STATE_PREFIX):
             start = len(STATE_PREFIX)
             version = int(payload[start : payload.index(b",", start)])
             self.raw = payload
+            self.patches = []
+            self.parsed_version = -2
             self.states += 1
             self.state_bytes += len(payload)
             if not self.first_state.done():
@@ -299,6 +315,8 @@ class Client(asyncio.Protocol):
             message = {"type": "garbled"}
         if isinstance(message, dict) and message.get("type") == "state":  # another key order
             self.raw = payload
+            self.patches = []
+            self.parsed_version = -2
             self.states += 1
             self.state_bytes += len(payload)
             if not self.first_state.done():
@@ -327,7 +345,11 @@ class Client(asyncio.Protocol):
     def state(self) -> dict[str, Any]:
         """The latest state this socket received, parsed (once per version)."""
         if self.parsed_version != self.version:
-            self.parsed = json.loads(self.raw) if self.raw else {}
+            if self.parsed_version == -2:  # a whole state came since: start from it
+                self.parsed = json.loads(self.raw) if self.raw else {}
+            for patch in self.patches:
+                self.parsed = apply(self.parsed, json.loads(patch)["ops"])
+            self.patches = []
             self.parsed_version = self.version
         return self.parsed
 
@@ -543,7 +565,7 @@ async def open_client(
         _, client = await loop.create_connection(make, sock=sock)
     try:
         await asyncio.wait_for(asyncio.shield(client.opened), args.step_timeout)
-        client.send_json({"type": "hello", "token": token})
+        client.send_json({"type": "hello", "token": token, "patches": args.patches})
         await asyncio.wait_for(asyncio.shield(client.first_state), args.step_timeout)
     except BaseException:
         if client.transport is not None:
@@ -907,6 +929,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--step-timeout", type=float, default=30.0, help="any one setup step")
     parser.add_argument("--stall-sync", type=float, default=0.0, help="syncs/s the stalled sends")
     parser.add_argument("--stall-rcvbuf", type=int, default=4096, help="its SO_RCVBUF (bytes)")
+    parser.add_argument(
+        "--patches", action="store_true", help="ask for patches instead of whole states"
+    )
     parser.add_argument("--seed", type=int, default=1, help="for the choice of moves")
     parser.add_argument("--target", default="server", help="a label for the result")
     args = parser.parse_args(argv)
