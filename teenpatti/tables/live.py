@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .chat import Limiter
 from .clock import Handle
@@ -18,7 +18,7 @@ from .table import Table
 if TYPE_CHECKING:  # the computer players are imported when one first moves (a quick start-up)
     from ..bots import DecidesActions
 
-__all__ = ["Connection", "LiveTable", "Timing"]
+__all__ = ["Connection", "LiveTable", "Sent", "Timing"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +49,20 @@ class Connection:
     resyncs when it returns), so one slow reader never slows its table.
     """
 
-    def __init__(self, seat: int | None, limit: int = 64, token_hash: str | None = None) -> None:
+    def __init__(
+        self,
+        seat: int | None,
+        limit: int = 64,
+        token_hash: str | None = None,
+        patches: bool = False,
+    ) -> None:
         self.seat = seat
+        self.patches = patches
+        """The client applies patches (it said so in its hello): it is sent what changed since
+        the state it holds rather than each whole state."""
+        self.held = -1
+        """The broadcast whose state this socket was sent last (:attr:`LiveTable.sent`), -1
+        when it was sent a state outside a broadcast (its hello, a sync) or none."""
         self.token_hash = token_hash
         """The hash of the seat token this socket said hello with: when it no longer holds a
         seat (its person left or was removed) the socket is told and closed."""
@@ -89,6 +101,8 @@ class LiveTable:
     """The game version the clock was set for, and whether this process ran the clocks then."""
     graces: dict[int, Handle] = field(default_factory=dict)
     bots: dict[int, DecidesActions] = field(default_factory=dict)
+    observed: object | None = None
+    """The last finished hand the computer players were shown (each is shown a hand once)."""
     owned: bool = True
     """Whether this process runs the table's clocks (it holds the table's lease)."""
     since: float = 0.0
@@ -107,3 +121,15 @@ class LiveTable:
     """When the table was last seen in use (it leaves memory after a while unused)."""
     chat_limit: Limiter = field(default_factory=Limiter)
     """Chat messages per seat, counted in this process."""
+    sent: Sent | None = None
+    """The last broadcast: what a patch to its sockets starts from."""
+
+
+@dataclass(eq=False, slots=True)
+class Sent:
+    """One broadcast of a table: its number, the public state it sent and each seat's state
+    (the seats of the sockets it went to)."""
+
+    serial: int
+    public: dict[str, Any]
+    states: dict[int | None, dict[str, Any]]

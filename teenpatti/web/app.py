@@ -366,7 +366,11 @@ def create_app(
                     "message/hello", "say hello first, with your seat token if you have one"
                 )
             return
-        conn = Connection(seat, token_hash=token_hash(str(token)) if seat is not None else None)
+        conn = Connection(
+            seat,
+            token_hash=token_hash(str(token)) if seat is not None else None,
+            patches=hello.get("patches") is True,
+        )
         closing: list[int] = []
         writer = asyncio.create_task(send_queued(websocket, conn, closing))
         await service.connect(live, conn)
@@ -519,9 +523,9 @@ async def _handle(service: TableService, live: Any, conn: Connection, text: str)
     try:
         if kind == "sync":
             await service.find(live.table.code)  # catch up from the store if need be
-            conn.push(service.render(live, conn.seat))
+            service.send_state(live, conn)
         elif not await service.command(live.table.code, conn.seat, message):
-            conn.push(service.render(live, conn.seat))  # a repeat: the state it made
+            service.send_state(live, conn)  # a repeat: the state it made
     except EngineError as err:
         return error(err.code, err.reason, message.get("id"), getattr(err, "retryable", False))
     except Exception:  # a fault of ours must cost this message only, never the socket
