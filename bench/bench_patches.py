@@ -158,7 +158,7 @@ def main() -> None:
     load_after = os.getloadavg()
 
     def median(mode: str, key: str) -> float:
-        return statistics.median(r[key] for r in runs[mode])
+        return float(statistics.median(r[key] for r in runs[mode]))
 
     print(f"\n{args.tables} tables x 7 sockets (6 seats, 1 spectator), {args.moves} moves a round")
     print(f"{'per move':<34}{'whole':>10}{'patches':>10}{'ratio':>8}")
