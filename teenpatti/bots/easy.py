@@ -6,8 +6,8 @@ upper-half hand, raises a very strong one, asks for a show with a good one when 
 packs the rest. It does not count the other players, weigh the pot against the price, ask for side
 shows or bluff; of what the others did it knows one thing, that a player who looked and then
 raised holds a good hand (it then pays on only with ``u >= 0.7``: without it, a player who
-raises its best hands and packs the rest beat it); it accepts a side show with a good hand. Now and then
-(one move in twenty) it plays the next move up or down, as a person would.
+raises its best hands and packs the rest beat it); it accepts a side show with a good hand.
+Now and then (one move in twenty) it plays the next move up or down, as a person would.
 """
 
 from __future__ import annotations
