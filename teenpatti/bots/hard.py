@@ -50,3 +50,11 @@ class HardBot(StrategyBot):
     def observe(self, view: HandView) -> None:
         """Learn from a finished hand, as this bot's seat saw it (public facts only)."""
         self.model.observe(view)
+
+    def gamblers(self) -> frozenset[int]:
+        """Seats whose seen bets have been shown down on weak hands at this table."""
+        return self.model.loose_seats()
+
+    def bluffable(self, seat: int) -> bool:
+        """Not a seat that has never packed to a raise at this table."""
+        return not self.model.never_packs(seat)

@@ -205,8 +205,12 @@ def _apply(weights: list[float], like: Sequence[float]) -> None:
         weights[i] *= x
 
 
-def read(view: HandView, level: Level) -> Reading:
-    """Turn ``view`` into a :class:`Reading` for ``level``: ranges from the public actions."""
+def read(view: HandView, level: Level, gamblers: frozenset[int] = frozenset()) -> Reading:
+    """Turn ``view`` into a :class:`Reading` for ``level``: ranges from the public actions.
+
+    ``gamblers`` are seats known from earlier hands to bet on anything (see
+    :mod:`teenpatti.bots.model`): their moves narrow their ranges as little as a blind raiser's.
+    """
     me = view.viewer
     assert me is not None, "a spectator does not act"
     rules = view.rules
@@ -219,7 +223,11 @@ def read(view: HandView, level: Level) -> Reading:
     centre, beaten, loose = _read_actions(view, level)
     opponents = [
         Opponent(
-            s.seat, s.seen, *_range(level, centre.get(s.seat), beaten.get(s.seat), s.seat in loose)
+            s.seat,
+            s.seen,
+            *_range(
+                level, centre.get(s.seat), beaten.get(s.seat), s.seat in loose or s.seat in gamblers
+            ),
         )
         for s in seats
         if s.dealt and not s.packed and s.seat != me
@@ -471,6 +479,15 @@ class StrategyBot(Bot):
         super().__init__(seed)
         self.name = self.level.name
 
+    def gamblers(self) -> frozenset[int]:
+        """Seats known from earlier hands to bet on anything (none: this level does not learn
+        across hands; :class:`~teenpatti.bots.hard.HardBot` does)."""
+        return frozenset()
+
+    def bluffable(self, seat: int) -> bool:
+        """Whether a bluff may make ``seat`` pack, as far as earlier hands tell (yes here)."""
+        return True
+
     # ---------------------------------------------------------------- entry point
     def decide(self, view: HandView) -> Action:
         """The move for ``view.viewer``: always one of ``view.legal_actions``."""
@@ -486,7 +503,7 @@ class StrategyBot(Bot):
             return legal[ActionKind.SEE].action(seat)  # the blind-turn limit: look (then decide)
         if view.to_act != seat:  # asked while it is not our turn: only "see" can be offered
             return view.legal_actions[0].action(seat)
-        reading = read(view, self.level)
+        reading = read(view, self.level, self.gamblers())
         if not you.seen:
             return self._blind(view, reading)
         return self._seen(view, reading)
@@ -583,7 +600,7 @@ class StrategyBot(Bot):
         its cards) and it costs little next to the chips behind."""
         if ActionKind.CHAAL not in r.legal or not r.opponents:
             return False
-        if not all(o.seen for o in r.opponents):
+        if not all(o.seen and self.bluffable(o.seat) for o in r.opponents):
             return False
         return r.legal[ActionKind.CHAAL].cost * 8 <= r.chips
 
@@ -676,7 +693,7 @@ class StrategyBot(Bot):
         seat = view.viewer
         assert seat is not None and view.side_show is not None
         asker = view.side_show[0]
-        r = read(view, self.level)
+        r = read(view, self.level, self.gamblers())
         if r.u is None:  # cannot happen (the asked seat is seen), but never fail
             return legal[ActionKind.DECLINE].action(seat)
         u = r.u

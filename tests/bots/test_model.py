@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 
 from teenpatti.bots import load_bot
+from teenpatti.bots.hard import HardBot
 from teenpatti.bots.model import MIN_SHOWN, TableModel
 from teenpatti.engine import Rules, view
 from teenpatti.engine.game import Game
@@ -72,3 +74,40 @@ def test_an_unfinished_hand_teaches_nothing() -> None:
     model.observe(view(hand, 0))
     assert model.hands_seen == 0 and model.seats == {}
     assert model.of(1).look_rate is None and model.of(1).mean_shown is None
+
+
+def test_hard_changes_its_play_against_a_maniac_after_some_hands() -> None:
+    # hard (seat 0) against a maniac and a station over whole games, learning after each hand;
+    # at every one of its decisions, a copy of it that has learnt nothing decides too.
+    rules = Rules()
+    names = ["hard", "maniac", "station"]
+    same_before = changed_after = decisions_after = 0
+    for g in range(3):
+        bots = [load_bot(n, 7 * g + s) for s, n in enumerate(names)]
+        me = bots[0]
+        assert isinstance(me, HardBot)
+        key = hashlib.sha256(b"adapt/%d" % g).digest()
+        table = Game(rules, names, key, dealer=g % 3)
+        while not table.finished:
+            hand = table.start_hand()
+            while not hand.finished:
+                seat = hand.actor
+                assert seat is not None
+                seen = view(hand, seat)
+                if seat == 0:
+                    fresh = copy.deepcopy(me)  # the same random state, nothing learnt
+                    fresh.model = TableModel()
+                action = bots[seat].decide(seen)
+                if seat == 0:
+                    other = fresh.decide(seen)
+                    if me.model.loose_seats():
+                        decisions_after += 1
+                        changed_after += other != action
+                    else:
+                        assert other == action  # nothing learnt yet: the same play
+                        same_before += 1
+                table.apply(action)
+            me.observe(view(hand, 0))
+    assert me.model.loose_seats() == {1, 2}  # the maniac and the station bet on anything
+    assert same_before > 5 and decisions_after > 20
+    assert changed_after > 0  # it plays them differently now
