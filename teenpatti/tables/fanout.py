@@ -134,6 +134,7 @@ class Fanout:
         )
         if found is not None:
             conn.seat = found
+            conn.held = -1  # it holds its old seat's state: the whole new one next
             return True
         live.connections.discard(conn)
         conn.seat = None  # its closing starts no reconnect grace

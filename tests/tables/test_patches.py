@@ -19,6 +19,7 @@ from teenpatti.tables.clock import ManualClock
 from teenpatti.tables.live import Connection
 from teenpatti.tables.patch import apply
 from teenpatti.tables.service import TableService
+from teenpatti.tables.table import token_hash
 
 CARD = re.compile(r'"([2-9TJQKA][cdhs]|X[12])"')
 
@@ -118,3 +119,33 @@ def test_patched_sockets_hold_the_whole_state_at_every_version(tmp_path: Path) -
             await store.close()
 
     asyncio.run(asyncio.wait_for(body(), 120))
+
+
+def test_a_socket_whose_seat_moved_up_gets_the_whole_state(tmp_path: Path) -> None:
+    """Before the start, a person who leaves moves the later seats up: their sockets hold their
+    old seat's state, so a patch would not fit it; they get the whole state of their new seat."""
+
+    async def body() -> None:
+        store = SqliteStore(tmp_path / "s.sqlite3")
+        service = TableService(store, TIMING, ManualClock())
+        try:
+            code, _, _ = await service.create({"name": "Host", "seats": 4, "turn_seconds": None})
+            asha, _ = await service.join(code, "Asha")
+            token, seat = await service.join(code, "Bikash")
+            assert seat == 2
+            live = service.get(code)
+            conn = Connection(2, token_hash=token_hash(token), patches=True)
+            live.connections.update([conn, Connection(1, token_hash=token_hash(asha))])
+            service.fanout.broadcast(live)
+            service.fanout.broadcast(live)
+            assert [m["type"] for m in drain(conn)] == ["state", "patch"]
+            await service.command(code, 1, {"type": "leave"})
+            (moved,) = drain(conn)
+            assert moved["type"] == "state" and moved["you"] == 1
+            service.fanout.broadcast(live)
+            (after,) = drain(conn)
+            assert after["type"] == "patch" and apply(moved, after["ops"])["you"] == 1
+        finally:
+            await store.close()
+
+    asyncio.run(asyncio.wait_for(body(), 60))
