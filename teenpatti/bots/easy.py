@@ -3,9 +3,11 @@
 It sees its cards on its first turn and then goes by its hand alone (on the ``u`` scale of
 :mod:`teenpatti.bots.strategy`, so the same under every ranking and variant): it stays with an
 upper-half hand, raises a very strong one, asks for a show with a good one when two are left,
-packs the rest. It does not count the other players, weigh the pot against the price, read what
-the others did, ask for side shows or bluff; it accepts a side show with a good hand. Now and then
-(one move in twenty) it plays the next move up or down, as a person would.
+packs the rest. It does not count the other players, weigh the pot against the price, ask for side
+shows or bluff; of what the others did it knows one thing, that a player who looked and then
+raised holds a good hand (it then pays on only with ``u >= 0.7``: without it, a player who
+raises its best hands and packs the rest beat it); it accepts a side show with a good hand.
+Now and then (one move in twenty) it plays the next move up or down, as a person would.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ class EasyBot(Bot):
     """Least ``u`` to accept a side show."""
     wobble = 0.05
     """Chance of a move one step off."""
+    respect = 0.7
+    """Least ``u`` to pay on once a player still in has raised after looking."""
 
     def decide(self, view: HandView) -> Action:
         """Look, then stay, raise, show or pack on the strength of the hand."""
@@ -52,6 +56,8 @@ class EasyBot(Bot):
         # Higher stakes ask for a better hand: a little more for every doubling of the stake.
         doublings = max(0, (view.stake // view.boot).bit_length() - 1)
         need = self.stay + 0.04 * doublings
+        if _raised_after_seeing(view):  # a player who looked and raised holds a good hand
+            need = max(need, self.respect)
         for kind, ok in (
             (ActionKind.RAISE, u >= self.raise_),
             (ActionKind.SHOW, u >= self.show and u < self.raise_),
@@ -65,3 +71,20 @@ class EasyBot(Bot):
         if ActionKind.PACK in legal:
             return legal[ActionKind.PACK].action(seat)
         return view.legal_actions[0].action(seat)
+
+
+def _raised_after_seeing(view: HandView) -> bool:
+    """Whether a player still in raised (or chaaled above the least) after seeing its cards."""
+    seen: set[int] = set()
+    out = {s.seat for s in view.seats if s.packed or not s.dealt}
+    stake = view.boot
+    raised = False
+    for action, outcome in zip(view.actions, view.outcomes, strict=True):
+        before, stake = stake, outcome.stake
+        if action.seat == view.viewer or action.seat in out:
+            continue
+        if action.kind is ActionKind.SEE:
+            seen.add(action.seat)
+        elif action.seat in seen and stake > before:
+            raised = True
+    return raised

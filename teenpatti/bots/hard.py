@@ -4,10 +4,17 @@ It plays the values of :mod:`teenpatti.bots.strategy` with full range reading (e
 raise, side show asked, accepted or won narrows that player's range), decides when to see by
 comparing the value of looking now with the value of another blind chaal, asks for and answers
 side shows by their value, and bluffs at a controlled rate when every opponent has seen.
+
+Across hands it keeps a :class:`~teenpatti.bots.model.TableModel` of the others' public
+tendencies, shown every finished hand from its seat (:meth:`HardBot.observe`: the table server
+and the arena's whole games call it): a seat whose seen bets are shown down on weak hands is read
+as a gambler, and a seat that never packs to a raise is not bluffed.
 """
 
 from __future__ import annotations
 
+from ..engine.view import HandView
+from .model import TableModel
 from .strategy import Level, StrategyBot
 
 __all__ = ["HARD", "HardBot"]
@@ -35,3 +42,19 @@ class HardBot(StrategyBot):
 
     name = "hard"
     level = HARD
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.model = TableModel()
+
+    def observe(self, view: HandView) -> None:
+        """Learn from a finished hand, as this bot's seat saw it (public facts only)."""
+        self.model.observe(view)
+
+    def gamblers(self) -> frozenset[int]:
+        """Seats whose seen bets have been shown down on weak hands at this table."""
+        return self.model.loose_seats()
+
+    def bluffable(self, seat: int) -> bool:
+        """Not a seat that has never packed to a raise at this table."""
+        return not self.model.never_packs(seat)

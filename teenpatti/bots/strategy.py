@@ -31,10 +31,11 @@ bot compares staying blind (cheaper chaals) with seeing now and acting on what i
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
+from operator import mul
 
 from ..engine.actions import Action, ActionKind, LegalAction
 from ..engine.view import HandView
@@ -122,10 +123,6 @@ class Opponent:
         return lo + (self.cdf[i + 1] - lo) * (pos - i)
 
 
-def _make_opponent(seat: int, seen: bool, weights: Sequence[float]) -> Opponent:
-    return Opponent(seat, seen, *_cumulative(tuple(weights)))
-
-
 @lru_cache(maxsize=4096)
 def _cumulative(weights: tuple[float, ...]) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """The normalised cumulative weights of a range and their values at the grid's points
@@ -139,6 +136,10 @@ def _cumulative(weights: tuple[float, ...]) -> tuple[tuple[float, ...], tuple[fl
     # below(GRID[i]) exactly: GRID[i] * BINS is i + 0.5 with no rounding, so the step is 0.5
     at_grid = tuple(lo + (hi - lo) * 0.5 for lo, hi in pairwise(cdf))
     return tuple(cdf), at_grid
+
+
+_UNIFORM_RANGE = _cumulative(_UNIFORM)
+"""The range of a player whose moves said nothing (a random hand)."""
 
 
 @dataclass(slots=True)
@@ -169,13 +170,10 @@ class Reading:
     def grid_chances(self) -> list[float]:
         """:meth:`best_chance` at each point of :data:`GRID` (worked out once per reading)."""
         if self.chances is None:
-            columns = [o.at_grid for o in self.opponents]
-            chances = []
-            for i in range(BINS):
-                p = 1.0
-                for column in columns:
-                    p *= column[i]
-                chances.append(p)
+            # bin by bin, the product of the opponents' columns in their order (1.0 * x is x)
+            chances = list(_UNIFORM)
+            for o in self.opponents:
+                chances = list(map(mul, chances, o.at_grid))
             self.chances = chances
         return self.chances
 
@@ -207,26 +205,38 @@ def _apply(weights: list[float], like: Sequence[float]) -> None:
         weights[i] *= x
 
 
-def read(view: HandView, level: Level) -> Reading:
-    """Turn ``view`` into a :class:`Reading` for ``level``: ranges from the public actions."""
+def read(view: HandView, level: Level, gamblers: frozenset[int] = frozenset()) -> Reading:
+    """Turn ``view`` into a :class:`Reading` for ``level``: ranges from the public actions.
+
+    ``gamblers`` are seats known from earlier hands to bet on anything (see
+    :mod:`teenpatti.bots.model`): their moves narrow their ranges as little as a blind raiser's.
+    """
     me = view.viewer
     assert me is not None, "a spectator does not act"
     rules = view.rules
-    you = view.seats[me]
-    dead = [c for s in view.seats if s.seat != me and s.cards for c in s.cards]
+    seats = view.seats
+    you = seats[me]
     u: float | None = None
     if you.seen and you.cards is not None:
+        dead = [c for s in seats if s.seat != me and s.cards for c in s.cards]
         u = heads_up_equity(you.cards, rules.ranking, view.wild, dead)
-    weights: dict[int, list[float]] = {}
-    seen_now: dict[int, bool] = {}
-    for s in view.seats:
-        if s.dealt and not s.packed and s.seat != me:
-            weights[s.seat] = list(_UNIFORM)
-            seen_now[s.seat] = s.seen
-    _read_actions(view, level, weights)
-    opponents = [_make_opponent(seat, seen_now[seat], w) for seat, w in weights.items()]
+    centre, beaten, loose = _read_actions(view, level)
+    opponents = [
+        Opponent(
+            s.seat,
+            s.seen,
+            *_range(
+                level, centre.get(s.seat), beaten.get(s.seat), s.seat in loose or s.seat in gamblers
+            ),
+        )
+        for s in seats
+        if s.dealt and not s.packed and s.seat != me
+    ]
     top = you.put_in + you.chips
-    matched = sum(min(s.put_in, top) for s in view.seats if s.seat != me) + top
+    matched = top
+    for s in seats:
+        if s.seat != me:
+            matched += s.put_in if s.put_in < top else top
     return Reading(
         seat=me,
         seen=you.seen,
@@ -255,8 +265,11 @@ def _like(centre: float, width: float, floor: float) -> tuple[float, ...]:
     return out
 
 
-def _read_actions(view: HandView, level: Level, weights: dict[int, list[float]]) -> None:
-    """Narrow ``weights`` (opponents still in) by the moves made after seeing.
+def _read_actions(
+    view: HandView, level: Level
+) -> tuple[dict[int, float], dict[int, list[Sequence[float]]], set[int]]:
+    """What the moves made after seeing say about each player: the centre of the one likelihood
+    its range takes, the ranges it beat in accepted side shows, and whether it raised blind.
 
     A player's moves are not independent evidence (most players stay while the hand is above a
     line of their own), so each player's range takes one likelihood, the strongest its moves
@@ -269,81 +282,110 @@ def _read_actions(view: HandView, level: Level, weights: dict[int, list[float]])
     stake = boot
     seen: set[int] = set()
     centre: dict[int, float] = {}
-    beaten: dict[int, list[list[float]]] = {}
+    beaten: dict[int, list[Sequence[float]]] = {}
     loose: set[int] = set()
     """Players who raised blind: gamblers, whose later moves say less about their cards."""
     reads = level.reads
     step = level.stake_step
-
-    def note(seat: int, c: float) -> None:
-        if c > centre.get(seat, -1.0):
-            centre[seat] = c
-
+    see, chaal, raise_, allin = ActionKind.SEE, ActionKind.CHAAL, ActionKind.RAISE, ActionKind.ALLIN
+    pack, sideshow, accept = ActionKind.PACK, ActionKind.SIDESHOW, ActionKind.ACCEPT
+    chaal_at = level.chaal_centre if reads else _COARSE
+    raise_at = level.raise_centre if reads else _COARSE
     asker: int | None = None
     for a, outcome in zip(view.actions, view.outcomes, strict=True):
         kind, seat = a.kind, a.seat
         before, stake = stake, outcome.stake
-        if kind is ActionKind.SEE:
+        if kind is see:
             seen.add(seat)
             continue
+        if kind is pack:
+            continue
         is_seen = seat in seen
-        doublings = max(0, (before // boot).bit_length() - 1)
-        if kind is ActionKind.CHAAL:
-            above = outcome.paid > (before * 2 if is_seen else before)
+        c: float
+        if kind is chaal:
             if is_seen:
-                base = level.raise_centre if above else level.chaal_centre
-                note(seat, (base if reads else _COARSE) + step * doublings)
-            elif above:
-                loose.add(seat)
-        elif kind is ActionKind.RAISE:
-            if is_seen:
-                note(seat, (level.raise_centre if reads else _COARSE) + step * doublings)
+                above = outcome.paid > before * 2
+                doublings = max(0, (before // boot).bit_length() - 1)
+                c = (raise_at if above else chaal_at) + step * doublings
             else:
+                if outcome.paid > before:
+                    loose.add(seat)
+                continue
+        elif kind is raise_:
+            if not is_seen:
                 loose.add(seat)
-        elif kind is ActionKind.ALLIN:
-            if is_seen:
-                note(seat, (level.chaal_centre if reads else _COARSE) + step * doublings)
-        elif kind is ActionKind.SIDESHOW:
-            note(seat, level.ask_centre if reads else _COARSE)
+                continue
+            c = raise_at + step * max(0, (before // boot).bit_length() - 1)
+        elif kind is allin:
+            if not is_seen:
+                continue
+            c = chaal_at + step * max(0, (before // boot).bit_length() - 1)
+        elif kind is sideshow:
+            c = level.ask_centre if reads else _COARSE
             asker = seat
-        elif kind is ActionKind.ACCEPT:
-            note(seat, level.accept_centre if reads else _COARSE)
+        elif kind is accept:
+            c = level.accept_centre if reads else _COARSE
+            if c > centre.get(seat, -1.0):
+                centre[seat] = c
             loser = outcome.loser
             if asker is not None and loser is not None and reads:
                 winner = seat if loser == asker else asker
-                lost = _range(level, centre.get(loser), beaten.get(loser, []), loser in loose)
-                cut = _make_opponent(loser, True, lost)
-                beaten.setdefault(winner, []).append([cut.below(x) for x in GRID])
+                # the chance of beating the loser's range at each point of the grid
+                lost = _range(level, centre.get(loser), beaten.get(loser), loser in loose)
+                beaten.setdefault(winner, []).append(lost[1])
             asker = None
-        elif kind is ActionKind.DECLINE:
-            asker = None
-    for seat in weights:
-        weights[seat] = _range(level, centre.get(seat), beaten.get(seat, []), seat in loose)
+            continue
+        else:  # a show (the hand ends) or a declined side show
+            if kind is ActionKind.DECLINE:
+                asker = None
+            continue
+        if c > centre.get(seat, -1.0):
+            centre[seat] = c
+    return centre, beaten, loose
 
 
 _COARSE = 0.4
 """Where the coarse reading (``Level.reads`` false) puts the lower edge of a seen stayer's range."""
 
+_Range = tuple[tuple[float, ...], tuple[float, ...]]
+_RANGES: dict[tuple[float, float, float], _Range] = {}
+"""The ranges of one likelihood each, by its ``(centre, width, floor)``: a handful come up."""
+
 
 def _range(
-    level: Level, centre: float | None, beaten: list[list[float]], loose: bool = False
-) -> list[float]:
+    level: Level, centre: float | None, beaten: list[Sequence[float]] | None, loose: bool = False
+) -> _Range:
+    """A player's range as ``(cdf, at_grid)`` (see :class:`Opponent`): one likelihood at
+    ``centre`` (uniform without one), times the chance of beating each range in ``beaten``."""
     if centre is None:
-        out = list(_UNIFORM)
-    elif level.reads:
-        floor = level.loose_floor if loose else level.floor
-        out = list(_like(min(centre, 0.97), level.width, floor))
+        if not beaten:
+            return _UNIFORM_RANGE
+        return _cumulative(_beaten(list(_UNIFORM), beaten))
+    if level.reads:
+        key = (min(centre, 0.97), level.width, level.loose_floor if loose else level.floor)
     else:
-        out = list(_like(centre, 0.01, 0.0))
-    for factor in beaten:
-        _apply(out, factor)
+        key = (centre, 0.01, 0.0)
+    if beaten:
+        return _cumulative(_beaten(list(_like(*key)), beaten))
+    out = _RANGES.get(key)
+    if out is None:
+        out = _RANGES[key] = _cumulative(_like(*key))
     return out
+
+
+def _beaten(weights: list[float], beaten: list[Sequence[float]]) -> tuple[float, ...]:
+    for factor in beaten:
+        _apply(weights, factor)
+    return tuple(weights)
+
+
+_PACK = LegalAction(ActionKind.PACK)
 
 
 def _as_seen(r: Reading, pot: int, chips: int) -> Reading:
     """The position of a blind bot once it has seen: the same table, seen prices (a chaal and a
     raise cost double; a show only against a seen player, at double; no side show counted)."""
-    legal: dict[ActionKind, LegalAction] = {ActionKind.PACK: LegalAction(ActionKind.PACK)}
+    legal: dict[ActionKind, LegalAction] = {ActionKind.PACK: _PACK}
     for kind in (ActionKind.CHAAL, ActionKind.RAISE):
         option = r.legal.get(kind)
         if option is not None and option.cost * 2 <= chips:
@@ -351,7 +393,23 @@ def _as_seen(r: Reading, pot: int, chips: int) -> Reading:
     show = r.legal.get(ActionKind.SHOW)
     if show is not None and all(o.seen for o in r.opponents) and show.cost * 2 <= chips:
         legal[ActionKind.SHOW] = LegalAction(ActionKind.SHOW, show.cost * 2, show.cost * 2)
-    return replace(r, seen=True, pot=pot, chips=chips, legal=legal)
+    r.grid_chances()  # worked out once, shared by every seen position made from ``r``
+    return Reading(
+        r.seat,
+        True,
+        r.u,
+        pot,
+        r.stake,
+        r.boot,
+        chips,
+        r.pot_limit,
+        r.opponents,
+        legal,
+        r.seen_stay,
+        r.blind_stay,
+        r.matched,
+        r.chances,
+    )
 
 
 # ---------------------------------------------------------------------------------- values
@@ -421,6 +479,15 @@ class StrategyBot(Bot):
         super().__init__(seed)
         self.name = self.level.name
 
+    def gamblers(self) -> frozenset[int]:
+        """Seats known from earlier hands to bet on anything (none: this level does not learn
+        across hands; :class:`~teenpatti.bots.hard.HardBot` does)."""
+        return frozenset()
+
+    def bluffable(self, seat: int) -> bool:
+        """Whether a bluff may make ``seat`` pack, as far as earlier hands tell (yes here)."""
+        return True
+
     # ---------------------------------------------------------------- entry point
     def decide(self, view: HandView) -> Action:
         """The move for ``view.viewer``: always one of ``view.legal_actions``."""
@@ -436,7 +503,7 @@ class StrategyBot(Bot):
             return legal[ActionKind.SEE].action(seat)  # the blind-turn limit: look (then decide)
         if view.to_act != seat:  # asked while it is not our turn: only "see" can be offered
             return view.legal_actions[0].action(seat)
-        reading = read(view, self.level)
+        reading = read(view, self.level, self.gamblers())
         if not you.seen:
             return self._blind(view, reading)
         return self._seen(view, reading)
@@ -533,7 +600,7 @@ class StrategyBot(Bot):
         its cards) and it costs little next to the chips behind."""
         if ActionKind.CHAAL not in r.legal or not r.opponents:
             return False
-        if not all(o.seen for o in r.opponents):
+        if not all(o.seen and self.bluffable(o.seat) for o in r.opponents):
             return False
         return r.legal[ActionKind.CHAAL].cost * 8 <= r.chips
 
@@ -604,15 +671,16 @@ class StrategyBot(Bot):
             for u in GRID:
                 total += max(self._seen_options(seen, u).values())
             return total / BINS
-        lines = tuple(self._seen_lines(seen).values())
+        chances = seen.grid_chances()
+        best: Iterable[float] | None = None  # at each point, the best move but packing
+        for won, paid in self._seen_lines(seen).values():
+            values = [e * won - paid for e in chances]
+            best = values if best is None else map(max, best, values)
         total = 0.0
-        for e in seen.grid_chances():
-            best = 0.0  # packing
-            for won, paid in lines:
-                value = e * won - paid
-                if value > best:
-                    best = value
-            total += best
+        if best is not None:
+            for value in best:
+                if value > 0.0:  # else packing (0) is best
+                    total += value
         return total / BINS
 
     @staticmethod
@@ -625,7 +693,7 @@ class StrategyBot(Bot):
         seat = view.viewer
         assert seat is not None and view.side_show is not None
         asker = view.side_show[0]
-        r = read(view, self.level)
+        r = read(view, self.level, self.gamblers())
         if r.u is None:  # cannot happen (the asked seat is seen), but never fail
             return legal[ActionKind.DECLINE].action(seat)
         u = r.u

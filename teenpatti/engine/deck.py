@@ -34,7 +34,7 @@ import hashlib
 import hmac
 import struct
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
@@ -191,8 +191,7 @@ def draw(seed: bytes, count: int, *, jokers: bool = False) -> list[int]:
     n = 54 if jokers else 52
     if not 0 <= count <= n:
         raise ValueError(f"a pack of {n} cards cannot deal {count}")
-    moved: dict[int, int] = {}
-    out: list[int] = []
+    deck = list(range(n))
     words: tuple[int, ...] = ()
     used = 8
     counter = 0
@@ -212,10 +211,8 @@ def draw(seed: bytes, count: int, *, jokers: bool = False) -> list[int]:
             if w < limit:
                 break
         j = p + w % m
-        card = moved.get(j, j)
-        moved[j] = moved.get(p, p)
-        out.append(card)
-    return out
+        deck[p], deck[j] = deck[j], deck[p]
+    return deck[:count]
 
 
 def card_salt(seed: bytes, position: int) -> bytes:
@@ -311,6 +308,9 @@ class Shuffle:
     secret: bytes
     parts: tuple[bytes | None, ...] = ()
     version: str = DECK_V2
+    seed: bytes = field(init=False, repr=False, compare=False)
+    """The deck's seed: the secret itself (v1), or :func:`deck_seed` of the parts (v2), worked
+    out once."""
 
     def __post_init__(self) -> None:
         _check_seed(self.secret)
@@ -318,13 +318,8 @@ class Shuffle:
             raise ValueError(f"unknown deck algorithm {self.version!r}")
         for part in self.parts:
             _check_part(part)
-
-    @property
-    def seed(self) -> bytes:
-        """The deck's seed: the secret itself (v1), or :func:`deck_seed` of the parts (v2)."""
-        if self.version == DECK_V1:
-            return self.secret
-        return deck_seed(self.secret, self.parts)
+        seed = self.secret if self.version == DECK_V1 else deck_seed(self.secret, self.parts)
+        object.__setattr__(self, "seed", seed)
 
     @property
     def commitment(self) -> str:

@@ -63,6 +63,18 @@ class Refusal:
         return IllegalAction(self.code, self.template.format(*self.values))
 
 
+# The refusals without values that listing the legal moves meets most, made once.
+_ALREADY_SEEN = Refusal("see/already_seen", "you have already seen your cards")
+_SHOW_PLAYERS = Refusal("show/players", "a show needs exactly two players left in the hand")
+_SIDE_SHOW_BLIND = Refusal("sideshow/blind", "see your cards before you ask for a side show")
+_SIDE_SHOW_PLAYERS = Refusal(
+    "sideshow/players", "a side show needs three or more players in the hand"
+)
+_SIDE_SHOW_ALL_SEEN = Refusal(
+    "sideshow/all_seen", "a side show needs every player still in to be seen"
+)
+
+
 def _passed(checked: int | Refusal) -> int:
     """The cost a check returned, or raise the refusal it returned."""
     if type(checked) is int:
@@ -108,12 +120,20 @@ class Hand:
                 f"the {rules.preset} table seats {rules.min_players} to {rules.max_players}"
                 f" players, not {n}",
             )
-        if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in chips):
+        if not all(type(c) is int and c >= 0 for c in chips) and any(
+            isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in chips
+        ):
             raise IllegalAction("hand/chips", "chips must be whole numbers, none below zero")
         if not 0 <= dealer < n:
             raise IllegalAction("hand/dealer", f"there is no seat {dealer} to deal")
         self.rules = rules
         self.evaluator = Evaluator.get(rules.ranking)
+        self._cap = rules.stake_cap
+        """The highest stake in chips, or ``None`` (worked out once: the rules never change)."""
+        self._limit = rules.pot_limit
+        """The pot limit in chips, or ``None``."""
+        self._in_pot = 0
+        """The sum of :attr:`contributed`, kept as chips go in."""
         self.seats = n
         self.dealer = dealer
         self.step = -1 if rules.direction is Direction.ANTICLOCKWISE else 1
@@ -328,7 +348,7 @@ class Hand:
         return cost
 
     def _max_chaal(self, seat: int) -> int:
-        cap = self.rules.stake_cap
+        cap = self._cap
         stakes = self.rules.range_max_stakes  # 2 stakes blind and 4 seen, unless bigger bets
         if self.seen[seat]:
             top = self.stake * stakes * 2
@@ -337,7 +357,7 @@ class Hand:
         return top if cap is None else max(self.stake, min(top, cap))
 
     def _can_raise(self) -> bool:
-        cap = self.rules.stake_cap
+        cap = self._cap
         return cap is None or self.stake * 2 <= cap
 
     def _all_seen(self) -> bool:
@@ -376,24 +396,25 @@ class Hand:
             return out
         cost = self._chaal(seat, None)
         if type(cost) is int:
-            most = min(self._max_chaal(seat), self.chips[seat])
-            out.append(
-                LegalAction(ActionKind.CHAAL, cost, most if self.rules.bets is Bets.RANGE else cost)
-            )
+            most = cost
+            if self.rules.bets is Bets.RANGE:
+                most = min(self._max_chaal(seat), self.chips[seat])
+            out.append(LegalAction(ActionKind.CHAAL, cost, most))
         cost = self._raise(seat)
         if type(cost) is int:
             out.append(LegalAction(ActionKind.RAISE, cost, cost))
         cost = self._show(seat)
         if type(cost) is int:
             out.append(LegalAction(ActionKind.SHOW, cost, cost, (self.next_in(seat),)))
-        side_show, live = self._side_show, self.live
-        targets = tuple(
-            t for t in self.order if t != seat and live[t] and type(side_show(seat, t)) is int
-        )
-        if targets:
-            cost = side_show(seat, targets[0])
-            assert type(cost) is int
-            out.append(LegalAction(ActionKind.SIDESHOW, cost, cost, targets))
+        if self._side_show_asker(seat) is None:
+            side_show, live = self._side_show_target, self.live
+            targets = tuple(
+                t for t in self.order if t != seat and live[t] and type(side_show(seat, t)) is int
+            )
+            if targets:
+                cost = side_show(seat, targets[0])
+                assert type(cost) is int
+                out.append(LegalAction(ActionKind.SIDESHOW, cost, cost, targets))
         cost = self._all_in(seat)
         if type(cost) is int:
             out.append(LegalAction(ActionKind.ALLIN, cost, cost))
@@ -501,7 +522,7 @@ class Hand:
 
     def _see(self, seat: int) -> int | Refusal:
         if self.seen[seat]:
-            return Refusal("see/already_seen", "you have already seen your cards")
+            return _ALREADY_SEEN
         if not (self.rules.see_anytime or (seat == self.to_act and self.side_show is None)):
             return self._not_your_turn(seat, "see your cards")
         return 0
@@ -573,7 +594,7 @@ class Hand:
     def _show(self, seat: int) -> int | Refusal:
         rules = self.rules
         if self.in_count != 2:
-            return Refusal("show/players", "a show needs exactly two players left in the hand")
+            return _SHOW_PLAYERS
         if rules.show_after_bet and not self.bet_made:
             return Refusal(
                 "show/after_bet",
@@ -594,20 +615,24 @@ class Hand:
         return cost
 
     def _side_show(self, seat: int, target: int | None) -> int | Refusal:
+        return self._side_show_asker(seat) or self._side_show_target(seat, target)
+
+    def _side_show_asker(self, seat: int) -> Refusal | None:
+        """The part of a side show's check that does not depend on the seat asked."""
         rules = self.rules
         if rules.sideshow is SideShow.OFF:
             return Refusal("sideshow/off", "this table plays without side shows")
         if self.in_count < 3:
-            return Refusal(
-                "sideshow/players", "a side show needs three or more players in the hand"
-            )
+            return _SIDE_SHOW_PLAYERS
         if not self.seen[seat]:
-            return Refusal("sideshow/blind", "see your cards before you ask for a side show")
+            return _SIDE_SHOW_BLIND
         if rules.sideshow_all_seen and not self._all_seen():
-            return Refusal(
-                "sideshow/all_seen", "a side show needs every player still in to be seen"
-            )
-        if rules.sideshow is SideShow.PREVIOUS:
+            return _SIDE_SHOW_ALL_SEEN
+        return None
+
+    def _side_show_target(self, seat: int, target: int | None) -> int | Refusal:
+        """(After :meth:`_side_show_asker`.) ``target`` may be asked; the cost."""
+        if self.rules.sideshow is SideShow.PREVIOUS:
             prev = self.previous_in(seat)
             if target is not None and target != prev:
                 return Refusal(
@@ -689,7 +714,10 @@ class Hand:
     def apply(self, action: Action) -> Action:
         """Play ``action`` if it is legal (else raise :class:`IllegalAction`, changing nothing);
         return it as recorded in :attr:`log` (a side show records the seat it asked)."""
-        cost = self.verify(action)
+        cost = self._check(action)
+        if type(cost) is not int:
+            assert isinstance(cost, Refusal)
+            raise cost.error()
         seat, kind = action.seat, action.kind
         if kind is ActionKind.SIDESHOW and action.target is None:
             action = Action(seat, kind, None, self.previous_in(seat))
@@ -726,7 +754,7 @@ class Hand:
         self.has_bet[seat] = True
         if kind is not ActionKind.ALLIN:
             new_stake = cost if not self.seen[seat] else cost // 2
-            cap = self.rules.stake_cap
+            cap = self._cap
             if cap is not None:
                 new_stake = min(new_stake, cap)
             self.stake = max(self.stake, new_stake)
@@ -748,14 +776,16 @@ class Hand:
         return loser
 
     def _pay(self, seat: int, amount: int) -> None:
-        self.chips[seat] -= amount
+        left = self.chips[seat] - amount
+        self.chips[seat] = left
         self.contributed[seat] += amount
-        if self.chips[seat] == 0:
+        self._in_pot += amount
+        if left == 0:
             self.all_in[seat] = True
 
     def _pot_limit_reached(self) -> bool:
-        limit = self.rules.pot_limit
-        return limit is not None and sum(self.contributed) >= limit
+        limit = self._limit
+        return limit is not None and self._in_pot >= limit
 
     def _may_go_all_in(self) -> bool:
         """Whether a player short of their chaal may go all in now: always, except that with
@@ -764,6 +794,8 @@ class Hand:
 
     def _all_in_shows(self) -> bool:
         """Whether a player still in is all in and that brings the showdown now."""
+        if True not in self.all_in:
+            return False
         live = self.live
         for seat, out_of_chips in enumerate(self.all_in):
             if out_of_chips and live[seat]:

@@ -26,7 +26,7 @@ from .live import LiveTable, Timing
 from .table import Unavailable
 from .writer import Make
 
-__all__ = ["RETRY_FIRST", "RETRY_MAX", "Clocks", "wants_clocks"]
+__all__ = ["RETRY_FIRST", "RETRY_MAX", "Clocks", "show_finished_hand", "wants_clocks"]
 
 log = logging.getLogger("teenpatti.tables")
 
@@ -43,6 +43,21 @@ def wants_clocks(live: LiveTable) -> bool:
     return bool(live.connections) or any(
         s.token_hash is not None and not s.bot for s in live.table.seats
     )
+
+
+def show_finished_hand(live: LiveTable) -> None:
+    """Show the table's finished hand, once, to each computer player that learns across hands
+    (an ``observe(view)`` method), as its own seat sees it: public facts and its own cards only.
+    The players keep what they learn for as long as the table is in memory."""
+    game = live.table.game
+    hand = game.hand if game is not None else None
+    if hand is None or not hand.finished or live.observed is hand:
+        return
+    live.observed = hand
+    for seat, bot in live.bots.items():
+        observe = getattr(bot, "observe", None)
+        if observe is not None and hand.dealt[seat]:
+            observe(view(hand, seat))
 
 
 class Clocks:
@@ -87,6 +102,7 @@ class Clocks:
         game = table.game
         timing = self.timing
         live.armed = (table.game_version, live.owned)
+        show_finished_hand(live)
         if game is None or game.finished or table.paused or not wants_clocks(live):
             return
         hand = game.hand

@@ -3,10 +3,17 @@
 The public state is built once per version by the table; what this process adds (the turn's
 deadline, the time now, who is online) is laid over it here, and each seat's cards are added for
 that seat only (:meth:`Table.state_for`, through the engine's view gate).
+
+A socket whose client applies patches, and that holds the previous broadcast's state, is sent a
+``patch`` instead (docs/protocol.md): the operations from the previous public state to this one,
+encoded once for every socket, then the few that turn its seat's own state (its legal moves, the
+rows whose cards only it may see) into the new one. A socket that holds anything else (it said
+hello or asked for a sync since), or a patch larger than the whole public state, gets the state.
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 from typing import Any
 
@@ -14,11 +21,17 @@ import msgspec
 
 from ..metrics import Metrics
 from .clock import Clock
-from .live import Connection, LiveTable
+from .live import Connection, LiveTable, Sent
+from .outgoing import Shared
+from .patch import Op, apply, diff
 
 __all__ = ["Fanout"]
 
 _encode = msgspec.json.Encoder().encode
+_serials = itertools.count()
+PATCH_CHECK = 512
+"""A shared patch of at least this many bytes is weighed against the whole public state: when
+it is not smaller, every socket gets the state instead."""
 
 
 class Fanout:
@@ -37,23 +50,74 @@ class Fanout:
         """The ``state`` message for ``seat``, as JSON text."""
         return self._render(live, seat, self._public(live))
 
+    def send(self, live: LiveTable, conn: Connection) -> None:
+        """Send ``conn`` its whole state now, outside a broadcast (a hello, a sync): it then
+        holds no broadcast's state, so the next broadcast sends it the whole state too."""
+        conn.held = -1
+        conn.push(self.render(live, conn.seat))
+
     def broadcast(self, live: LiveTable, but: Connection | None = None) -> None:
-        """Send every socket its own state (each seat's rendered once)."""
+        """Send every socket its own state, or a patch to it (each seat's rendered once)."""
         if not live.connections:
             return
         started = time.perf_counter()
         public = self._public(live)
-        rendered: dict[int | None, str] = {}
+        sent = Sent(next(_serials), public, {})
+        before = live.sent
+        shared: tuple[list[Op], bytes] | None = None  # the public operations, encoded once
+        messages: dict[tuple[int | None, bool], str] = {}  # each framed once for its sockets
         for conn in list(live.connections):
             if conn.seat is not None and not self._still_seated(live, conn):
                 continue
             if conn is but:
                 continue
-            message = rendered.get(conn.seat)
+            seat = conn.seat
+            state = sent.states.get(seat)
+            if state is None:
+                state = sent.states[seat] = live.table.state_for(seat, public)
+            patch = (
+                conn.patches
+                and before is not None
+                and conn.held == before.serial
+                and seat in before.states
+            )
+            message = messages.get((seat, patch))
+            if message is None and patch:
+                assert before is not None
+                if shared is None:
+                    shared = self._shared(before.public, public)
+                if shared[1]:
+                    message = Shared(self._patch(before, sent, seat, shared))
+                else:
+                    patch = False
             if message is None:
-                message = rendered[conn.seat] = self._render(live, conn.seat, public)
+                message = Shared(_encode(state).decode())
+            messages[(seat, patch)] = message
+            conn.held = sent.serial
             conn.push(message)
+        live.sent = sent
         self.metrics.broadcast.observe(time.perf_counter() - started)
+
+    @staticmethod
+    def _shared(before: dict[str, Any], public: dict[str, Any]) -> tuple[list[Op], bytes]:
+        """The public operations from ``before`` to ``public``, and as JSON without the closing
+        bracket (``b""`` when the whole public state is not larger: no patch then)."""
+        ops = diff(before, public)
+        text = _encode(ops)
+        if len(text) >= PATCH_CHECK and len(text) >= len(_encode(public)):
+            return ops, b""
+        return ops, text[:-1]
+
+    @staticmethod
+    def _patch(before: Sent, sent: Sent, seat: int | None, shared: tuple[list[Op], bytes]) -> str:
+        """The ``patch`` message for ``seat``: the shared operations, then the seat's own."""
+        head = b'{"type":"patch","version":%d,"from":%d,"ops":' % (
+            sent.public["version"],
+            before.public["version"],
+        )
+        own = b"" if seat is None else _encode(_own_ops(before, sent, seat, shared[0]))[1:-1]
+        comma = b"," if own and len(shared[1]) > 1 else b""
+        return (head + shared[1] + comma + own + b"]}").decode()
 
     @staticmethod
     def _still_seated(live: LiveTable, conn: Connection) -> bool:
@@ -71,6 +135,7 @@ class Fanout:
         )
         if found is not None:
             conn.seat = found
+            conn.held = -1  # it holds its old seat's state: the whole new one next
             return True
         live.connections.discard(conn)
         conn.seat = None  # its closing starts no reconnect grace
@@ -97,3 +162,30 @@ class Fanout:
 
     def _render(self, live: LiveTable, seat: int | None, public: dict[str, Any]) -> str:
         return _encode(live.table.state_for(seat, public)).decode()
+
+
+def _own_ops(before: Sent, sent: Sent, seat: int, shared: list[Op]) -> list[Op]:
+    """What turns ``seat``'s previous state, once the shared operations are applied, into its
+    state now. A seat's state differs from the public one only in ``you`` (the same in both),
+    ``legal`` and the rows whose cards only it may see (a row that is not the public row object):
+    only those are compared."""
+    old, new = before.states[seat], sent.states[seat]
+    out: list[Op] = []
+    if old["legal"] != new["legal"]:
+        out.append(["s", ["legal"], new["legal"]])
+    old_rows, new_rows = old["seats"], new["seats"]
+    was, now = before.public["seats"], sent.public["seats"]
+    own = [
+        i
+        for i, row in enumerate(new_rows)
+        if row is not now[i] or (i < len(old_rows) and old_rows[i] is not was[i])
+    ]
+    if not own:
+        return out
+    rows = apply({"seats": old_rows}, [op for op in shared if op[1][0] == "seats"])["seats"]
+    for i in own:
+        if i < len(rows):
+            out += diff(rows[i], new_rows[i], ["seats", i])
+        else:
+            out.append(["s", ["seats", i], new_rows[i]])
+    return out

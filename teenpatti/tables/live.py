@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .chat import Limiter
 from .clock import Handle
+from .outgoing import Sink, frame
 from .table import Table
 
 if TYPE_CHECKING:  # the computer players are imported when one first moves (a quick start-up)
     from ..bots import DecidesActions
 
-__all__ = ["Connection", "LiveTable", "Timing"]
+__all__ = ["Connection", "LiveTable", "Sent", "Timing"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,21 +46,46 @@ class Timing:
 class Connection:
     """One client's socket, as the service sees it: its seat and a bounded queue of messages.
 
-    A writer task per connection drains the queue; a client whose queue overflows is dropped (it
-    resyncs when it returns), so one slow reader never slows its table.
+    With a :class:`~.outgoing.Sink` (a socket of ``teenpatti serve``), a message is framed and
+    written straight to the transport when nothing waits before it: the queue is empty, the
+    writer holds no message, and the transport's buffer is under its high-water mark. Otherwise
+    it is queued, and the connection's one writer task sends the queue in order as the buffer
+    drains. A client whose queue overflows is dropped (it resyncs when it returns), so one slow
+    reader never slows its table.
     """
 
-    def __init__(self, seat: int | None, limit: int = 64, token_hash: str | None = None) -> None:
+    def __init__(
+        self,
+        seat: int | None,
+        limit: int = 64,
+        token_hash: str | None = None,
+        sink: Sink | None = None,
+        patches: bool = False,
+    ) -> None:
         self.seat = seat
+        self.patches = patches
+        """The client applies patches (it said so in its hello): it is sent what changed since
+        the state it holds rather than each whole state."""
+        self.held = -1
+        """The broadcast whose state this socket was sent last (:attr:`LiveTable.sent`), -1
+        when it was sent a state outside a broadcast (its hello, a sync) or none."""
         self.token_hash = token_hash
         """The hash of the seat token this socket said hello with: when it no longer holds a
         seat (its person left or was removed) the socket is told and closed."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(limit)
         self.dropped = False
+        self.sink = sink
+        self.writing = False
+        """The writer holds a message it has taken from the queue but not written yet."""
 
     def push(self, message: str) -> None:
-        """Queue a message, or drop the connection if it is not keeping up."""
+        """Send a message (straight to the transport if nothing waits before it), or queue
+        it, or drop the connection if it is not keeping up."""
         if self.dropped:
+            return
+        sink = self.sink
+        if sink is not None and not self.writing and self.queue.empty() and sink.ready():
+            sink.write(frame(message))
             return
         try:
             self.queue.put_nowait(message)
@@ -89,6 +115,8 @@ class LiveTable:
     """The game version the clock was set for, and whether this process ran the clocks then."""
     graces: dict[int, Handle] = field(default_factory=dict)
     bots: dict[int, DecidesActions] = field(default_factory=dict)
+    observed: object | None = None
+    """The last finished hand the computer players were shown (each is shown a hand once)."""
     owned: bool = True
     """Whether this process runs the table's clocks (it holds the table's lease)."""
     since: float = 0.0
@@ -107,3 +135,15 @@ class LiveTable:
     """When the table was last seen in use (it leaves memory after a while unused)."""
     chat_limit: Limiter = field(default_factory=Limiter)
     """Chat messages per seat, counted in this process."""
+    sent: Sent | None = None
+    """The last broadcast: what a patch to its sockets starts from."""
+
+
+@dataclass(eq=False, slots=True)
+class Sent:
+    """One broadcast of a table: its number, the public state it sent and each seat's state
+    (the seats of the sockets it went to)."""
+
+    serial: int
+    public: dict[str, Any]
+    states: dict[int | None, dict[str, Any]]

@@ -80,7 +80,7 @@ class Presence:
         taken = info is not None and info.bot and info.token_hash is not None and not info.late
         if taken and seat is not None and await self._give_back(live, seat):
             return
-        conn.push(self.fanout.render(live, seat))
+        self.fanout.send(live, conn)
         if first:
             self.fanout.broadcast(live, but=conn)  # the others see this seat come online
 

@@ -375,6 +375,10 @@ class TableService:
         """The ``state`` message for ``seat``, as JSON text."""
         return self.fanout.render(live, seat)
 
+    def send_state(self, live: LiveTable, conn: Connection) -> None:
+        """Send ``conn`` its whole state now (see :meth:`Fanout.send`)."""
+        self.fanout.send(live, conn)
+
     # ------------------------------------------------------------------ histories
     async def histories(self, code: str, seat: int | None = None) -> list[dict[str, Any]]:
         """Every finished hand of the current game, as ``teenpatti-hand/1`` histories: as

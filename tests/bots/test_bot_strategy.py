@@ -11,7 +11,7 @@ from teenpatti.bots import load_bot
 from teenpatti.bots.hard import HARD
 from teenpatti.bots.medium import MEDIUM
 from teenpatti.bots.strategy import read
-from teenpatti.engine import ActionKind, Hand, Rules, parse_cards, view
+from teenpatti.engine import Action, ActionKind, Hand, Rules, parse_cards, view
 
 K = ActionKind
 TRAIL = "As Ad Ac"
@@ -165,3 +165,39 @@ def test_bluffs_are_rare() -> None:
         decisions += 1
         bluffs += kind is not K.PACK
     assert 0 < bluffs / decisions <= 2 * HARD.bluff
+
+
+def test_easy_respects_a_raise_made_after_looking_but_not_a_blind_one() -> None:
+    # Seat 1 plays first; it raises, blind or after looking; easy (seat 0) then holds a hand
+    # just above the middle: it pays a blind raise and packs to a seen one.
+    from teenpatti.bots.easy import EasyBot
+    from teenpatti.odds import heads_up_equity
+
+    rules = Rules()
+    easy = EasyBot(1)
+    easy.wobble = 0.0
+    found = 0
+    for n in range(200):
+        seed = n.to_bytes(32, "big")
+        first = Hand(rules, [1000, 1000], 0, seed=seed)
+        assert first.actor == 1
+        first.apply(_do(first, 1, "see"))
+        first.apply(_do(first, 1, "raise"))
+        first.apply(_do(first, 0, "see"))
+        cards = view(first, 0).seats[0].cards
+        assert cards is not None
+        u = heads_up_equity(cards, rules.ranking, None)
+        if not 0.55 <= u < 0.65:
+            continue
+        found += 1
+        assert easy.decide(view(first, 0)).kind is ActionKind.PACK
+        blind = Hand(rules, [1000, 1000], 0, seed=seed)
+        blind.apply(_do(blind, 1, "raise"))
+        blind.apply(_do(blind, 0, "see"))
+        assert easy.decide(view(blind, 0)).kind is ActionKind.CHAAL
+    assert found >= 5
+
+
+def _do(hand: Hand, seat: int, do: str) -> Action:
+    option = next(a for a in view(hand, seat).legal_actions if a.kind.value == do)
+    return option.action(seat)

@@ -2,6 +2,8 @@
 // with the seat token, reconnects on its own with backoff, and wakes up when the phone does
 // (visibilitychange, pageshow, online). See docs/protocol.md.
 
+import { applyPatch } from "./versions.js";
+
 export class ApiError extends Error {
   constructor(code, reason, status) {
     super(reason);
@@ -77,6 +79,8 @@ export class TableSocket {
     this.resends = 0;
     this.resender = null;
     this.version = null;
+    this.held = null;
+    this.resyncing = false;
     this.status = "connecting";
     this.wake = this.wake.bind(this);
     this.onVisible = () => {
@@ -114,8 +118,11 @@ export class TableSocket {
     }
     this.ws = ws;
     let greeted = false;
+    this.held = null; // the last state this socket got, that the next patch starts from
+    this.resyncing = false; // a sync was asked for after a patch that did not fit
     ws.onopen = () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.token }));
+      // patches: send what changed since the state this socket holds, not each whole state
+      ws.send(JSON.stringify({ type: "hello", token: this.token, patches: true }));
     };
     ws.onmessage = (event) => {
       if (ws !== this.ws) return;
@@ -128,7 +135,19 @@ export class TableSocket {
       clearTimeout(this.watchdog);
       this.watchdog = null;
       if (greeted && this.status !== "open") this.setStatus("open");
+      if (msg.type === "patch") {
+        try {
+          msg = applyPatch(this.held, msg);
+        } catch {
+          // a version missed, or a patch that does not fit: the whole state again (asked once)
+          this.held = null;
+          if (!this.resyncing) this.resyncing = this.send({ type: "sync" });
+          return;
+        }
+      }
       if (msg.type === "state") {
+        this.held = msg;
+        this.resyncing = false;
         const first = !greeted;
         if (first) {
           greeted = true;

@@ -1,0 +1,145 @@
+"""Patches: what changed between two states, as a short list of operations on known paths.
+
+A patch turns the state a client holds into the next one, equal as data to the whole state the
+server would send (docs/protocol.md, "patch"). An operation is a JSON list:
+
+- ``["s", path, value]``: set the key (or list index) at ``path`` to ``value``;
+- ``["d", path]``: delete the key at ``path``;
+- ``["a", path, values]``: append ``values`` to the list at ``path``.
+
+A path is a list of object keys and list indexes from the top of the state. :func:`diff` makes
+the operations; :func:`apply` applies them without changing its input (copy on write), as the
+page's ``versions.js`` does.
+
+>>> old = {"version": 3, "hand": {"pot": 20, "actions": [{"do": "see"}]}, "late": True}
+>>> new = {"version": 4, "hand": {"pot": 40, "actions": [{"do": "see"}, {"do": "chaal"}]}}
+>>> for op in diff(old, new):
+...     print(op)
+['s', ['version'], 4]
+['s', ['hand', 'pot'], 40]
+['a', ['hand', 'actions'], [{'do': 'chaal'}]]
+['d', ['late']]
+>>> ops = diff(old, new)
+>>> apply(old, ops) == new
+True
+>>> old["hand"]["pot"]  # unchanged
+20
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["PatchError", "apply", "diff"]
+
+Path = list[str | int]
+Op = list[Any]
+
+
+class PatchError(ValueError):
+    """An operation that does not fit the state it is applied to."""
+
+
+def diff(old: Any, new: Any, path: Path | None = None) -> list[Op]:
+    """The operations that turn ``old`` into ``new`` (both JSON data; objects at the top).
+
+    Objects are compared key by key; a list that only grew gets an append; a list of objects of
+    the same length is compared item by item (the seat rows); anything else that differs is set.
+
+    >>> diff({"seats": [{"chips": 5}, {"chips": 9}]}, {"seats": [{"chips": 5}, {"chips": 7}]})
+    [['s', ['seats', 1, 'chips'], 7]]
+    >>> diff({"cards": None}, {"cards": ["Kh", "Kd", "5s"]})
+    [['s', ['cards'], ['Kh', 'Kd', '5s']]]
+    >>> diff({"a": [1, 2]}, {"a": [2]})
+    [['s', ['a'], [2]]]
+    """
+    out: list[Op] = []
+    _diff(old, new, path or [], out)
+    return out
+
+
+def _diff(old: Any, new: Any, path: Path, out: list[Op]) -> None:
+    if type(old) is dict and type(new) is dict:
+        for key, value in new.items():
+            if key not in old:
+                out.append(["s", [*path, key], value])
+                continue
+            before = old[key]
+            if before is not value and before != value:
+                _diff(before, value, [*path, key], out)
+        for key in old:
+            if key not in new:
+                out.append(["d", [*path, key]])
+        return
+    if type(old) is list and type(new) is list:
+        n = len(old)
+        if len(new) > n and new[:n] == old:
+            out.append(["a", path, new[n:]])
+            return
+        if (
+            len(new) == n
+            and all(type(v) is dict for v in new)
+            and all(type(v) is dict for v in old)
+        ):
+            for i, (before, value) in enumerate(zip(old, new, strict=True)):
+                if before is not value and before != value:
+                    _diff(before, value, [*path, i], out)
+            return
+    out.append(["s", path, new])
+
+
+def apply(state: Any, ops: Any) -> Any:
+    """``state`` with ``ops`` applied, as a new value (``state`` and what it holds are left as
+    they are; what no operation touches is shared). Raises :class:`PatchError` for an operation
+    that does not fit.
+
+    >>> apply({"a": {"b": 1}}, [["s", ["a", "c"], 2], ["d", ["a", "b"]]])
+    {'a': {'c': 2}}
+    >>> apply({"a": [1]}, [["a", ["a"], [2, 3]]])
+    {'a': [1, 2, 3]}
+    >>> apply({"a": 1}, [["d", ["b"]]])
+    Traceback (most recent call last):
+    ...
+    teenpatti.tables.patch.PatchError: no 'b' to delete
+    """
+    if not isinstance(ops, list):
+        raise PatchError("a patch is a list of operations")
+    for op in ops:
+        if not isinstance(op, list) or len(op) < 2 or not isinstance(op[1], list) or not op[1]:
+            raise PatchError(f"not an operation: {op!r}"[:80])
+        state = _apply(state, op, op[1], 0)
+    return state
+
+
+def _apply(node: Any, op: Op, path: Path, depth: int) -> Any:
+    key = path[depth]
+    if type(node) is dict and isinstance(key, str):
+        copy: Any = dict(node)
+        present = key in node
+    elif type(node) is list and type(key) is int and 0 <= key <= len(node):
+        copy = list(node)
+        present = key < len(node)
+    else:
+        raise PatchError(f"no place for {key!r}")
+    if depth < len(path) - 1:
+        if not present:
+            raise PatchError(f"no {key!r} on the way")
+        copy[key] = _apply(node[key], op, path, depth + 1)
+        return copy
+    kind = op[0]
+    if kind == "s" and len(op) == 3:
+        if type(copy) is list and key == len(copy):
+            copy.append(op[2])
+        else:
+            copy[key] = op[2]
+    elif kind == "d" and len(op) == 2 and type(copy) is dict:
+        if not present:
+            raise PatchError(f"no {key!r} to delete")
+        del copy[key]
+    elif kind == "a" and len(op) == 3 and present and type(copy[key]) is list:
+        if type(op[2]) is not list:
+            raise PatchError("append a list")
+        copy[key] = [*copy[key], *op[2]]
+    else:
+        raise PatchError(f"not an operation: {op!r}"[:80])
+    return copy

@@ -1,0 +1,151 @@
+"""Patches through the service's fan-out, over whole games: a socket that applies patches holds,
+after every message, exactly the state a socket of the same seat that takes whole states got,
+for every seat and a spectator; no patch carries a card its seat's state does not show; a socket
+that said hello or asked for a sync since the last broadcast gets the whole state next."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+from test_fanout import TIMING
+
+from teenpatti.store.sqlite import SqliteStore
+from teenpatti.tables.clock import ManualClock
+from teenpatti.tables.live import Connection
+from teenpatti.tables.patch import apply
+from teenpatti.tables.service import TableService
+from teenpatti.tables.table import token_hash
+
+CARD = re.compile(r'"([2-9TJQKA][cdhs]|X[12])"')
+
+
+def cards_in(value: Any) -> set[str]:
+    """Every card named in a state or a patch (as JSON text)."""
+    return set(CARD.findall(json.dumps(value)))
+
+
+def drain(conn: Connection) -> list[dict[str, Any]]:
+    out = []
+    while not conn.queue.empty():
+        message = conn.queue.get_nowait()
+        assert message is not None
+        out.append(json.loads(message))
+    return out
+
+
+def test_patched_sockets_hold_the_whole_state_at_every_version(tmp_path: Path) -> None:
+    async def body() -> None:
+        clock = ManualClock()
+        store = SqliteStore(tmp_path / "s.sqlite3")
+        service = TableService(store, TIMING, clock)
+        rng = random.Random(15)
+        try:
+            code, _, _ = await service.create(
+                {"name": "Host", "seats": 4, "preset": "nepal", "hands": 10, "turn_seconds": None}
+            )
+            await service.join(code, "Guest")
+            live = service.get(code)
+            seats: list[int | None] = [None, 0, 1]
+            whole = {seat: Connection(seat, limit=10_000) for seat in seats}
+            patched = {seat: Connection(seat, limit=10_000, patches=True) for seat in seats}
+            live.connections.update([*whole.values(), *patched.values()])
+            held: dict[int | None, dict[str, Any] | None] = dict.fromkeys(seats)
+            kinds = {"state": 0, "patch": 0}
+            synced = 99  # messages seat 1's patched socket has had since its last sync
+
+            def check() -> dict[int | None, dict[str, Any]]:
+                latest = {}
+                for seat in seats:
+                    states = drain(whole[seat])
+                    messages = drain(patched[seat])
+                    assert len(states) == len(messages), seat
+                    for state, message in zip(states, messages, strict=True):
+                        kinds[message["type"]] += 1
+                        if seat == 1:
+                            nonlocal synced
+                            synced += 1
+                            if synced <= 2:  # the sync's answer, then the next broadcast
+                                assert message["type"] == "state", message
+                        before = held[seat]
+                        if message["type"] == "patch":
+                            assert before is not None and message["from"] == before["version"]
+                            after = apply(before, message["ops"])
+                            assert message["version"] == after["version"]
+                            # no card beyond those of the state it leads to (or came from)
+                            assert cards_in(message["ops"]) <= cards_in(state) | cards_in(before)
+                        else:
+                            after = message
+                        assert after == state, (seat, state["version"])
+                        held[seat] = after
+                        latest[seat] = state
+                return latest
+
+            service.fanout.broadcast(live)
+            check()
+            await service.command(code, 0, {"type": "start"})
+            for _ in range(2000):
+                await service.tasks.settle()
+                latest = check()
+                state = latest.get(0) or latest.get(1)
+                if live.table.status == "finished":
+                    break
+                game = live.table.game
+                actor = None if game is None or game.hand is None else game.hand.actor
+                if actor in (0, 1) and not game.hand.finished:  # type: ignore[union-attr]
+                    mine = json.loads(service.render(live, actor))
+                    if mine["legal"]:
+                        move = rng.choice(mine["legal"])
+                        action: dict[str, Any] = {"do": move["do"]}
+                        if move["do"] == "sideshow" and move["targets"]:
+                            action["with"] = rng.choice(move["targets"])
+                        await service.command(code, actor, {"type": "act", "action": action})
+                        continue
+                await clock.advance(TIMING.bot_delay[1])
+                if state is not None and rng.random() < 0.05:  # a sync: the whole state next
+                    await service.tasks.settle()
+                    check()
+                    service.send_state(live, whole[1])
+                    service.send_state(live, patched[1])
+                    synced = 0
+            assert live.table.status == "finished"
+            assert kinds["patch"] > 0 and synced > 2
+            assert kinds["patch"] > 10 * kinds["state"], kinds
+        finally:
+            await store.close()
+
+    asyncio.run(asyncio.wait_for(body(), 120))
+
+
+def test_a_socket_whose_seat_moved_up_gets_the_whole_state(tmp_path: Path) -> None:
+    """Before the start, a person who leaves moves the later seats up: their sockets hold their
+    old seat's state, so a patch would not fit it; they get the whole state of their new seat."""
+
+    async def body() -> None:
+        store = SqliteStore(tmp_path / "s.sqlite3")
+        service = TableService(store, TIMING, ManualClock())
+        try:
+            code, _, _ = await service.create({"name": "Host", "seats": 4, "turn_seconds": None})
+            asha, _ = await service.join(code, "Asha")
+            token, seat = await service.join(code, "Bikash")
+            assert seat == 2
+            live = service.get(code)
+            conn = Connection(2, token_hash=token_hash(token), patches=True)
+            live.connections.update([conn, Connection(1, token_hash=token_hash(asha))])
+            service.fanout.broadcast(live)
+            service.fanout.broadcast(live)
+            assert [m["type"] for m in drain(conn)] == ["state", "patch"]
+            await service.command(code, 1, {"type": "leave"})
+            (moved,) = drain(conn)
+            assert moved["type"] == "state" and moved["you"] == 1
+            service.fanout.broadcast(live)
+            (after,) = drain(conn)
+            assert after["type"] == "patch" and apply(moved, after["ops"])["you"] == 1
+        finally:
+            await store.close()
+
+    asyncio.run(asyncio.wait_for(body(), 60))
