@@ -83,6 +83,17 @@ def serve(
         help="Seconds for a request's headers, for its body, and for a stalled write"
         " (a socket's hello: half as long).",
     ),
+    send_buffer: int = typer.Option(
+        0,
+        "--send-buffer",
+        help="Kernel send buffer per connection, in bytes (SO_SNDBUF); 0: the kernel's autotuning.",
+    ),
+    write_buffer: int = typer.Option(
+        64 * 1024,
+        "--write-buffer",
+        help="Bytes a connection may have waiting in the process's write buffer before its"
+        " messages queue (a socket's queue holds 64; over it, the client is dropped).",
+    ),
     ws_ping: str = typer.Option(
         "20,20",
         "--ws-ping",
@@ -160,6 +171,8 @@ def serve(
             max_connections=_fit_descriptors(max_connections),
             per_address=connections_per_address,
             timeout=client_timeout,
+            send_buffer=send_buffer,
+            write_high=write_buffer,
             frame_rate=_pair(message_rate, "--message-rate"),
             trusted=proxies,
         )

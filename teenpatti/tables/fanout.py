@@ -22,6 +22,7 @@ import msgspec
 from ..metrics import Metrics
 from .clock import Clock
 from .live import Connection, LiveTable, Sent
+from .outgoing import Shared
 from .patch import Op, apply, diff
 
 __all__ = ["Fanout"]
@@ -64,7 +65,7 @@ class Fanout:
         sent = Sent(next(_serials), public, {})
         before = live.sent
         shared: tuple[list[Op], bytes] | None = None  # the public operations, encoded once
-        messages: dict[tuple[int | None, bool], str] = {}
+        messages: dict[tuple[int | None, bool], str] = {}  # each framed once for its sockets
         for conn in list(live.connections):
             if conn.seat is not None and not self._still_seated(live, conn):
                 continue
@@ -86,11 +87,11 @@ class Fanout:
                 if shared is None:
                     shared = self._shared(before.public, public)
                 if shared[1]:
-                    message = self._patch(before, sent, seat, shared)
+                    message = Shared(self._patch(before, sent, seat, shared))
                 else:
                     patch = False
             if message is None:
-                message = _encode(state).decode()
+                message = Shared(_encode(state).decode())
             messages[(seat, patch)] = message
             conn.held = sent.serial
             conn.push(message)
