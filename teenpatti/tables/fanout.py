@@ -65,6 +65,7 @@ class Fanout:
         before = live.sent
         shared: tuple[list[Op], bytes] | None = None  # the public operations, encoded once
         messages: dict[tuple[int | None, bool], str] = {}
+        wanted = False  # whether any socket applies patches (else nothing is kept for them)
         for conn in list(live.connections):
             if conn.seat is not None and not self._still_seated(live, conn):
                 continue
@@ -93,8 +94,9 @@ class Fanout:
                 message = _encode(state).decode()
             messages[(seat, patch)] = message
             conn.held = sent.serial
+            wanted = wanted or conn.patches
             conn.push(message)
-        live.sent = sent
+        live.sent = sent if wanted else None
         self.metrics.broadcast.observe(time.perf_counter() - started)
 
     @staticmethod
