@@ -7,6 +7,8 @@ count apart):
 - ``teenpatti_actions_total``: commands appended (``rate(...[1m])`` is actions a second);
 - ``teenpatti_append_seconds``: how long the event store takes to append a command's events;
 - ``teenpatti_broadcast_seconds``: how long sending every socket its view of a change takes;
+- ``teenpatti_messages_queued_total``: messages that waited in a socket's queue because its
+  transport's buffer was over the high-water mark (the others went straight out);
 - ``teenpatti_clock_lateness_seconds``: how late a table's clock (a deal, a computer's move, a
   turn timer) fires after its time, which grows when the process is overloaded;
 - ``teenpatti_errors_total{kind=...}``: errors by kind: the stable codes sent to clients
@@ -63,6 +65,11 @@ class Metrics:
             buckets=_FAST,
             registry=r,
         )
+        self.queued = Counter(
+            "teenpatti_messages_queued",
+            "Messages that waited in a socket's queue (its client read slowly).",
+            registry=r,
+        )
         self.lateness = Histogram(
             "teenpatti_clock_lateness_seconds",
             "How late a table's clock fires after its time.",
@@ -75,9 +82,17 @@ class Metrics:
         self._kinds: set[str] = set()
 
     def error(self, kind: str) -> None:
-        """Count one error of ``kind`` (the server's own codes). A code may name a house rule a
+        r"""Count one error of ``kind`` (the server's own codes). A code may name a house rule a
         client sent, so past ``MAX_KINDS`` kinds the rest are counted as ``other``: what clients
-        send never grows the metrics without bound."""
+        send never grows the metrics without bound. A kind is kept in ASCII (a rule's name
+        may hold anything, a lone surrogate too, which the text format could not encode).
+
+        >>> m = Metrics()
+        >>> m.error("rules/\ud800")
+        >>> b'kind="rules/\\\\ud800"} 1.0' in m.render()
+        True
+        """
+        kind = kind.encode("ascii", "backslashreplace").decode("ascii")
         if kind not in self._kinds:
             if len(self._kinds) >= MAX_KINDS:
                 kind = "other"

@@ -14,12 +14,12 @@ if TYPE_CHECKING:
     from ..web.reach import Reach
 
 
-def _pair(text: str, option: str) -> tuple[float, float]:
+def _pair(text: str, option: str, form: str = "RATE,BURST, like 1,30") -> tuple[float, float]:
     try:
-        rate, burst = (float(x) for x in text.split(","))
+        first, second = (float(x) for x in text.split(","))
     except ValueError:
-        raise typer.BadParameter(f"write {option} as RATE,BURST, like 1,30") from None
-    return rate, burst
+        raise typer.BadParameter(f"write {option} as {form}") from None
+    return first, second
 
 
 def _fit_descriptors(wanted: int) -> int:
@@ -82,6 +82,23 @@ def serve(
         "--client-timeout",
         help="Seconds for a request's headers, for its body, and for a stalled write"
         " (a socket's hello: half as long).",
+    ),
+    send_buffer: int = typer.Option(
+        0,
+        "--send-buffer",
+        help="Kernel send buffer per connection, in bytes (SO_SNDBUF); 0: the kernel's autotuning.",
+    ),
+    write_buffer: int = typer.Option(
+        64 * 1024,
+        "--write-buffer",
+        help="Bytes a connection may have waiting in the process's write buffer before its"
+        " messages queue (a socket's queue holds 64; over it, the client is dropped).",
+    ),
+    ws_ping: str = typer.Option(
+        "20,20",
+        "--ws-ping",
+        help="Seconds between pings to each socket, and for its pong: INTERVAL,TIMEOUT"
+        " (a socket that stops reading is dropped once a pong is late).",
     ),
     max_tables: int = typer.Option(10_000, "--max-tables", help="Live tables in this process."),
     tables_per_address: int = typer.Option(
@@ -147,12 +164,15 @@ def serve(
         freeze_every=1.0,
         reach=reach,
     )
+    ping_interval, ping_timeout = _pair(ws_ping, "--ws-ping", "INTERVAL,TIMEOUT, like 20,20")
     proxies = tuple(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())
     edge = Edge(
         EdgeLimits(
             max_connections=_fit_descriptors(max_connections),
             per_address=connections_per_address,
             timeout=client_timeout,
+            send_buffer=send_buffer,
+            write_high=write_buffer,
             frame_rate=_pair(message_rate, "--message-rate"),
             trusted=proxies,
         )
@@ -172,8 +192,8 @@ def serve(
         ws=ws,
         ws_max_size=64 * 1024,  # the app refuses anything over 4 KiB itself, with an error
         ws_per_message_deflate=False,
-        ws_ping_interval=20.0,  # a client that stops reading is dropped once pings go unanswered
-        ws_ping_timeout=20.0,
+        ws_ping_interval=ping_interval,  # a client that stops reading is dropped once a pong
+        ws_ping_timeout=ping_timeout,  # is late
         timeout_keep_alive=5,  # idle keep-alive connections close after 5 s
         log_level="warning",
         log_config=None,  # our own handler (logs.configure): text or JSON, one format

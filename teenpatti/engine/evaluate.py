@@ -145,6 +145,9 @@ _LABELS = {
 }
 
 
+_NOT_DEALT = [-1] * CARD_COUNT
+
+
 def table_index(cards: Sequence[int]) -> int:
     """The index of three cards in an :meth:`Evaluator.table`: ``a * 2916 + b * 54 + c``."""
     a, b, c = cards
@@ -221,8 +224,10 @@ class Evaluator:
         self._natural: list[int] | None = None
         self._kinds: list[Category] = []
         self._tables: dict[int | None, list[int]] = {}
+        self._checked_tables: dict[int | None, list[int]] = {}
+        """:meth:`_checked` per wild rank."""
         self._plain: list[int] | None = None
-        """``table()``, the table when no card is turned up, once built."""
+        """``_checked(None)``, the checked table when no card is turned up, once built."""
         self._best_one: list[int] = []
         self._best_two: list[int] = []
 
@@ -391,21 +396,44 @@ class Evaluator:
         variants ignore it. Raises :class:`~teenpatti.engine.cards.CardError` for anything but
         three different cards of this pack.
         """
-        # The checks of :meth:`_check`, written out: this is the engine's hottest call.
-        if len(cards) == 3:
+        # The engine's hottest call: the checks of :meth:`_check` are one look-up in a copy of
+        # the table that holds -1 for every hand this pack cannot deal.
+        try:
             a, b, c = cards
-            top = self._top
-            if 0 <= a < top and 0 <= b < top and 0 <= c < top and a != b and a != c and b != c:
-                if wild is None:
-                    table = self._plain
-                    if table is None:
-                        table = self._plain = self.table()
-                else:
-                    table = self._tables.get(self._wild_key(wild))
-                    if table is None:
-                        table = self.table(wild)
-                return table[a * _STRIDE_A + b * _STRIDE_B + c]
+        except ValueError:
+            raise CardError(self._refusal(cards)) from None
+        if 0 <= a < CARD_COUNT and 0 <= b < CARD_COUNT and 0 <= c < CARD_COUNT:
+            if wild is None:
+                checked = self._plain or self._checked(None)
+            else:
+                checked = self._checked_tables.get(self._wild_key(wild)) or self._checked(wild)
+            s = checked[a * _STRIDE_A + b * _STRIDE_B + c]
+            if s >= 0:
+                return s
         raise CardError(self._refusal(cards))
+
+    def _checked(self, wild: int | None) -> list[int]:
+        """:meth:`table` with -1 for hands that cannot be dealt (a card twice, a joker outside
+        the ``jokers`` variant), built once per table."""
+        key = self._wild_key(wild)
+        checked = self._checked_tables.get(key)
+        if checked is None:
+            checked = list(self.table(wild))
+            top, sa, sb = self._top, _STRIDE_A, _STRIDE_B
+            for x in range(CARD_COUNT):
+                for y in range(CARD_COUNT):
+                    if x >= top or y >= top:
+                        checked[x * sa + y * sb : x * sa + y * sb + CARD_COUNT] = _NOT_DEALT
+                        continue
+                    checked[x * sa + y * sb + x] = -1
+                    checked[x * sa + x * sb + y] = -1
+                    checked[y * sa + x * sb + x] = -1
+                    for z in range(top, CARD_COUNT):
+                        checked[x * sa + y * sb + z] = -1
+            self._checked_tables[key] = checked
+            if key is None:
+                self._plain = checked
+        return checked
 
     def category(self, cards: Sequence[int], wild: int | None = None) -> Category:
         """The kind of hand the cards make, wild cards taken as chosen."""

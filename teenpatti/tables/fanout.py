@@ -22,6 +22,7 @@ import msgspec
 from ..metrics import Metrics
 from .clock import Clock
 from .live import Connection, LiveTable, Sent
+from .outgoing import Shared
 from .patch import Op, apply, diff
 
 __all__ = ["Fanout"]
@@ -64,7 +65,7 @@ class Fanout:
         sent = Sent(next(_serials), public, {})
         before = live.sent
         shared: tuple[list[Op], bytes] | None = None  # the public operations, encoded once
-        messages: dict[tuple[int | None, bool], str] = {}
+        messages: dict[tuple[int | None, bool], str] = {}  # each framed once for its sockets
         wanted = False  # whether any socket applies patches (else nothing is kept for them)
         for conn in list(live.connections):
             if conn.seat is not None and not self._still_seated(live, conn):
@@ -87,16 +88,18 @@ class Fanout:
                 if shared is None:
                     shared = self._shared(before.public, public)
                 if shared[1]:
-                    message = self._patch(before, sent, seat, shared)
-                    if message is None:  # nothing of its own: the one shared message
+                    own = self._patch(before, sent, seat, shared)
+                    if own is not None:
+                        message = Shared(own)
+                    else:  # nothing of its own: the one shared message, framed once
                         message = messages.get((None, True))
                         if message is None:
-                            message = (_head(before, sent) + shared[1] + b"]}").decode()
+                            message = Shared((_head(before, sent) + shared[1] + b"]}").decode())
                             messages[(None, True)] = message
                 else:
                     patch = False
             if message is None:
-                message = _encode(state).decode()
+                message = Shared(_encode(state).decode())
             messages[(seat, patch)] = message
             conn.held = sent.serial
             wanted = wanted or conn.patches

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from .chat import Limiter
 from .clock import Handle
+from .outgoing import Sink, frame
 from .table import Table
 
 if TYPE_CHECKING:  # the computer players are imported when one first moves (a quick start-up)
@@ -45,8 +46,12 @@ class Timing:
 class Connection:
     """One client's socket, as the service sees it: its seat and a bounded queue of messages.
 
-    A writer task per connection drains the queue; a client whose queue overflows is dropped (it
-    resyncs when it returns), so one slow reader never slows its table.
+    With a :class:`~.outgoing.Sink` (a socket of ``teenpatti serve``), a message is framed and
+    written straight to the transport when nothing waits before it: the queue is empty, the
+    writer holds no message, and the transport's buffer is under its high-water mark. Otherwise
+    it is queued, and the connection's one writer task sends the queue in order as the buffer
+    drains. A client whose queue overflows is dropped (it resyncs when it returns), so one slow
+    reader never slows its table.
     """
 
     def __init__(
@@ -54,6 +59,7 @@ class Connection:
         seat: int | None,
         limit: int = 64,
         token_hash: str | None = None,
+        sink: Sink | None = None,
         patches: bool = False,
     ) -> None:
         self.seat = seat
@@ -68,10 +74,18 @@ class Connection:
         seat (its person left or was removed) the socket is told and closed."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(limit)
         self.dropped = False
+        self.sink = sink
+        self.writing = False
+        """The writer holds a message it has taken from the queue but not written yet."""
 
     def push(self, message: str) -> None:
-        """Queue a message, or drop the connection if it is not keeping up."""
+        """Send a message (straight to the transport if nothing waits before it), or queue
+        it, or drop the connection if it is not keeping up."""
         if self.dropped:
+            return
+        sink = self.sink
+        if sink is not None and not self.writing and self.queue.empty() and sink.ready():
+            sink.write(frame(message))
             return
         try:
             self.queue.put_nowait(message)

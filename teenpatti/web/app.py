@@ -35,10 +35,11 @@ from ..engine import EngineError
 from ..engine.rules import catalogue
 from ..metrics import CONTENT_TYPE, NOT_READY
 from ..store.base import EventStore
+from ..tables.outgoing import frame
 from ..tables.service import COMMANDS, Connection, LiveTable, TableService, Timing
 from ..tables.table import token_hash
 from . import logs
-from .edge import BUDGET, Budget, address_key
+from .edge import BUDGET, SINK, Budget, address_key
 from .headers import SecurityHeaders
 from .limits import Lobby, Refused, retry_after
 from .reach import Reach
@@ -369,10 +370,11 @@ def create_app(
         conn = Connection(
             seat,
             token_hash=token_hash(str(token)) if seat is not None else None,
+            sink=websocket.scope.get("extensions", {}).get(SINK),
             patches=hello.get("patches") is True,
         )
         closing: list[int] = []
-        writer = asyncio.create_task(send_queued(websocket, conn, closing))
+        writer = asyncio.create_task(send_queued(websocket, conn, closing, metrics.queued.inc))
         await service.connect(live, conn)
         try:
             while True:
@@ -469,16 +471,32 @@ def create_app(
 
 
 async def send_queued(
-    websocket: WebSocket, conn: Connection, closing: list[int] | None = None
+    websocket: WebSocket,
+    conn: Connection,
+    closing: list[int] | None = None,
+    waited: Callable[[], object] | None = None,
 ) -> None:
-    """The connection's one writer: drains its queue in order, closes when told (with the last
-    code in ``closing``, else 4008 for a client dropped as too slow, else 1000)."""
+    """The connection's one writer: drains its queue in order (straight to the transport once
+    its buffer is under the high-water mark, when the connection has a sink, calling ``waited``
+    as it takes each such message), closes when told (with the last code in ``closing``, else
+    4008 for a client dropped as too slow, else 1000)."""
     try:
         while True:
             message = await conn.queue.get()
             if message is None:
                 break
-            await websocket.send_text(message)
+            sink = conn.sink
+            if sink is None:
+                await websocket.send_text(message)
+                continue
+            conn.writing = True
+            if waited is not None:
+                waited()
+            await sink.drained()
+            if not sink.ready():
+                break  # closed or closing: nothing more goes out
+            sink.write(frame(message))
+            conn.writing = False
     finally:
         code = closing[-1] if closing else 4008 if conn.dropped else 1000
         with contextlib.suppress(Exception):

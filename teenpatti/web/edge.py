@@ -12,6 +12,10 @@ parsing; the subclasses here add what a public server needs and uvicorn leaves o
 - a high-water mark on each transport's write buffer: a connection that stays above it (its
   client stopped reading) for the stall time is cut, and one that closed but could not flush is
   cut after the same time, so its memory is freed within seconds;
+- on sockets, a :class:`Wire` (shared with the app through the scope) through which the app
+  writes its frames straight to the transport while its buffer is under the high-water mark,
+  past uvicorn's ASGI ``send`` and the ``websockets`` frame writer (server frames need no mask,
+  and per-message deflate is off);
 - on sockets, every frame the client sends (messages, pings and pongs) takes a token from one
   budget per connection (:class:`Budget`, shared with the app through the scope); a ping over
   the budget gets no pong, and a connection that goes on past a bounded number of refusals is
@@ -26,6 +30,7 @@ import asyncio
 import contextlib
 import ipaddress
 import json
+import socket
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -35,10 +40,12 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.frames import Frame, Opcode
 
-__all__ = ["BUDGET", "Budget", "Edge", "EdgeLimits", "address_key", "protocols"]
+__all__ = ["BUDGET", "SINK", "Budget", "Edge", "EdgeLimits", "Wire", "address_key", "protocols"]
 
 BUDGET = "teenpatti.budget"
 """The scope extension under which a socket's :class:`Budget` reaches the app."""
+SINK = "teenpatti.sink"
+"""The scope extension under which a socket's :class:`Wire` reaches the app."""
 
 
 class Budget:
@@ -78,6 +85,35 @@ class Budget:
         return self.patience < 1
 
 
+class Wire:
+    """A socket's direct way out (a :class:`~teenpatti.tables.outgoing.Sink`): whole frames
+    written to its transport while the socket is open and its write buffer is under the
+    high-water mark. It writes only data frames, which the ``websockets`` state machine does not
+    track; closing still goes through uvicorn (after a close frame, :meth:`ready` is false).
+    """
+
+    __slots__ = ("protocol",)
+
+    def __init__(self, protocol: WebSocketsSansIOProtocol) -> None:
+        self.protocol = protocol
+
+    def ready(self) -> bool:
+        p = self.protocol
+        return (
+            p.writable.is_set()
+            and p.handshake_complete
+            and not p.close_sent
+            and not p.disconnected
+            and not p.transport.is_closing()
+        )
+
+    def write(self, data: bytes) -> None:
+        self.protocol.transport.write(data)
+
+    async def drained(self) -> None:
+        await self.protocol.writable.wait()
+
+
 def address_key(host: str) -> str:
     """What limits count per address: an IPv4 address, or an IPv6 address's /64 (one home or
     phone holds a whole /64, so counting its addresses one by one would count nothing).
@@ -108,6 +144,10 @@ class EdgeLimits:
     """Seconds for a request's headers, for its body, and for a stalled write."""
     write_high: int = 64 * 1024
     """A transport's write-buffer high-water mark, in bytes."""
+    send_buffer: int = 0
+    """The kernel's send buffer of each connection (``SO_SNDBUF``), in bytes; 0 leaves it to
+    the kernel's autotuning (on Linux up to ``net.ipv4.tcp_wmem``'s maximum, 4 MiB by default:
+    that much of a client that stops reading is held before the transport's buffer fills)."""
     frame_rate: tuple[float, float] = (10.0, 30.0)
     """Frames a socket may send: a second, burst (messages, pings and pongs alike)."""
     refusals: int = 60
@@ -169,6 +209,11 @@ class Edge:
         self.by_key[key] = self.by_key.get(key, 0) + 1
         self.idle[transport] = entry
         transport.set_write_buffer_limits(high=self.limits.write_high)
+        if self.limits.send_buffer:
+            sock = transport.get_extra_info("socket")
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.send_buffer)
         return True
 
     def release(self, transport: asyncio.Transport) -> None:
@@ -373,6 +418,7 @@ def protocols(edge: Edge) -> tuple[type[HttpToolsProtocol], type[WebSocketsSansI
             scope: Any = getattr(self, "scope", None)
             if scope is not None:
                 scope["extensions"][BUDGET] = self.budget
+                scope["extensions"][SINK] = Wire(self)
 
         def handle_events(self) -> None:
             if not self.cut_off:

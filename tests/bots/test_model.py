@@ -111,3 +111,31 @@ def test_hard_changes_its_play_against_a_maniac_after_some_hands() -> None:
     assert me.model.loose_seats() == {1, 2}  # the maniac and the station bet on anything
     assert same_before > 5 and decisions_after > 20
     assert changed_after > 0  # it plays them differently now
+
+
+def test_expert_leaves_its_table_for_hards_values_against_a_known_gambler() -> None:
+    from teenpatti.bots.expert import ExpertBot
+
+    hands = play(["expert", "maniac"], 2, b"gambler")
+    taught = ExpertBot(3)
+    for hand in hands:
+        taught.observe(view(hand, 0))
+    assert taught.model.loose_seats() == {1}
+    fresh = ExpertBot(3)
+    rules = Rules()
+    compared = 0
+    for n in range(20):
+        hand = Hand(rules, [1000, 1000], 1, seed=hashlib.sha256(b"heads-up/%d" % n).digest())
+        # seat 0 plays first: it looks and chaals, the maniac looks and raises; expert's turn
+        for seat, do in ((0, "see"), (0, "chaal"), (1, "see"), (1, "raise")):
+            option = next(a for a in view(hand, seat).legal_actions if a.kind.value == do)
+            hand.apply(option.action(seat))
+        seen = view(hand, 0)
+        assert fresh._from_table(seen) is not None  # the solved table reaches this state
+        assert taught._from_table(seen) is None  # but not against a known gambler
+        hard = HardBot(3)
+        hard.model = taught.model
+        hard.rng.setstate(taught.rng.getstate())
+        assert taught.decide(seen) == hard.decide(seen)  # hard's play, with what it learnt
+        compared += 1
+    assert compared == 20

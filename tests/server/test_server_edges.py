@@ -179,10 +179,12 @@ def test_a_ping_flood_is_closed_with_a_clear_code(edge: Server, ws: MakeClient, 
 
 
 def test_a_socket_that_stops_reading_is_closed_and_freed(
-    edge: Server, ws: MakeClient, arun: Run
+    server_factory: MakeServer, ws: MakeClient, arun: Run
 ) -> None:
     async def body() -> None:
-        server = edge
+        # Pings every second, a pong late by 4 s drops the socket (20 s and 20 s by default: the
+        # same path, 40 s sooner); a client that reads answers in time even on a busy machine.
+        server = server_factory((*EDGE, "--ws-ping", "1,4"))
         table = await server.api.create(name="Host", seats=2, preset="limited", turn_seconds=None)
         sock = socket.socket()
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)  # a phone gone quiet
