@@ -25,7 +25,7 @@ BOT_NAMES = ("random", "easy", "medium", "hard")
 def measure(hands: int) -> dict[str, list[float]]:
     """Seconds per decision of each bot over ``hands`` hands at each table size."""
     rules = Rules()
-    universe(rules.ranking)  # the exact-odds tables: built once, as at start-up
+    universe(rules.ranking).equities()  # the exact-odds tables: built once, as at start-up
     times: dict[str, list[float]] = {name: [] for name in BOT_NAMES}
     clock = time.perf_counter
     for seats in (2, 4, 6):
