@@ -255,7 +255,7 @@ def test_the_expert_draws_its_heads_up_moves_from_the_table() -> None:
     rules = Rules()
     rng = random.Random(4)
     checked = 0
-    for deal in range(20):
+    for deal in range(60):  # enough deals to reach the table more than ten times
         hand = Hand(rules, [1000, 1000], dealer=deal % 2, seed=rng.randbytes(32))
         bot = load_bot("expert", deal)
         while not hand.finished:

@@ -22,7 +22,17 @@ from ...engine.rules import Rules, preset
 from .cfr import exploitability, solve
 from .game import EDGES, Abstraction, Buckets, State, buckets, build_abstraction
 
-__all__ = ["FOLDER", "Table", "build", "load", "main", "measure", "state_rows", "stored_policy"]
+__all__ = [
+    "FOLDER",
+    "Table",
+    "build",
+    "coarse_map",
+    "load",
+    "main",
+    "measure",
+    "state_rows",
+    "stored_policy",
+]
 
 FOLDER = Path(__file__).with_name("data")
 """Where the shipped tables live."""
@@ -96,18 +106,54 @@ def measure(game: Abstraction, hands: Buckets, policy: npt.NDArray[np.uint8]) ->
     return exploitability(game, hands, stored_policy(policy))
 
 
-def build(rules: Rules, iterations: int, *, method: str = "cfr+", log: bool = True) -> Table:
-    """Solve the heads-up game of ``rules`` with ``iterations`` of ``method`` and measure it."""
+def coarse_map(
+    coarse: tuple[float, ...], edges: tuple[float, ...] = EDGES
+) -> npt.NDArray[np.int64]:
+    """For every bucket of ``edges``, the bucket of ``coarse`` (a subset of the edges) holding it.
+
+    >>> coarse_map((0.58, 0.83)).tolist()
+    [0, 0, 0, 1, 1, 1, 2, 2, 2, 2]
+    >>> coarse_map((0.5,))
+    Traceback (most recent call last):
+    ...
+    ValueError: the solving buckets must cut at some of the table's edges, not at 0.5
+    """
+    for edge in coarse:
+        if edge not in edges:
+            raise ValueError(
+                f"the solving buckets must cut at some of the table's edges, not at {edge}"
+            )
+    lows = np.array((0.0, *edges))
+    out: npt.NDArray[np.int64] = np.searchsorted(np.array(coarse), lows, side="right")
+    return out
+
+
+def build(
+    rules: Rules,
+    iterations: int,
+    *,
+    method: str = "cfr+",
+    coarse: tuple[float, ...] | None = None,
+    log: bool = True,
+) -> Table:
+    """Solve the heads-up game of ``rules`` with ``iterations`` of ``method`` and measure it.
+
+    ``coarse`` solves on fewer buckets (cut at some of the table's edges) and stores the
+    strategy for the table's buckets (each plays its coarse bucket's row); the exploitability is
+    measured in the game of the table's buckets either way.
+    """
     started = time.monotonic()
     hands = buckets(rules)
     game = build_abstraction(rules)
+    spread = coarse_map(coarse) if coarse is not None else np.arange(len(EDGES) + 1)
+    solving = buckets(rules, coarse) if coarse is not None else hands
 
     def progress(t: int, average: npt.NDArray[np.float64]) -> None:
         if log:
             print(f"iteration {t}: {time.monotonic() - started:.0f} s", flush=True)
 
-    solution = solve(game, hands, iterations, method=method, progress=progress, every=25)
-    policy = quantise(solution.policy)
+    solution = solve(game, solving, iterations, method=method, progress=progress, every=25)
+    policy = quantise(solution.policy[:, :, spread])
     gap = measure(game, hands, policy)
     if log:
         print(f"exploitability {gap:.4f} boots a hand ({game.size} states)", flush=True)
@@ -158,9 +204,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("preset", nargs="?", default="nepal")
     parser.add_argument("--iterations", type=int, default=40)
     parser.add_argument("--method", choices=("cfr+", "dcfr", "pcfr+"), default="cfr+")
+    parser.add_argument(
+        "--coarse",
+        default=None,
+        help="solve on fewer buckets, cut at some of the table's edges (e.g. 0.58,0.83)",
+    )
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
-    table = build(preset(args.preset), args.iterations, method=args.method)
+    coarse = None if args.coarse is None else tuple(float(x) for x in args.coarse.split(","))
+    if coarse is not None:
+        try:
+            coarse_map(coarse)
+        except ValueError as e:
+            parser.error(str(e))
+    table = build(preset(args.preset), args.iterations, method=args.method, coarse=coarse)
     out = args.out or FOLDER / f"{args.preset}.npz"
     out.parent.mkdir(parents=True, exist_ok=True)
     save(table, out)
