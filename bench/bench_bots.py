@@ -25,7 +25,10 @@ BOT_NAMES = ("random", "easy", "medium", "hard")
 def measure(hands: int) -> dict[str, list[float]]:
     """Seconds per decision of each bot over ``hands`` hands at each table size."""
     rules = Rules()
-    universe(rules.ranking)  # the exact-odds tables: built once, as at start-up
+    odds = universe(rules.ranking)  # the exact-odds tables: built once, as at start-up
+    equities = getattr(odds, "equities", None)  # (older versions, measured for comparison, lack it)
+    if equities is not None:
+        equities()
     times: dict[str, list[float]] = {name: [] for name in BOT_NAMES}
     clock = time.perf_counter
     for seats in (2, 4, 6):

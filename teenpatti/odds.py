@@ -34,9 +34,10 @@ from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
+import numpy.typing as npt
 
 from .engine.bulk import strength_array
-from .engine.evaluate import CARD_COUNT, Evaluator, Ranking, Variant, table_index
+from .engine.evaluate import CARD_COUNT, TABLE_SIZE, Evaluator, Ranking, Variant, table_index
 from .engine.view import HandView
 
 __all__ = [
@@ -99,6 +100,7 @@ class Universe:
         self.all = everything
         self.by_card = by_card
         self.by_pair = by_pair
+        self._equities: list[float] | None = None
 
     def strength(self, cards: Sequence[int]) -> int:
         """The strength of three cards (not checked)."""
@@ -123,6 +125,57 @@ class Universe:
     def available(self, removed: Sequence[int]) -> int:
         """How many hands avoid every card in ``removed``."""
         return math.comb(self.cards - len(removed), 3)
+
+    def equities(self) -> list[float]:
+        """:func:`heads_up_equity` of every hand with no other card removed (no dead card, no
+        card turned up), at the hand's table index with its cards in ascending order: the same
+        counts as :meth:`count`, done for all hands at once with numpy (built once, cached)."""
+        if self._equities is None:
+            self._equities = self._all_equities()
+        return self._equities
+
+    def _all_equities(self) -> list[float]:
+        n, table = self.cards, self.table
+        hands = np.array(list(combinations(range(n), 3)), dtype=np.int64)
+        strength = np.asarray(table, dtype=np.int64)[hands @ _STRIDES]
+        # Each sorted list keyed by (group, strength): one searchsorted counts within a group.
+        every = np.asarray(self.all, dtype=np.int64)
+        card_keys, card_starts = _grouped(self.by_card)
+        pair_lists = [self.by_pair[c * CARD_COUNT + d] for c, d in combinations(range(n), 2)]
+        pair_keys, pair_starts = _grouped(pair_lists)
+        pair_number = np.full((CARD_COUNT, CARD_COUNT), -1, dtype=np.int64)
+        for k, (c, d) in enumerate(combinations(range(n), 2)):
+            pair_number[c, d] = k
+        counts = []
+        for side in ("left", "right"):  # weaker; weaker or equal
+            total = np.searchsorted(every, strength, side)
+            for col in range(3):
+                card = hands[:, col]
+                total -= np.searchsorted(card_keys, card << 16 | strength, side) - card_starts[card]
+            for x, y in ((0, 1), (0, 2), (1, 2)):
+                pair = pair_number[hands[:, x], hands[:, y]]
+                total += np.searchsorted(pair_keys, pair << 16 | strength, side) - pair_starts[pair]
+            if side == "right":
+                total -= 1  # the hand itself, the one triple of removed cards: equal, not weaker
+            counts.append(total)
+        below, up_to = counts
+        available = math.comb(n - 3, 3)
+        out = [0.0] * TABLE_SIZE
+        for index, b, u in zip(
+            (hands @ _STRIDES).tolist(), below.tolist(), up_to.tolist(), strict=True
+        ):
+            out[index] = b / available + (u - b) / available / 2
+        return out
+
+
+def _grouped(lists: Sequence[list[int]]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Sorted lists of strengths (below 2**16) as one sorted array of ``group << 16 | strength``,
+    and where each group starts in it."""
+    sizes = np.array([len(x) for x in lists], dtype=np.int64)
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    groups = np.repeat(np.arange(len(lists), dtype=np.int64), sizes)
+    values = np.fromiter((v for x in lists for v in x), dtype=np.int64, count=int(sizes.sum()))
+    return groups << 16 | values, starts
 
 
 @lru_cache(maxsize=128)
@@ -242,6 +295,8 @@ def heads_up_equity(
     """Exact share of the pot ``cards`` expect against one random hand (win + half the ties),
     cached: the computer players' measure of a hand, from 0 to 1. Cards are not checked."""
     a, b, c = sorted(cards)
+    if not dead and (wild is None or ranking.variant != Variant.WILD_RANK):
+        return universe(ranking).equities()[table_index((a, b, c))]
     removed = _removed((a, b, c), dead, ranking, wild)
     turned = wild if ranking.variant == Variant.WILD_RANK else None
     return _equity((a, b, c), removed, ranking, turned)

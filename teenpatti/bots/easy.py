@@ -5,7 +5,7 @@ It sees its cards on its first turn and then goes by its hand alone (on the ``u`
 upper-half hand, raises a very strong one, asks for a show with a good one when two are left,
 packs the rest. It does not count the other players, weigh the pot against the price, ask for side
 shows or bluff; of what the others did it knows one thing, that a player who looked and then
-raised holds a good hand (it then pays on only with ``u >= 0.7``: without it, a player who
+raised holds a good hand (it then pays on only with ``u >= 0.66``: without it, a player who
 raises its best hands and packs the rest beat it); it accepts a side show with a good hand.
 Now and then (one move in twenty) it plays the next move up or down, as a person would.
 """
@@ -34,7 +34,7 @@ class EasyBot(Bot):
     """Least ``u`` to accept a side show."""
     wobble = 0.05
     """Chance of a move one step off."""
-    respect = 0.7
+    respect = 0.66
     """Least ``u`` to pay on once a player still in has raised after looking."""
 
     def decide(self, view: HandView) -> Action:

@@ -78,6 +78,8 @@ class Level:
     """Where the likelihood of a seen chaal steps up (on the ``u`` scale)."""
     raise_centre: float = 0.72
     """Where the likelihood of a seen raise (or a chaal above the least) steps up."""
+    coarse_raise: float = 0.4
+    """Without ``reads``: the lower edge of the range of a seen player who raised."""
     ask_centre: float = 0.6
     """Where the likelihood of asking for a side show steps up."""
     accept_centre: float = 0.65
@@ -290,7 +292,7 @@ def _read_actions(
     see, chaal, raise_, allin = ActionKind.SEE, ActionKind.CHAAL, ActionKind.RAISE, ActionKind.ALLIN
     pack, sideshow, accept = ActionKind.PACK, ActionKind.SIDESHOW, ActionKind.ACCEPT
     chaal_at = level.chaal_centre if reads else _COARSE
-    raise_at = level.raise_centre if reads else _COARSE
+    raise_at = level.raise_centre if reads else level.coarse_raise
     asker: int | None = None
     for a, outcome in zip(view.actions, view.outcomes, strict=True):
         kind, seat = a.kind, a.seat

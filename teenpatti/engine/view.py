@@ -16,12 +16,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
-from .actions import Action, LegalAction, Outcome
+from .actions import Action, ActionKind, LegalAction, Outcome
 from .hand import Hand
 from .pots import Pot
 from .rules import Rules
 
 __all__ = ["HandView", "SeatView", "can_see_cards", "view"]
+
+_set = object.__setattr__
+"""Sets a field of a frozen view: the hand-written ``__init__`` methods below do what the
+generated ones do, with one lookup fewer a field (views are made for every seat at every move)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +41,28 @@ class SeatView:
     all_in: bool
     blind_turns: int
     cards: tuple[int, ...] | None
+
+    def __init__(
+        self,
+        seat: int,
+        chips: int,
+        put_in: int,
+        dealt: bool,
+        packed: bool,
+        seen: bool,
+        all_in: bool,
+        blind_turns: int,
+        cards: tuple[int, ...] | None,
+    ) -> None:
+        _set(self, "seat", seat)
+        _set(self, "chips", chips)
+        _set(self, "put_in", put_in)
+        _set(self, "dealt", dealt)
+        _set(self, "packed", packed)
+        _set(self, "seen", seen)
+        _set(self, "all_in", all_in)
+        _set(self, "blind_turns", blind_turns)
+        _set(self, "cards", cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +87,42 @@ class HandView:
     outcomes: tuple[Outcome, ...]
     """What each of ``actions`` did: chips paid, the stake after it, a side show's loser."""
     legal_actions: tuple[LegalAction, ...]
+
+    def __init__(
+        self,
+        viewer: int | None,
+        rules: Rules,
+        seats: tuple[SeatView, ...],
+        dealer: int,
+        boot: int,
+        stake: int,
+        pot: int,
+        to_act: int | None,
+        side_show: tuple[int, int] | None,
+        wild: int | None,
+        finished: bool,
+        ended_by: str | None,
+        pots: tuple[Pot, ...],
+        actions: tuple[Action, ...],
+        outcomes: tuple[Outcome, ...],
+        legal_actions: tuple[LegalAction, ...],
+    ) -> None:
+        _set(self, "viewer", viewer)
+        _set(self, "rules", rules)
+        _set(self, "seats", seats)
+        _set(self, "dealer", dealer)
+        _set(self, "boot", boot)
+        _set(self, "stake", stake)
+        _set(self, "pot", pot)
+        _set(self, "to_act", to_act)
+        _set(self, "side_show", side_show)
+        _set(self, "wild", wild)
+        _set(self, "finished", finished)
+        _set(self, "ended_by", ended_by)
+        _set(self, "pots", pots)
+        _set(self, "actions", actions)
+        _set(self, "outcomes", outcomes)
+        _set(self, "legal_actions", legal_actions)
 
     @property
     def actor(self) -> int | None:
@@ -87,16 +149,17 @@ def can_see_cards(hand: Hand, viewer: int | None, seat: int) -> bool:
 
 
 def _seat(hand: Hand, s: int, cards: tuple[int, ...] | None) -> SeatView:
+    dealt = hand.dealt[s]
     return SeatView(
-        seat=s,
-        chips=hand.chips[s],
-        put_in=hand.contributed[s],
-        dealt=hand.dealt[s],
-        packed=hand.dealt[s] and not hand.live[s],
-        seen=hand.seen[s],
-        all_in=hand.all_in[s],
-        blind_turns=hand.blind_turns[s],
-        cards=cards,
+        s,
+        hand.chips[s],
+        hand.contributed[s],
+        dealt,
+        dealt and not hand.live[s],
+        hand.seen[s],
+        hand.all_in[s],
+        hand.blind_turns[s],
+        cards,
     )
 
 
@@ -110,11 +173,25 @@ def _public(hand: Hand) -> _Public:
     moves = len(hand.log)
     cached = _PUBLIC.get(hand)
     if cached is None or cached[0] != moves:
-        seats = tuple(
-            _seat(hand, s, hand.cards[s] if can_see_cards(hand, None, s) else None)
-            for s in range(hand.seats)
-        )
-        cached = _PUBLIC[hand] = (moves, seats, tuple(hand.log), tuple(hand.outcomes))
+        log = hand.log
+        if (
+            cached is not None
+            and cached[0] == moves - 1
+            and not hand.finished
+            and log[-1].kind is not ActionKind.ACCEPT
+        ):
+            # One move of a hand still on changes only the row of the seat that made it (an
+            # accepted side show also packs its loser; the end of a hand changes every row).
+            seat = log[-1].seat
+            rows = list(cached[1])
+            rows[seat] = _seat(hand, seat, None)
+            seats = tuple(rows)
+        else:
+            seats = tuple(
+                _seat(hand, s, hand.cards[s] if can_see_cards(hand, None, s) else None)
+                for s in range(hand.seats)
+            )
+        cached = _PUBLIC[hand] = (moves, seats, tuple(log), tuple(hand.outcomes))
     return cached
 
 

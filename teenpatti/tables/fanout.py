@@ -66,6 +66,7 @@ class Fanout:
         before = live.sent
         shared: tuple[list[Op], bytes] | None = None  # the public operations, encoded once
         messages: dict[tuple[int | None, bool], str] = {}  # each framed once for its sockets
+        wanted = False  # whether any socket applies patches (else nothing is kept for them)
         for conn in list(live.connections):
             if conn.seat is not None and not self._still_seated(live, conn):
                 continue
@@ -87,15 +88,23 @@ class Fanout:
                 if shared is None:
                     shared = self._shared(before.public, public)
                 if shared[1]:
-                    message = Shared(self._patch(before, sent, seat, shared))
+                    own = self._patch(before, sent, seat, shared)
+                    if own is not None:
+                        message = Shared(own)
+                    else:  # nothing of its own: the one shared message, framed once
+                        message = messages.get((None, True))
+                        if message is None:
+                            message = Shared((_head(before, sent) + shared[1] + b"]}").decode())
+                            messages[(None, True)] = message
                 else:
                     patch = False
             if message is None:
                 message = Shared(_encode(state).decode())
             messages[(seat, patch)] = message
             conn.held = sent.serial
+            wanted = wanted or conn.patches
             conn.push(message)
-        live.sent = sent
+        live.sent = sent if wanted else None
         self.metrics.broadcast.observe(time.perf_counter() - started)
 
     @staticmethod
@@ -109,15 +118,16 @@ class Fanout:
         return ops, text[:-1]
 
     @staticmethod
-    def _patch(before: Sent, sent: Sent, seat: int | None, shared: tuple[list[Op], bytes]) -> str:
-        """The ``patch`` message for ``seat``: the shared operations, then the seat's own."""
-        head = b'{"type":"patch","version":%d,"from":%d,"ops":' % (
-            sent.public["version"],
-            before.public["version"],
-        )
+    def _patch(
+        before: Sent, sent: Sent, seat: int | None, shared: tuple[list[Op], bytes]
+    ) -> str | None:
+        """The ``patch`` message for ``seat``: the shared operations, then the seat's own;
+        ``None`` when it has none of its own (the shared patch is then its patch)."""
         own = b"" if seat is None else _encode(_own_ops(before, sent, seat, shared[0]))[1:-1]
-        comma = b"," if own and len(shared[1]) > 1 else b""
-        return (head + shared[1] + comma + own + b"]}").decode()
+        if not own:
+            return None
+        comma = b"," if len(shared[1]) > 1 else b""
+        return (_head(before, sent) + shared[1] + comma + own + b"]}").decode()
 
     @staticmethod
     def _still_seated(live: LiveTable, conn: Connection) -> bool:
@@ -164,6 +174,14 @@ class Fanout:
         return _encode(live.table.state_for(seat, public)).decode()
 
 
+def _head(before: Sent, sent: Sent) -> bytes:
+    """How a patch from ``before`` to ``sent`` starts."""
+    return b'{"type":"patch","version":%d,"from":%d,"ops":' % (
+        sent.public["version"],
+        before.public["version"],
+    )
+
+
 def _own_ops(before: Sent, sent: Sent, seat: int, shared: list[Op]) -> list[Op]:
     """What turns ``seat``'s previous state, once the shared operations are applied, into its
     state now. A seat's state differs from the public one only in ``you`` (the same in both),
@@ -182,10 +200,14 @@ def _own_ops(before: Sent, sent: Sent, seat: int, shared: list[Op]) -> list[Op]:
     ]
     if not own:
         return out
-    rows = apply({"seats": old_rows}, [op for op in shared if op[1][0] == "seats"])["seats"]
+    on_rows = [op for op in shared if op[1][0] == "seats"]
     for i in own:
-        if i < len(rows):
+        replaced = any(len(op[1]) == 1 or (len(op[1]) == 2 and op[1][1] == i) for op in on_rows)
+        if i >= len(old_rows) or replaced:  # the row (or the list) is new: the general way
+            rows = apply({"seats": old_rows}, on_rows)["seats"]
             out += diff(rows[i], new_rows[i], ["seats", i])
-        else:
-            out.append(["s", ["seats", i], new_rows[i]])
+            continue
+        row = old_rows[i]
+        mine = [[op[0], op[1][2:], *op[2:]] for op in on_rows if op[1][1] == i]
+        out += diff(apply(row, mine) if mine else row, new_rows[i], ["seats", i])
     return out

@@ -30,9 +30,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 __all__ = ["PatchError", "apply", "diff"]
 
 Path = list[str | int]
+_encode = msgspec.json.Encoder().encode
 Op = list[Any]
 
 
@@ -43,8 +46,10 @@ class PatchError(ValueError):
 def diff(old: Any, new: Any, path: Path | None = None) -> list[Op]:
     """The operations that turn ``old`` into ``new`` (both JSON data; objects at the top).
 
-    Objects are compared key by key; a list that only grew gets an append; a list of objects of
-    the same length is compared item by item (the seat rows); anything else that differs is set.
+    Objects are compared key by key (one inside the state is set whole when that is shorter
+    than three or more operations on its keys); a list that only grew gets an append; a list of
+    objects of the same length is compared item by item (the seat rows); anything else that
+    differs is set.
 
     >>> diff({"seats": [{"chips": 5}, {"chips": 9}]}, {"seats": [{"chips": 5}, {"chips": 7}]})
     [['s', ['seats', 1, 'chips'], 7]]
@@ -52,6 +57,8 @@ def diff(old: Any, new: Any, path: Path | None = None) -> list[Op]:
     [['s', ['cards'], ['Kh', 'Kd', '5s']]]
     >>> diff({"a": [1, 2]}, {"a": [2]})
     [['s', ['a'], [2]]]
+    >>> diff({"row": {"a": 1, "b": 2, "c": 3, "d": 4}}, {"row": {"a": 0, "b": 0, "c": 0, "d": 4}})
+    [['s', ['row'], {'a': 0, 'b': 0, 'c': 0, 'd': 4}]]
     """
     out: list[Op] = []
     _diff(old, new, path or [], out)
@@ -60,16 +67,13 @@ def diff(old: Any, new: Any, path: Path | None = None) -> list[Op]:
 
 def _diff(old: Any, new: Any, path: Path, out: list[Op]) -> None:
     if type(old) is dict and type(new) is dict:
-        for key, value in new.items():
-            if key not in old:
-                out.append(["s", [*path, key], value])
-                continue
-            before = old[key]
-            if before is not value and before != value:
-                _diff(before, value, [*path, key], out)
-        for key in old:
-            if key not in new:
-                out.append(["d", [*path, key]])
+        if path:  # an object inside the state: set it whole when most of it changed
+            inner: list[Op] = []
+            _keys(old, new, path, inner)
+            whole = len(inner) > 2 and len(_encode(inner)) > len(_encode(new))
+            out += [["s", path, new]] if whole else inner
+            return
+        _keys(old, new, path, out)
         return
     if type(old) is list and type(new) is list:
         n = len(old)
@@ -86,6 +90,20 @@ def _diff(old: Any, new: Any, path: Path, out: list[Op]) -> None:
                     _diff(before, value, [*path, i], out)
             return
     out.append(["s", path, new])
+
+
+def _keys(old: dict[str, Any], new: dict[str, Any], path: Path, out: list[Op]) -> None:
+    """The operations from ``old`` to ``new``, key by key."""
+    for key, value in new.items():
+        if key not in old:
+            out.append(["s", [*path, key], value])
+            continue
+        before = old[key]
+        if before is not value and before != value:
+            _diff(before, value, [*path, key], out)
+    for key in old:
+        if key not in new:
+            out.append(["d", [*path, key]])
 
 
 def apply(state: Any, ops: Any) -> Any:

@@ -34,7 +34,17 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..engine import Action, EngineError, Game, IllegalAction, Rules, RulesError, cards_str, view
+from ..engine import (
+    Action,
+    EngineError,
+    Game,
+    IllegalAction,
+    Outcome,
+    Rules,
+    RulesError,
+    cards_str,
+    view,
+)
 from ..engine.deck import DECK_V2, PART_BYTES, Shuffle, commitment
 from ..engine.evaluate import Evaluator
 from ..engine.hand import Hand as EngineHand
@@ -249,6 +259,11 @@ class Table:
         self.timeouts: set[int] = set()
         """The moves of the hand in play (by index) that the turn timer made for its player."""
         self._public: tuple[int, dict[str, Any]] | None = None
+        self._shown: tuple[object, dict[int, dict[str, Any]]] = (None, {})
+        """The hand in play and the cards of its seats as JSON (:meth:`_cards`)."""
+        self._moves: tuple[object, list[dict[str, Any]]] = (None, [])
+        """The hand in play and its log's entries as JSON so far: a move, once played, reads the
+        same in every later state, so each is rendered once (and shared by the states)."""
         self.command_ids: dict[str, int] = {}
         """The ids clients gave their latest commands, with the version each made (a retried
         command is recognised here and not applied twice)."""
@@ -667,10 +682,7 @@ class Table:
                 "finished": seen.finished,
                 "ended_by": seen.ended_by,
                 "pots": self._pots(seen.pots, [sv.put_in for sv in seen.seats]),
-                "actions": [
-                    {**a.to_json(), **o.to_json(), **self._timed(i)}
-                    for i, (a, o) in enumerate(zip(seen.actions, seen.outcomes, strict=True))
-                ],
+                "actions": self._logged(hand, seen.actions, seen.outcomes),
                 **self._deal_facts(hand),
             }
             if game.finished:
@@ -716,6 +728,19 @@ class Table:
         )
         return out
 
+    def _logged(
+        self, hand: EngineHand, actions: tuple[Action, ...], outcomes: tuple[Outcome, ...]
+    ) -> list[dict[str, Any]]:
+        """``hand``'s public log as JSON (a new list; the entries rendered for an earlier state
+        of the same hand are reused)."""
+        played, rows = self._moves
+        if played is not hand or len(rows) > len(actions):
+            rows = []
+            self._moves = (hand, rows)
+        for i in range(len(rows), len(actions)):
+            rows.append({**actions[i].to_json(), **outcomes[i].to_json(), **self._timed(i)})
+        return list(rows)
+
     def _timed(self, index: int) -> dict[str, bool]:
         """``{"timeout": true}`` for a move of the hand in play that the turn timer made."""
         return {"timeout": True} if index in self.timeouts else {}
@@ -747,14 +772,25 @@ class Table:
     def _cards(
         self, cards: tuple[int, ...] | None, wild: int | None, hand: EngineHand, seat: int
     ) -> dict[str, Any]:
+        """A row's ``cards``, ``category`` and ``proof`` (the same for every viewer allowed to
+        see them, and for the whole hand: rendered once a hand, the values shared by the states
+        that show them)."""
         if cards is None:
             return {"cards": None, "category": None}
+        played, shown = self._shown
+        if played is not hand:
+            shown = {}
+            self._shown = (hand, shown)
+        out = shown.get(seat)
+        if out is not None:
+            return out
         evaluator = Evaluator.get(self.rules.ranking)
-        out: dict[str, Any] = {
+        out = {
             "cards": cards_str(cards).split(),
             "category": evaluator.category(cards, wild).value,
         }
         proofs = hand.proofs(seat)
         if proofs is not None:
             out["proof"] = proofs
+        shown[seat] = out
         return out

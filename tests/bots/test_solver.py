@@ -32,9 +32,10 @@ from teenpatti.bots.solver.game import (
     Abstraction,
     Buckets,
     State,
+    buckets,
     build_abstraction,
 )
-from teenpatti.bots.solver.tables import load, state_rows
+from teenpatti.bots.solver.tables import load, measure, state_rows
 from teenpatti.engine import ActionKind, Hand, Rules, view
 
 
@@ -201,21 +202,28 @@ def test_the_abstract_game_follows_the_engine(preset: str) -> None:
             break
 
 
-def test_cfr_plus_converges_and_the_best_response_can_tell() -> None:
+@pytest.mark.parametrize("method", ["dcfr", "cfr+", "pcfr+"])
+def test_cfr_converges_and_the_best_response_can_tell(method: str) -> None:
     rules = Rules()
     game = build_abstraction(rules, chips=6)
     hands = _three_classes()
     uniform = (game.child != -1).astype(float)[:, :, None] * np.ones(3)
     uniform /= uniform.sum(axis=1, keepdims=True)
     loose = exploitability(game, hands, uniform)
-    early = exploitability(game, hands, solve(game, hands, 10).policy)
-    solved = solve(game, hands, 120).policy
+    early = exploitability(game, hands, solve(game, hands, 10, method=method).policy)
+    solved = solve(game, hands, 120, method=method).policy
     late = exploitability(game, hands, solved)
     assert loose > 0.5
     assert late < early < loose
     assert late < 0.05
     # a game of two equal seats: the value is small and the same whichever seat is measured
     assert abs(game_value(game, hands, solved)) < 0.5
+
+
+def test_an_unknown_method_is_refused() -> None:
+    game, hands = _kuhn()
+    with pytest.raises(ValueError, match="unknown method 'cfr'"):
+        solve(game, hands, 1, method="cfr")
 
 
 def test_the_shipped_table_is_the_solvers() -> None:
@@ -225,6 +233,9 @@ def test_the_shipped_table_is_the_solvers() -> None:
     assert table_for(rules) is table
     assert table_for(Rules.from_options({"bets": "range"})) is None
     game = build_abstraction(rules)
+    # the stored figure is what a best response wins against the stored bytes
+    hands = buckets(rules, table.edges)
+    assert measure(game, hands, table.policy) == pytest.approx(table.exploitability, rel=0.01)
     assert len(table.index) == game.size
     assert np.array_equal(state_rows(game), table.rows)
     assert all(table.row(game.states[i]) == i for i in range(0, game.size, game.size // 500))
@@ -244,7 +255,7 @@ def test_the_expert_draws_its_heads_up_moves_from_the_table() -> None:
     rules = Rules()
     rng = random.Random(4)
     checked = 0
-    for deal in range(20):
+    for deal in range(60):  # enough deals to reach the table more than ten times
         hand = Hand(rules, [1000, 1000], dealer=deal % 2, seed=rng.randbytes(32))
         bot = load_bot("expert", deal)
         while not hand.finished:

@@ -65,21 +65,30 @@ class _Layer:
     gain: Array
     loss: Array
     split: Array
+    source: Index
+    """The state (row of ``states``) of every move that leads on, grouped by where it leads."""
+    move: Index
+    """Those moves."""
+    dest: Index
+    """Where each group leads (distinct states)."""
+    starts: Index
+    """Where each group starts in ``source`` (for ``np.add.reduceat``)."""
 
 
 class _Game:
     """The game as dense per-layer arrays, and the passes every algorithm here shares."""
 
-    def __init__(self, game: Abstraction, hands: Buckets) -> None:
+    def __init__(self, game: Abstraction, hands: Buckets, dtype: type = np.float64) -> None:
         self.game = game
+        self.dtype = dtype
         self.n = game.size
         self.a = game.child.shape[1]
         joint = hands.joint
-        self.joint = joint
+        self.joint: Array = joint.astype(dtype)
         safe = np.where(joint > 0, joint, 1.0)
-        self.win = hands.win / safe
-        self.tie = hands.tie / safe
-        self.lose = hands.lose / safe
+        self.win: Array = (hands.win / safe).astype(dtype)
+        self.tie: Array = (hands.tie / safe).astype(dtype)
+        self.lose: Array = (hands.lose / safe).astype(dtype)
         self.b = joint.shape[0]
         self.legal = game.child != -1
         self.layers: list[_Layer] = []
@@ -89,6 +98,10 @@ class _Game:
             ends = child == -2
             fold = game.fold[states] & ends
             first = game.states[int(states[0])]
+            k, a = np.nonzero(going)
+            d = child[k, a]
+            order = np.argsort(d, kind="stable")
+            dest, starts = np.unique(d[order], return_index=True)
             self.layers.append(
                 _Layer(
                     states,
@@ -99,9 +112,13 @@ class _Game:
                     going,
                     fold,
                     ends & ~fold,
-                    game.gain[states],
-                    game.loss[states],
-                    game.split[states],
+                    game.gain[states].astype(dtype),
+                    game.loss[states].astype(dtype),
+                    game.split[states].astype(dtype),
+                    states[k[order]],
+                    a[order],
+                    dest,
+                    starts,
                 )
             )
 
@@ -110,7 +127,7 @@ class _Game:
         """Per state and bucket, ``positive`` (``(N, A, B)``) scaled to sum to one over the legal
         moves; uniform over them where it sums to zero."""
         total = positive.sum(axis=1, keepdims=True)
-        uniform = self.legal / self.legal.sum(axis=1, keepdims=True)
+        uniform = (self.legal / self.legal.sum(axis=1, keepdims=True)).astype(positive.dtype)
         out: Array = np.where(
             total > 0, positive / np.where(total > 0, total, 1.0), uniform[:, :, None]
         )
@@ -119,17 +136,15 @@ class _Game:
     # ------------------------------------------------------------------ passes
     def reach(self, pol: Array) -> Array:
         """Each player's own chance of reaching every state, per bucket: ``(2, N + 1, B)``."""
-        r = np.zeros((2, self.n + 1, self.b))
+        r: Array = np.zeros((2, self.n + 1, self.b), dtype=self.dtype)
         r[:, 0, :] = 1.0
         for layer in self.layers:
-            if not layer.going.any():
+            if not len(layer.dest):
                 continue
             p, o = layer.actor, 1 - layer.actor
-            k, a = np.nonzero(layer.going)
-            d = layer.child[k, a]
-            s = layer.states[k]
-            np.add.at(r[p], d, r[p, s] * pol[s, a])
-            np.add.at(r[o], d, r[o, s])
+            s, a = layer.source, layer.move
+            r[p, layer.dest] += np.add.reduceat(r[p, s] * pol[s, a], layer.starts, axis=0)
+            r[o, layer.dest] += np.add.reduceat(r[o, s], layer.starts, axis=0)
         return r
 
     def q(self, layer: _Layer, values: Array) -> Array:
@@ -167,7 +182,7 @@ class _Game:
 
     def values(self) -> Array:
         """A zeroed value array with the padding row."""
-        return np.zeros((self.n + 1, self.b, self.b))
+        return np.zeros((self.n + 1, self.b, self.b), dtype=self.dtype)
 
 
 def solve(
@@ -175,21 +190,51 @@ def solve(
     hands: Buckets,
     iterations: int,
     *,
+    method: str = "cfr+",
+    alpha: float = 1.5,
+    beta: float = 0.0,
+    gamma: float = 2.0,
     progress: Callable[[int, Array], None] | None = None,
     every: int = 100,
 ) -> Solution:
-    """Run ``iterations`` of CFR+ (alternating updates) and return the linearly averaged
-    strategy (``(N, A, B)``).
+    """Run ``iterations`` of counterfactual regret minimisation (alternating updates) and return
+    the averaged strategy (``(N, A, B)``).
+
+    ``method="cfr+"`` (the default) floors the regrets at zero and weighs iteration ``t`` by
+    ``t``. ``method="dcfr"`` is discounted CFR: after each update the positive regrets
+    are scaled by ``t**alpha / (t**alpha + 1)``, the negative ones by ``t**beta / (t**beta + 1)``,
+    and iteration ``t`` weighs ``t**gamma`` in the average (1.5, 0 and 2: the published
+    defaults). ``method="pcfr+"`` is predictive CFR+ (the strategy answers the regrets plus the last
+    iteration's, averaged with weight ``t**gamma``). On our games the three are close (see
+    docs/bots.md, section 8). The passes run in 32-bit floats (the averages in 64).
 
     ``progress(t, average)`` is called every ``every`` iterations with the average so far.
+
+    >>> from teenpatti.engine.rules import Rules
+    >>> from teenpatti.bots.solver.game import buckets, build_abstraction
+    >>> game, hands = build_abstraction(Rules(), chips=6), buckets(Rules(), (0.5,))
+    >>> policy = solve(game, hands, 200).policy
+    >>> exploitability(game, hands, policy) < 0.01
+    True
     """
-    g = _Game(game, hands)
-    regret = np.zeros((g.n, g.a, g.b))
+    if method not in ("dcfr", "cfr+", "pcfr+"):
+        raise ValueError(f"unknown method {method!r} (dcfr, cfr+ or pcfr+)")
+    g = _Game(game, hands, np.float32)
+    regret = np.zeros((g.n, g.a, g.b), dtype=np.float32)
+    last = np.zeros((g.n, g.a, g.b), dtype=np.float32) if method == "pcfr+" else regret
     total = np.zeros((g.n, g.a, g.b))
     values = g.values()
     for t in range(1, iterations + 1):
+        if method == "dcfr":
+            keep_pos = np.float32(t**alpha / (t**alpha + 1))
+            keep_neg = np.float32(t**beta / (t**beta + 1))
+            weight = float(t) ** gamma
+        else:
+            weight = float(t) ** (gamma if method == "pcfr+" else 1.0)
         for player in (0, 1):
-            pol = g.normalise(regret)
+            pol = g.normalise(
+                np.maximum(regret + last, 0.0) if method == "pcfr+" else np.maximum(regret, 0.0)
+            )
             reach = g.reach(pol)
             for layer in reversed(g.layers):
                 s = layer.states
@@ -203,8 +248,14 @@ def solve(
                 gain = np.where(layer.legal[:, :, None], cfv - now, 0.0)
                 if layer.blind:
                     gain = np.broadcast_to(gain.sum(axis=2, keepdims=True), gain.shape)
-                regret[s] = np.maximum(regret[s] + gain, 0.0)
-                total[s] += t * reach[player, s][:, None, :] * p
+                r = regret[s] + gain
+                if method == "pcfr+":
+                    last[s] = gain
+                if method == "dcfr":
+                    regret[s] = np.where(r > 0, r * keep_pos, r * keep_neg)
+                else:
+                    regret[s] = np.maximum(r, 0.0)
+                total[s] += weight * reach[player, s][:, None, :] * p
         if progress is not None and (t % every == 0 or t == iterations):
             progress(t, g.normalise(total))
     return Solution(g.normalise(total), iterations)

@@ -2,8 +2,9 @@
 
 A table is one ``.npz`` file per preset in this folder: the public states of the abstract game
 (:mod:`teenpatti.bots.solver.game`) as small integers, and for each state, move and bucket the
-chance of the move as a byte (0-255, rows summing to about 255), with the solver's parameters.
-Build one with ``python -m teenpatti.bots.solver.tables nepal --iterations 40``.
+chance of the move as a byte (0-255, rows summing to about 255), with the solver's parameters
+and the exploitability of the stored bytes (:func:`measure`). Build one with
+``python -m teenpatti.bots.solver.tables nepal --iterations 40`` (CFR+ unless ``--method``).
 """
 
 from __future__ import annotations
@@ -19,9 +20,19 @@ import numpy.typing as npt
 
 from ...engine.rules import Rules, preset
 from .cfr import exploitability, solve
-from .game import EDGES, Abstraction, State, buckets, build_abstraction
+from .game import EDGES, Abstraction, Buckets, State, buckets, build_abstraction
 
-__all__ = ["FOLDER", "Table", "build", "load", "main", "state_rows"]
+__all__ = [
+    "FOLDER",
+    "Table",
+    "build",
+    "coarse_map",
+    "load",
+    "main",
+    "measure",
+    "state_rows",
+    "stored_policy",
+]
 
 FOLDER = Path(__file__).with_name("data")
 """Where the shipped tables live."""
@@ -43,6 +54,8 @@ class Table:
     edges: tuple[float, ...]
     iterations: int
     exploitability: float
+    method: str = "cfr+"
+    """The solver's method (:func:`teenpatti.bots.solver.cfr.solve`)."""
 
     def row(self, state: State) -> int | None:
         """The row of ``state``, or ``None`` if the table has no such state."""
@@ -81,26 +94,72 @@ def quantise(policy: npt.NDArray[np.float64]) -> npt.NDArray[np.uint8]:
     return out
 
 
-def build(rules: Rules, iterations: int, *, log: bool = True) -> Table:
-    """Solve the heads-up game of ``rules`` with ``iterations`` of CFR+ and measure it."""
+def stored_policy(policy: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
+    """A table's bytes as chances (each row scaled to sum to one)."""
+    out = policy.astype(np.float64)
+    out /= np.maximum(out.sum(axis=1, keepdims=True), 1e-12)
+    return out
+
+
+def measure(game: Abstraction, hands: Buckets, policy: npt.NDArray[np.uint8]) -> float:
+    """The exploitability of a table's bytes (boots a hand, the mean of the two seats)."""
+    return exploitability(game, hands, stored_policy(policy))
+
+
+def coarse_map(
+    coarse: tuple[float, ...], edges: tuple[float, ...] = EDGES
+) -> npt.NDArray[np.int64]:
+    """For every bucket of ``edges``, the bucket of ``coarse`` (a subset of the edges) holding it.
+
+    >>> coarse_map((0.58, 0.83)).tolist()
+    [0, 0, 0, 1, 1, 1, 2, 2, 2, 2]
+    >>> coarse_map((0.5,))
+    Traceback (most recent call last):
+    ...
+    ValueError: the solving buckets must cut at some of the table's edges, not at 0.5
+    """
+    for edge in coarse:
+        if edge not in edges:
+            raise ValueError(
+                f"the solving buckets must cut at some of the table's edges, not at {edge}"
+            )
+    lows = np.array((0.0, *edges))
+    out: npt.NDArray[np.int64] = np.searchsorted(np.array(coarse), lows, side="right")
+    return out
+
+
+def build(
+    rules: Rules,
+    iterations: int,
+    *,
+    method: str = "cfr+",
+    coarse: tuple[float, ...] | None = None,
+    log: bool = True,
+) -> Table:
+    """Solve the heads-up game of ``rules`` with ``iterations`` of ``method`` and measure it.
+
+    ``coarse`` solves on fewer buckets (cut at some of the table's edges) and stores the
+    strategy for the table's buckets (each plays its coarse bucket's row); the exploitability is
+    measured in the game of the table's buckets either way.
+    """
     started = time.monotonic()
     hands = buckets(rules)
     game = build_abstraction(rules)
+    spread = coarse_map(coarse) if coarse is not None else np.arange(len(EDGES) + 1)
+    solving = buckets(rules, coarse) if coarse is not None else hands
 
     def progress(t: int, average: npt.NDArray[np.float64]) -> None:
         if log:
             print(f"iteration {t}: {time.monotonic() - started:.0f} s", flush=True)
 
-    solution = solve(game, hands, iterations, progress=progress, every=25)
-    gap = exploitability(game, hands, solution.policy)
+    solution = solve(game, solving, iterations, method=method, progress=progress, every=25)
+    policy = quantise(solution.policy[:, :, spread])
+    gap = measure(game, hands, policy)
     if log:
         print(f"exploitability {gap:.4f} boots a hand ({game.size} states)", flush=True)
     rows = state_rows(game)
     index = {row.tobytes(): i for i, row in enumerate(rows)}
-    table = Table(
-        rules.preset, game.chips, rows, index, quantise(solution.policy), EDGES, iterations, gap
-    )
-    return table
+    return Table(rules.preset, game.chips, rows, index, policy, EDGES, iterations, gap, method)
 
 
 def save(table: Table, path: Path) -> None:
@@ -112,6 +171,7 @@ def save(table: Table, path: Path) -> None:
         edges=np.array(table.edges),
         meta=np.array([table.chips, table.iterations]),
         exploitability=np.array([table.exploitability]),
+        method=np.array(table.method),
     )
 
 
@@ -134,6 +194,7 @@ def load(name: str) -> Table | None:
             tuple(float(x) for x in data["edges"]),
             iterations,
             float(data["exploitability"][0]),
+            str(data["method"]) if "method" in data else "cfr+",
         )
 
 
@@ -142,9 +203,21 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("preset", nargs="?", default="nepal")
     parser.add_argument("--iterations", type=int, default=40)
+    parser.add_argument("--method", choices=("cfr+", "dcfr", "pcfr+"), default="cfr+")
+    parser.add_argument(
+        "--coarse",
+        default=None,
+        help="solve on fewer buckets, cut at some of the table's edges (e.g. 0.58,0.83)",
+    )
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
-    table = build(preset(args.preset), args.iterations)
+    coarse = None if args.coarse is None else tuple(float(x) for x in args.coarse.split(","))
+    if coarse is not None:
+        try:
+            coarse_map(coarse)
+        except ValueError as e:
+            parser.error(str(e))
+    table = build(preset(args.preset), args.iterations, method=args.method, coarse=coarse)
     out = args.out or FOLDER / f"{args.preset}.npz"
     out.parent.mkdir(parents=True, exist_ok=True)
     save(table, out)
