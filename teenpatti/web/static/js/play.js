@@ -10,6 +10,7 @@ import { caption, handNews, packedHow } from "./happened.js";
 import { botBadge, isComputer, lastMoves, seatName } from "./moves.js";
 import { result, standings } from "./results.js";
 import { chatBubbles, socialPanel } from "./social.js";
+import { spotStyle } from "./spots.js";
 
 export function play(view, st) {
   const hand = st.hand;
@@ -21,7 +22,7 @@ export function play(view, st) {
   const seats = st.seats.map((seat, i) => {
     const j = (i - base + n) % n;
     const angle = ((90 + (j * 360) / n) * Math.PI) / 180;
-    return seatBox(st, seat, Math.cos(angle), Math.sin(angle), winners, last.get(i));
+    return seatBox(st, seat, angle, winners, last.get(i));
   });
   const felt = h(
     "div",
@@ -88,7 +89,7 @@ function direction(st) {
   );
 }
 
-function seatBox(st, seat, x, y, winners, last) {
+function seatBox(st, seat, angle, winners, last) {
   const hand = st.hand;
   const i = seat.seat;
   const me = i === st.you;
@@ -144,7 +145,7 @@ function seatBox(st, seat, x, y, winners, last) {
       role: "group",
       "aria-label": label,
       "aria-current": active ? "true" : null,
-      style: `--x:${x.toFixed(3)};--y:${y.toFixed(3)}`,
+      style: spotStyle(angle),
     },
     h(
       "div",

@@ -7,6 +7,7 @@
 import { h } from "./dom.js";
 import { joinNames, t } from "./i18n.js";
 import { seatName } from "./moves.js";
+import { spotStyle } from "./spots.js";
 
 /** The quick phrases' keys and the reactions, as the server knows them. */
 export const PHRASES = ["shabash", "ramro_khel", "chito", "good_luck", "nice_hand", "oops", "thanks", "bye"];
@@ -153,7 +154,7 @@ export function chatBubbles(view, st) {
           "data-key": `bubble${seat}-${m.n}`,
           "data-testid": `bubble-${seat}`,
           "aria-hidden": "true", // screen readers hear the message in the log instead
-          style: `--x:${Math.cos(angle).toFixed(3)};--y:${Math.sin(angle).toFixed(3)}`,
+          style: spotStyle(angle),
         },
         chatText(m),
       ),
