@@ -69,8 +69,13 @@ def candidates(v: HandView) -> list[Action]:
 
 
 def _clone(hand: Hand) -> Hand:
-    """A copy of ``hand`` that moves independently (its lists and dicts copied)."""
+    """A copy of ``hand`` that moves independently: its state (``vars(hand)``) with every list
+    and dict copied, and what the hand keeps only to save time (its slots) as it is."""
     copy = Hand.__new__(Hand)
+    for name in getattr(Hand, "__slots__", ()):
+        if name not in ("__dict__", "__weakref__") and hasattr(hand, name):
+            value = getattr(hand, name)
+            setattr(copy, name, list(value) if isinstance(value, list) else value)
     for name, value in vars(hand).items():
         if isinstance(value, list):
             value = list(value)

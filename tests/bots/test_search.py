@@ -8,7 +8,7 @@ import random
 import statistics
 
 from teenpatti.bots.hard import HardBot
-from teenpatti.bots.search import Rollouts, _Dealer, candidates
+from teenpatti.bots.search import Rollouts, _clone, _Dealer, candidates
 from teenpatti.engine import Action, ActionKind, Hand, Rules, parse_cards, view
 from teenpatti.odds import heads_up_equity
 
@@ -95,3 +95,15 @@ def test_the_search_overrides_a_clearly_bad_base_move_and_is_reproducible() -> N
         ActionKind.CHAAL,
         ActionKind.RAISE,
     )
+
+
+def test_a_cloned_hand_moves_on_without_the_original() -> None:
+    for hand, seat in _positions(4, 2)[::3]:
+        before = view(hand, seat)
+        copy = _clone(hand)
+        while not copy.finished:
+            actor = copy.actor
+            assert actor is not None
+            copy.apply(HardBot(actor).decide(view(copy, actor)))
+        assert view(hand, seat) == before and not hand.finished
+        assert view(_clone(hand), seat) == before
