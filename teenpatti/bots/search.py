@@ -53,7 +53,7 @@ def candidates(v: HandView) -> list[Action]:
     >>> from teenpatti.engine import Hand, Rules, view
     >>> hand = Hand(Rules(), [1000, 1000], 0, seed=bytes(32))
     >>> sorted(a.kind.value for a in candidates(view(hand, hand.actor)))
-    ['allin', 'chaal', 'pack', 'raise', 'see', 'show']
+    ['chaal', 'pack', 'raise', 'see', 'show']
     """
     seat = v.viewer
     assert seat is not None
