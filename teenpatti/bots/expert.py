@@ -129,6 +129,16 @@ def _saw(view: HandView, first: int, second: int) -> tuple[int, int] | None:
     return saw[first], saw[second]
 
 
+def _blind_opponent(view: HandView) -> bool:
+    """Whether a player still in (not the viewer) is blind: the rollouts would play it as hard
+    does, looking and packing its weak hands, which a player who never looks does not (against
+    ``never_looks`` heads-up that cost -3.92 boots a hand), so there hard's values to the pot
+    limit decide."""
+    return any(
+        s.dealt and not s.packed and not s.seen and s.seat != view.viewer for s in view.seats
+    )
+
+
 class ExpertBot(HardBot):
     """The solved heads-up strategy where it reaches; ``hard``'s play elsewhere."""
 
@@ -150,7 +160,7 @@ class ExpertBot(HardBot):
         if action is not None:
             return action
         base = super().decide(view)
-        if self.search is None or view.actor != view.viewer:
+        if self.search is None or view.actor != view.viewer or _blind_opponent(view):
             return base
         return self.search.choose(view, self.rng, base, self.gamblers())
 

@@ -107,3 +107,14 @@ def test_a_cloned_hand_moves_on_without_the_original() -> None:
             copy.apply(HardBot(actor).decide(view(copy, actor)))
         assert view(hand, seat) == before and not hand.finished
         assert view(_clone(hand), seat) == before
+
+
+def test_expert_plays_hards_move_while_an_opponent_is_blind() -> None:
+    from teenpatti.bots.expert import ExpertBot
+
+    for hand, seat in _positions(2, 3) + _positions(4, 1):
+        mine = view(hand, seat)
+        if not any(s.dealt and not s.packed and not s.seen and s.seat != seat for s in mine.seats):
+            continue
+        expert, hard = ExpertBot(3), HardBot(3)
+        assert expert.decide(mine) == hard.decide(mine)
