@@ -125,9 +125,29 @@ class LegalAction:
 
     def action(self, seat: int, amount: int | None = None, target: int | None = None) -> Action:
         """The :class:`Action` that takes this option (the first target, when one is needed)."""
-        if target is None and self.kind is ActionKind.SIDESHOW and self.targets:
-            target = self.targets[0]
-        return Action(seat, self.kind, amount, target)
+        kind = self.kind
+        if target is None:
+            if kind is _SIDESHOW and self.targets:
+                target = self.targets[0]
+            elif amount is None and type(seat) is int:
+                return _plain_action(seat, kind)
+        return Action(seat, kind, amount, target)
+
+
+_SIDESHOW = ActionKind.SIDESHOW
+_PLAIN: dict[tuple[int, ActionKind], Action] = {}
+"""Actions with neither an amount nor a seat asked, by seat and kind, made once and shared (they
+are frozen): a move is made at every turn, from a handful of these."""
+
+
+def _plain_action(seat: int, kind: ActionKind) -> Action:
+    key = (seat, kind)
+    action = _PLAIN.get(key)
+    if action is None:
+        if len(_PLAIN) >= 1024:
+            _PLAIN.clear()
+        action = _PLAIN[key] = Action(seat, kind)
+    return action
 
 
 @dataclass(frozen=True, slots=True)

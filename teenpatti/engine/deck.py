@@ -64,6 +64,41 @@ DOMAIN = b"teenpatti-deck/1"
 _BLOCK = struct.Struct(">8I")
 _LIMITS = [0] + [(2**32 // m) * m for m in range(1, 55)]
 
+_INNER_PAD = bytes(x ^ 0x36 for x in range(256))
+_OUTER_PAD = bytes(x ^ 0x5C for x in range(256))
+_SHA256_BLOCK = 64
+
+
+class _Blocks:
+    """``HMAC-SHA256(key=seed, msg=prefix + counter.to_bytes(8, "big"))`` for ``counter = 0, 1,
+    ...``: the blocks of a deck's stream (``teenpatti-deck/1`` and ``/2``).
+
+    HMAC as RFC 2104 defines it (and as :mod:`hmac` computes it): ``H((K ^ opad) + H((K ^ ipad)
+    + msg))``, with the hashes of the padded key worked out once per seed rather than once per
+    block (a deal reads 2 to 8 blocks). The key is a 32-byte seed: shorter than a SHA-256 block,
+    so it is padded, never hashed first.
+
+    >>> seed, message = bytes(range(32)), DOMAIN_V2 + (5).to_bytes(8, "big")
+    >>> _Blocks(seed, DOMAIN_V2).words(5) == _BLOCK.unpack(hmac.digest(seed, message, "sha256"))
+    True
+    """
+
+    __slots__ = ("_inner", "_outer", "_prefix")
+
+    def __init__(self, seed: bytes, prefix: bytes) -> None:
+        key = bytes(seed).ljust(_SHA256_BLOCK, b"\0")
+        self._inner = hashlib.sha256(key.translate(_INNER_PAD))
+        self._outer = hashlib.sha256(key.translate(_OUTER_PAD))
+        self._prefix = prefix
+
+    def words(self, counter: int) -> tuple[int, ...]:
+        """The eight 32-bit big-endian words of block ``counter``."""
+        inner = self._inner.copy()
+        inner.update(self._prefix + counter.to_bytes(8, "big"))
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        return _BLOCK.unpack(outer.digest())
+
 
 def _check_seed(seed: bytes) -> None:
     if not isinstance(seed, bytes | bytearray) or len(seed) != SEED_BYTES:
@@ -79,9 +114,10 @@ def commitment(seed: bytes) -> str:
 
 def _words(seed: bytes) -> Iterator[int]:
     """The endless stream of 32-bit big-endian words drawn from the HMAC-SHA256 counter blocks."""
+    blocks = _Blocks(seed, DOMAIN)
     counter = 0
     while True:
-        yield from _BLOCK.unpack(hmac.digest(seed, DOMAIN + counter.to_bytes(8, "big"), "sha256"))
+        yield from blocks.words(counter)
         counter += 1
 
 
@@ -192,18 +228,16 @@ def draw(seed: bytes, count: int, *, jokers: bool = False) -> list[int]:
     if not 0 <= count <= n:
         raise ValueError(f"a pack of {n} cards cannot deal {count}")
     deck = list(range(n))
+    blocks = _Blocks(seed, DOMAIN_V2)
     words: tuple[int, ...] = ()
     used = 8
     counter = 0
-    key = bytes(seed)
     for p in range(count):
         m = n - p
         limit = _LIMITS[m]
         while True:
             if used == 8:
-                words = _BLOCK.unpack(
-                    hmac.digest(key, DOMAIN_V2 + counter.to_bytes(8, "big"), "sha256")
-                )
+                words = blocks.words(counter)
                 counter += 1
                 used = 0
             w = words[used]

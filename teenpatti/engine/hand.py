@@ -25,7 +25,7 @@ from .actions import Action, ActionKind, LegalAction, Outcome
 from .cards import CardError, cards_str, is_joker
 from .deck import DECK_V1, CardTree, Shuffle, deal
 from .errors import IllegalAction
-from .evaluate import Evaluator, table_index
+from .evaluate import CARD_COUNT, Evaluator
 from .pots import Pot, cut_pots, share
 from .rules import (
     AllIn,
@@ -41,37 +41,47 @@ from .rules import (
 
 __all__ = ["EndedBy", "Hand"]
 
-_SEE = LegalAction(ActionKind.SEE)
-_PACK = LegalAction(ActionKind.PACK)
-_ACCEPT = LegalAction(ActionKind.ACCEPT)
-_DECLINE = LegalAction(ActionKind.DECLINE)
+# The kinds of move as module constants: reading a member off its enum class costs a lookup
+# through the class each time, and the moves are checked and listed at every turn.
+_K_SEE, _K_CHAAL, _K_RAISE = ActionKind.SEE, ActionKind.CHAAL, ActionKind.RAISE
+_K_PACK, _K_SHOW, _K_SIDESHOW = ActionKind.PACK, ActionKind.SHOW, ActionKind.SIDESHOW
+_K_ACCEPT, _K_DECLINE, _K_ALLIN = ActionKind.ACCEPT, ActionKind.DECLINE, ActionKind.ALLIN
+
+_SEE = LegalAction(_K_SEE)
+_PACK = LegalAction(_K_PACK)
+_ACCEPT = LegalAction(_K_ACCEPT)
+_DECLINE = LegalAction(_K_DECLINE)
+
+Refusal = tuple[str, str, tuple[object, ...]]
+"""Why a move is not allowed now: a stable code, a sentence with ``{}`` for each value, and the
+values. The sentence is written only when the refusal is raised (:func:`_error`), so that a check
+that refuses costs one tuple, and listing the legal moves spends nothing on the ones that are
+not."""
 
 
-class Refusal:
-    """Why a move is not allowed now: a stable ``code`` and a sentence, built only when asked
-    (:meth:`error`), so that listing the legal moves spends nothing on the ones that are not."""
-
-    __slots__ = ("code", "template", "values")
-
-    def __init__(self, code: str, template: str, *values: object) -> None:
-        self.code = code
-        self.template = template
-        self.values = values
-
-    def error(self) -> IllegalAction:
-        """The :class:`IllegalAction` this refusal raises."""
-        return IllegalAction(self.code, self.template.format(*self.values))
+def _error(refusal: Refusal) -> IllegalAction:
+    """The :class:`IllegalAction` a refusal raises."""
+    code, template, values = refusal
+    return IllegalAction(code, template.format(*values))
 
 
 # The refusals without values that listing the legal moves meets most, made once.
-_ALREADY_SEEN = Refusal("see/already_seen", "you have already seen your cards")
-_SHOW_PLAYERS = Refusal("show/players", "a show needs exactly two players left in the hand")
-_SIDE_SHOW_BLIND = Refusal("sideshow/blind", "see your cards before you ask for a side show")
-_SIDE_SHOW_PLAYERS = Refusal(
-    "sideshow/players", "a side show needs three or more players in the hand"
+_ALREADY_SEEN: Refusal = ("see/already_seen", "you have already seen your cards", ())
+_SHOW_PLAYERS: Refusal = ("show/players", "a show needs exactly two players left in the hand", ())
+_SIDE_SHOW_BLIND: Refusal = (
+    "sideshow/blind",
+    "see your cards before you ask for a side show",
+    (),
 )
-_SIDE_SHOW_ALL_SEEN = Refusal(
-    "sideshow/all_seen", "a side show needs every player still in to be seen"
+_SIDE_SHOW_PLAYERS: Refusal = (
+    "sideshow/players",
+    "a side show needs three or more players in the hand",
+    (),
+)
+_SIDE_SHOW_ALL_SEEN: Refusal = (
+    "sideshow/all_seen",
+    "a side show needs every player still in to be seen",
+    (),
 )
 
 
@@ -79,8 +89,102 @@ def _passed(checked: int | Refusal) -> int:
     """The cost a check returned, or raise the refusal it returned."""
     if type(checked) is int:
         return checked
-    assert isinstance(checked, Refusal)
-    raise checked.error()
+    assert isinstance(checked, tuple)
+    raise _error(checked)
+
+
+class _Facts:
+    """What a hand reads from its rules at every move, worked out once per :class:`Rules` (the
+    rules never change; a member read off its enum class costs a lookup each time)."""
+
+    __slots__ = (
+        "all_in_showdown",
+        "asker_loses",
+        "cap",
+        "evaluator",
+        "jokers",
+        "limit",
+        "quadruple",
+        "range_bets",
+        "seen_vs_blind_forbidden",
+        "show_double",
+        "sideshow_off",
+        "sideshow_previous",
+        "step",
+        "wild_rank",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.evaluator = Evaluator.get(rules.ranking)
+        self.cap = rules.stake_cap
+        """The highest stake in chips, or ``None``."""
+        self.limit = rules.pot_limit
+        """The pot limit in chips, or ``None``."""
+        self.step = -1 if rules.direction is Direction.ANTICLOCKWISE else 1
+        self.range_bets = rules.bets is Bets.RANGE
+        self.quadruple = rules.show_seen_vs_blind is ShowSeenVsBlind.QUADRUPLE
+        self.seen_vs_blind_forbidden = rules.show_seen_vs_blind is ShowSeenVsBlind.FORBIDDEN
+        self.show_double = rules.show_cost is ShowCost.DOUBLE
+        self.sideshow_off = rules.sideshow is SideShow.OFF
+        self.sideshow_previous = rules.sideshow is SideShow.PREVIOUS
+        self.all_in_showdown = rules.all_in is AllIn.SHOWDOWN
+        self.asker_loses = rules.show_tie is ShowTie.ASKER_LOSES
+        self.wild_rank = rules.variant is Variant.WILD_RANK
+        self.jokers = rules.variant is Variant.JOKERS
+
+
+_FACTS: dict[int, tuple[Rules, _Facts]] = {}
+"""The :class:`_Facts` of each rules object by its identity (each entry holds its rules, so an
+identity is not reused while it is kept)."""
+
+
+def _facts(rules: Rules) -> _Facts:
+    known = _FACTS.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    facts = _Facts(rules)
+    if len(_FACTS) >= 1024:
+        _FACTS.clear()
+    _FACTS[id(rules)] = (rules, facts)
+    return facts
+
+
+_OPTIONS: dict[tuple[ActionKind, int, int, tuple[int, ...]], LegalAction] = {}
+"""Legal moves with a cost, made once and shared (they are frozen): a few prices come up again
+and again."""
+
+
+def _option(kind: ActionKind, cost: int, most: int, targets: tuple[int, ...] = ()) -> LegalAction:
+    if type(cost) is not int or type(most) is not int:
+        return LegalAction(kind, cost, most, targets)
+    key = (kind, cost, most, targets)
+    option = _OPTIONS.get(key)
+    if option is None:
+        if len(_OPTIONS) >= 4096:
+            _OPTIONS.clear()
+        option = _OPTIONS[key] = LegalAction(kind, cost, most, targets)
+    return option
+
+
+_OUTCOMES: dict[tuple[int, int], Outcome] = {}
+"""Outcomes without a side show's loser, made once and shared (they are frozen)."""
+
+
+def _outcome(paid: int, stake: int) -> Outcome:
+    if type(paid) is not int or type(stake) is not int:
+        return Outcome(paid, stake)
+    key = (paid, stake)
+    outcome = _OUTCOMES.get(key)
+    if outcome is None:
+        if len(_OUTCOMES) >= 4096:
+            _OUTCOMES.clear()
+        outcome = _OUTCOMES[key] = Outcome(paid, stake)
+    return outcome
+
+
+def _NO_KEY(seat: int) -> int:
+    """Every seat alike (the last player in takes the pot: there is nothing to compare)."""
+    return 0
 
 
 class EndedBy(StrEnum):
@@ -103,6 +207,10 @@ class Hand:
     the deal is ``wild`` (the next card of the deck when a seed is given).
     """
 
+    __slots__ = ("__dict__", "__weakref__", "_facts", "_offered", "_offered_at", "_offered_seat")
+    # The state is in the instance's dictionary (``vars(hand)``); what is worked out from it and
+    # kept only to save time (the rules' facts, the legal moves last listed) is not.
+
     def __init__(
         self,
         rules: Rules,
@@ -120,31 +228,42 @@ class Hand:
                 f"the {rules.preset} table seats {rules.min_players} to {rules.max_players}"
                 f" players, not {n}",
             )
-        if not all(type(c) is int and c >= 0 for c in chips) and any(
-            isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in chips
-        ):
-            raise IllegalAction("hand/chips", "chips must be whole numbers, none below zero")
+        for c in chips:
+            if type(c) is not int or c < 0:
+                if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in chips):
+                    raise IllegalAction(
+                        "hand/chips", "chips must be whole numbers, none below zero"
+                    )
+                break
         if not 0 <= dealer < n:
             raise IllegalAction("hand/dealer", f"there is no seat {dealer} to deal")
+        facts = self._facts = _facts(rules)
         self.rules = rules
-        self.evaluator = Evaluator.get(rules.ranking)
-        self._cap = rules.stake_cap
+        self.evaluator = facts.evaluator
+        self._cap = facts.cap
         """The highest stake in chips, or ``None`` (worked out once: the rules never change)."""
-        self._limit = rules.pot_limit
+        self._limit = facts.limit
         """The pot limit in chips, or ``None``."""
         self._in_pot = 0
         """The sum of :attr:`contributed`, kept as chips go in."""
+        self._offered_at = -1
+        self._offered_seat = -1
+        self._offered: list[LegalAction] = []
+        """The legal moves last listed, for :attr:`_offered_seat` after :attr:`_offered_at`
+        moves: a move among them was checked when they were listed, so :meth:`apply` does not
+        check it again."""
         self.seats = n
         self.dealer = dealer
-        self.step = -1 if rules.direction is Direction.ANTICLOCKWISE else 1
+        step = self.step = facts.step
         self.start_chips: list[int] = list(chips)
         self.chips: list[int] = list(chips)
-        self.dealt: list[bool] = [c > 0 for c in chips]
-        if sum(self.dealt) < 2:
+        dealt = self.dealt = [c > 0 for c in chips]
+        players = sum(dealt)
+        if players < 2:
             raise IllegalAction("hand/players", "a hand needs at least two players with chips")
-        self.order: list[int] = [(dealer + self.step * k) % n for k in range(1, n + 1)]
+        order = self.order = [(dealer + step * k) % n for k in range(1, n + 1)]
         """Every seat in order of play, starting after the dealer."""
-        self.first = next(s for s in self.order if self.dealt[s])
+        self.first = next(s for s in order if dealt[s])
         if isinstance(seed, bytes | bytearray):
             seed = Shuffle(bytes(seed), version=DECK_V1)
         self.shuffle: Shuffle | None = seed
@@ -154,22 +273,26 @@ class Hand:
         self._tree: CardTree | None = None
         self._proofs: dict[int, list[dict[str, object]]] = {}
         self.cards: list[tuple[int, ...] | None] = self._deal(cards, seed)
-        if rules.variant is Variant.WILD_RANK and wild is None:
+        if facts.wild_rank and wild is None:
             if not self._rest:
                 raise IllegalAction(
                     "hand/wild", "under wild_rank, give the card turned up with the dealt cards"
                 )
             wild = self._rest[0]
-        if wild is not None and rules.variant is not Variant.WILD_RANK:
-            raise IllegalAction("hand/cards", "a card is turned up only under wild_rank")
-        if wild is not None and (wild in self._all_cards() or not 0 <= wild < 52):
-            raise IllegalAction("hand/cards", "the wild card must be another standard card")
+        if wild is not None:
+            if not facts.wild_rank:
+                raise IllegalAction("hand/cards", "a card is turned up only under wild_rank")
+            if wild in self._all_cards() or not 0 <= wild < 52:
+                raise IllegalAction("hand/cards", "the wild card must be another standard card")
         self.wild = wild
         table = self.evaluator.table(wild)
-        self.strength: list[int] = [table[table_index(c)] if c else -1 for c in self.cards]
+        sa, sb = CARD_COUNT * CARD_COUNT, CARD_COUNT  # the table's index (``table_index``)
+        self.strength: list[int] = [
+            table[c[0] * sa + c[1] * sb + c[2]] if c else -1 for c in self.cards
+        ]
         self.contributed: list[int] = [0] * n
-        self.live: list[bool] = list(self.dealt)
-        self.in_count = sum(self.dealt)
+        self.live: list[bool] = list(dealt)
+        self.in_count = players
         """How many seats are still in the hand."""
         self.seen: list[bool] = [False] * n
         self.all_in: list[bool] = [False] * n
@@ -194,9 +317,10 @@ class Hand:
         self.outcomes: list[Outcome] = []
         """What each move in :attr:`log` did: chips paid, the stake after it, a side show's
         loser."""
-        for seat in self.order:
-            if self.dealt[seat]:
-                self._pay(seat, min(rules.boot, self.chips[seat]))
+        boot = rules.boot
+        for seat in order:
+            if dealt[seat]:
+                self._pay(seat, min(boot, self.chips[seat]))
         if self._all_in_shows():
             self._showdown(EndedBy.ALL_IN)
         elif self._pot_limit_reached():
@@ -258,12 +382,12 @@ class Hand:
     ) -> list[tuple[int, ...] | None]:
         n = self.seats
         self._rest: list[int] = []
-        jokers = self.rules.variant is Variant.JOKERS
+        jokers = self._facts.jokers
         if cards is None:
             if seed is None:
                 raise IllegalAction("hand/cards", "give the dealt cards or a seed to deal from")
             order = self.deal_order
-            count = 3 * len(order) + (self.rules.variant is Variant.WILD_RANK)
+            count = 3 * len(order) + self._facts.wild_rank
             self.deck = seed.cards(count, jokers=jokers)
             hands, self._rest = deal(self.deck, order)
             return [hands.get(s) for s in range(n)]
@@ -298,7 +422,7 @@ class Hand:
     @property
     def pot(self) -> int:
         """Chips in the pot now (0 once the hand is settled)."""
-        return 0 if self.finished else sum(self.contributed)
+        return 0 if self.finished else self._in_pot
 
     @property
     def players_in(self) -> list[int]:
@@ -339,11 +463,12 @@ class Hand:
 
     def show_cost(self, seat: int) -> int:
         """What asking for a show costs ``seat`` now."""
-        cost = self.chaal_cost(seat)
-        quadruple = self.rules.show_seen_vs_blind is ShowSeenVsBlind.QUADRUPLE
-        if quadruple and self.seen[seat] and not self.seen[self.next_in(seat)]:
+        seen = self.seen
+        cost = self.stake * 2 if seen[seat] else self.stake
+        facts = self._facts
+        if facts.quadruple and seen[seat] and not seen[self.next_in(seat)]:
             cost = self.stake * 4
-        if self.rules.show_cost is ShowCost.DOUBLE:
+        if facts.show_double:
             cost *= 2
         return cost
 
@@ -374,52 +499,70 @@ class Hand:
         Each option is one whose check passes (the same checks :meth:`verify` and the
         ``verify_*`` methods raise from), so this list and :meth:`verify` cannot disagree. The
         checks share their first stages (the seat is in, it is its turn, it may bet): each stage
-        is run once here, and an option is tried only when its stages have passed.
+        is run once here, and an option is tried only when its stages have passed. The list is
+        kept until the next move: asking again costs a copy, and :meth:`apply` does not check
+        again a move taken from it.
         """
         if self.finished:
             return []
         if seat is None:
             seat = self.actor
             assert seat is not None
+        moves = len(self.log)
+        if moves == self._offered_at and seat == self._offered_seat and type(seat) is int:
+            return list(self._offered)
+        out = self._options(seat)
+        if type(seat) is int:
+            self._offered_at, self._offered_seat, self._offered = moves, seat, out
+        return list(out)
+
+    def _options(self, seat: int) -> list[LegalAction]:
+        """The options of :meth:`legal_actions`, worked out. A check is not run where its first
+        test would refuse (said beside each such test): it would only make a refusal."""
         if self._check_seat(seat) is not None:
             return []
         out: list[LegalAction] = []
-        if type(self._see(seat)) is int:
+        seen = self.seen[seat]
+        if not seen and type(self._see(seat)) is int:  # (_see refuses a seen seat)
             out.append(_SEE)
         if self._check_turn(seat) is not None:
             if type(self._answer(seat)) is int:
                 out += (_ACCEPT, _DECLINE)
             return out
-        if self._check_bet(seat) is not None:
-            if type(self._pack(seat)) is int:
-                out.append(_PACK)
-            return out
+        if not seen and self.rules.blind_turns_max is not None:  # (_check_bet's first tests)
+            refused = self._check_bet(seat)
+            if refused is not None:
+                out.append(_PACK)  # (_pack: whoever's turn it is may pack)
+                return out
         cost = self._chaal(seat, None)
         if type(cost) is int:
             most = cost
-            if self.rules.bets is Bets.RANGE:
+            if self._facts.range_bets:
                 most = min(self._max_chaal(seat), self.chips[seat])
-            out.append(LegalAction(ActionKind.CHAAL, cost, most))
+            out.append(_option(_K_CHAAL, cost, most))
         cost = self._raise(seat)
         if type(cost) is int:
-            out.append(LegalAction(ActionKind.RAISE, cost, cost))
-        cost = self._show(seat)
-        if type(cost) is int:
-            out.append(LegalAction(ActionKind.SHOW, cost, cost, (self.next_in(seat),)))
-        if self._side_show_asker(seat) is None:
+            out.append(_option(_K_RAISE, cost, cost))
+        if self.in_count == 2:  # (_show refuses unless two are left)
+            cost = self._show(seat)
+            if type(cost) is int:
+                out.append(_option(_K_SHOW, cost, cost, (self.next_in(seat),)))
+        elif seen and self._side_show_asker(seat) is None:  # (it refuses a blind asker)
             side_show, live = self._side_show_target, self.live
+            # (under ``previous`` it refuses any seat but the previous player)
+            candidates = (self.previous_in(seat),) if self._facts.sideshow_previous else self.order
             targets = tuple(
-                t for t in self.order if t != seat and live[t] and type(side_show(seat, t)) is int
+                t for t in candidates if t != seat and live[t] and type(side_show(seat, t)) is int
             )
             if targets:
                 cost = side_show(seat, targets[0])
                 assert type(cost) is int
-                out.append(LegalAction(ActionKind.SIDESHOW, cost, cost, targets))
-        cost = self._all_in(seat)
-        if type(cost) is int:
-            out.append(LegalAction(ActionKind.ALLIN, cost, cost))
-        if type(self._pack(seat)) is int:
-            out.append(_PACK)
+                out.append(_option(_K_SIDESHOW, cost, cost, targets))
+        if self.chips[seat] < (self.stake * 2 if seen else self.stake):  # (else _all_in refuses)
+            cost = self._all_in(seat)
+            if type(cost) is int:
+                out.append(_option(_K_ALLIN, cost, cost))
+        out.append(_PACK)  # (_pack: whoever's turn it is may pack)
         return out
 
     # ------------------------------------------------------------------ checking a move
@@ -442,47 +585,74 @@ class Hand:
         refused = self._check_seat(seat)
         if refused is not None:
             return refused
-        if action.target is not None and kind is not ActionKind.SIDESHOW:
-            return Refusal("action/malformed", "{} does not take a seat to ask", kind)
-        if action.amount is not None and kind is not ActionKind.CHAAL:
-            return Refusal("action/malformed", "{} does not take an amount", kind)
-        if kind is ActionKind.SEE:
+        if action.target is not None and kind is not _K_SIDESHOW:
+            return ("action/malformed", "{} does not take a seat to ask", (kind,))
+        if action.amount is not None and kind is not _K_CHAAL:
+            return ("action/malformed", "{} does not take an amount", (kind,))
+        if kind is _K_SEE:
             return self._see(seat)
-        if kind is ActionKind.ACCEPT or kind is ActionKind.DECLINE:
+        if kind is _K_ACCEPT or kind is _K_DECLINE:
             return self._answer(seat)
         refused = self._check_turn(seat)
         if refused is not None:
             return refused
-        if kind is ActionKind.PACK:
+        if kind is _K_PACK:
             return self._pack(seat)
         refused = self._check_bet(seat)
         if refused is not None:
             return refused
-        if kind is ActionKind.CHAAL:
+        if kind is _K_CHAAL:
             return self._chaal(seat, action.amount)
-        if kind is ActionKind.RAISE:
+        if kind is _K_RAISE:
             return self._raise(seat)
-        if kind is ActionKind.ALLIN:
+        if kind is _K_ALLIN:
             return self._all_in(seat)
-        if kind is ActionKind.SHOW:
+        if kind is _K_SHOW:
             return self._show(seat)
         return self._side_show(seat, action.target)
 
+    def _offered_cost(self, action: Action) -> int | None:
+        """What ``action`` costs if it is one of the moves :meth:`legal_actions` listed for its
+        seat at this point of the hand (whose checks passed then), else ``None``."""
+        seat = action.seat
+        if seat != self._offered_seat or type(seat) is not int:
+            return None
+        kind, amount, target = action.kind, action.amount, action.target
+        for option in self._offered:
+            if option.kind is not kind:
+                continue
+            if kind is _K_CHAAL:
+                if target is not None:
+                    return None
+                if amount is None:
+                    return option.cost
+                if type(amount) is int and option.cost <= amount <= option.max_cost:
+                    return amount
+                return None
+            if amount is not None:
+                return None
+            if kind is _K_SIDESHOW:
+                if target is None:  # the previous player, under ``previous`` (its only target)
+                    return option.cost if self._facts.sideshow_previous else None
+                return option.cost if type(target) is int and target in option.targets else None
+            return option.cost if target is None else None
+        return None
+
     # The checks come in stages: ``_check_seat`` (the hand is on and the seat in it), then
     # ``_check_turn`` (its turn, no side show waiting), then ``_check_bet`` (it may put chips
-    # in); each returns ``None`` when it passes, else the :class:`Refusal`. A move's own check
+    # in); each returns ``None`` when it passes, else the :data:`Refusal`. A move's own check
     # (``_see``, ``_chaal``, ...) runs once its stages have passed and returns the cost or the
     # refusal. The public ``verify_*`` methods run the stages and the move's check and raise.
 
     def _check_seat(self, seat: int) -> Refusal | None:
         """The hand is on and ``seat`` is still in it."""
         if self.finished:
-            return Refusal("hand/over", "the hand is over")
+            return ("hand/over", "the hand is over", ())
         if type(seat) is not int or not 0 <= seat < self.seats:  # a bool is no seat
-            return Refusal("seat/unknown", "there is no seat {}", seat)
+            return ("seat/unknown", "there is no seat {}", (seat,))
         if not self.live[seat]:
             why = "has packed" if self.dealt[seat] else "is not in this hand"
-            return Refusal("seat/out", "seat {} {}", seat, why)
+            return ("seat/out", "seat {} {}", (seat, why))
         return None
 
     def _check_turn(self, seat: int) -> Refusal | None:
@@ -490,11 +660,15 @@ class Hand:
         pending = self.side_show
         if pending is not None:
             if seat == pending[1]:
-                return Refusal(
-                    "sideshow/pending", "you were asked for a side show: accept or decline it"
+                return (
+                    "sideshow/pending",
+                    "you were asked for a side show: accept or decline it",
+                    (),
                 )
-            return Refusal(
-                "sideshow/pending", "waiting for seat {} to answer the side show", pending[1]
+            return (
+                "sideshow/pending",
+                "waiting for seat {} to answer the side show",
+                (pending[1],),
             )
         if seat != self.to_act:
             return self._not_your_turn(seat, "act")
@@ -503,21 +677,19 @@ class Hand:
     def _check_bet(self, seat: int) -> Refusal | None:
         """(After :meth:`_check_turn`.) ``seat`` is not past the blind-turn limit."""
         limit = self.rules.blind_turns_max
-        if not self.seen[seat] and limit is not None and self.blind_turns[seat] >= limit:
-            return Refusal(
+        if limit is not None and not self.seen[seat] and self.blind_turns[seat] >= limit:
+            return (
                 "blind/limit",
                 "you have played {} blind turns: see your cards (or pack) first",
-                limit,
+                (limit,),
             )
         return None
 
     def _not_your_turn(self, seat: int, what: str) -> Refusal:
-        return Refusal(
+        return (
             "turn/not_yours",
             "it is seat {}'s turn, not seat {}'s: you cannot {} now",
-            self.to_act,
-            seat,
-            what,
+            (self.to_act, seat, what),
         )
 
     def _see(self, seat: int) -> int | Refusal:
@@ -530,10 +702,12 @@ class Hand:
     def _answer(self, seat: int) -> int | Refusal:
         pending = self.side_show
         if pending is None:
-            return Refusal("sideshow/not_asked", "nobody has asked you for a side show")
+            return ("sideshow/not_asked", "nobody has asked you for a side show", ())
         if seat != pending[1]:
-            return Refusal(
-                "sideshow/not_asked", "the side show was asked of seat {}, not you", pending[1]
+            return (
+                "sideshow/not_asked",
+                "the side show was asked of seat {}, not you",
+                (pending[1],),
             )
         return 0
 
@@ -542,52 +716,56 @@ class Hand:
 
     def _chaal(self, seat: int, amount: int | None) -> int | Refusal:
         chips = self.chips[seat]
-        cost = self.chaal_cost(seat)
+        cost = self.stake * 2 if self.seen[seat] else self.stake  # (chaal_cost)
         if amount is None or amount == cost:
             if chips < cost:
-                return Refusal(
+                return (
                     "chaal/cannot_afford",
                     "you cannot afford your chaal of {}: go all in or pack",
-                    cost,
+                    (cost,),
                 )
             return cost
-        if self.rules.bets is not Bets.RANGE:
-            return Refusal("chaal/amount", "a chaal costs exactly {} now", cost)
+        if not self._facts.range_bets:
+            return ("chaal/amount", "a chaal costs exactly {} now", (cost,))
         top = self._max_chaal(seat)
         if not cost <= amount <= top:
-            return Refusal(
-                "chaal/amount", "your chaal must be from {} to {}, not {}", cost, top, amount
+            return (
+                "chaal/amount",
+                "your chaal must be from {} to {}, not {}",
+                (cost, top, amount),
             )
         if amount > chips:
-            return Refusal("chaal/cannot_afford", "you have only {} chips, not {}", chips, amount)
+            return ("chaal/cannot_afford", "you have only {} chips, not {}", (chips, amount))
         return amount
 
     def _raise(self, seat: int) -> int | Refusal:
-        if not self._can_raise():
-            return Refusal(
+        cap = self._cap
+        if cap is not None and self.stake * 2 > cap:  # (not _can_raise)
+            return (
                 "raise/stake_cap",
                 "the stake cannot go above {}, so there is no raise",
-                self.rules.stake_cap,
+                (self.rules.stake_cap,),
             )
-        cost = self.chaal_cost(seat) * 2
+        cost = self.stake * 4 if self.seen[seat] else self.stake * 2  # twice the chaal
         if self.chips[seat] < cost:
-            return Refusal("raise/cannot_afford", "you cannot afford a raise of {}", cost)
+            return ("raise/cannot_afford", "you cannot afford a raise of {}", (cost,))
         return cost
 
     def _all_in(self, seat: int) -> int | Refusal:
         cost = self.chaal_cost(seat)
         chips = self.chips[seat]
         if chips >= cost:
-            return Refusal(
+            return (
                 "allin/can_afford",
                 "you can afford your chaal of {}: all in is only for a player who cannot",
-                cost,
+                (cost,),
             )
         if not self._may_go_all_in():
-            return Refusal(
+            return (
                 "allin/players",
                 "there is no showdown among three or more at this table: with three or more"
                 " still in, a player short of their chaal can only pack",
+                (),
             )
         return chips
 
@@ -596,22 +774,17 @@ class Hand:
         if self.in_count != 2:
             return _SHOW_PLAYERS
         if rules.show_after_bet and not self.bet_made:
-            return Refusal(
+            return (
                 "show/after_bet",
                 "a show can be asked only once someone has paid a chaal or a raise this hand",
+                (),
             )
-        other = self.next_in(seat)
-        if (
-            self.seen[seat]
-            and not self.seen[other]
-            and rules.show_seen_vs_blind is ShowSeenVsBlind.FORBIDDEN
-        ):
-            return Refusal(
-                "show/seen_vs_blind", "a seen player cannot ask a blind player for a show"
-            )
+        seen = self.seen
+        if self._facts.seen_vs_blind_forbidden and seen[seat] and not seen[self.next_in(seat)]:
+            return ("show/seen_vs_blind", "a seen player cannot ask a blind player for a show", ())
         cost = self.show_cost(seat)
         if self.chips[seat] < cost:
-            return Refusal("show/cannot_afford", "you cannot afford a show of {}", cost)
+            return ("show/cannot_afford", "you cannot afford a show of {}", (cost,))
         return cost
 
     def _side_show(self, seat: int, target: int | None) -> int | Refusal:
@@ -619,34 +792,33 @@ class Hand:
 
     def _side_show_asker(self, seat: int) -> Refusal | None:
         """The part of a side show's check that does not depend on the seat asked."""
-        rules = self.rules
-        if rules.sideshow is SideShow.OFF:
-            return Refusal("sideshow/off", "this table plays without side shows")
+        if self._facts.sideshow_off:
+            return ("sideshow/off", "this table plays without side shows", ())
         if self.in_count < 3:
             return _SIDE_SHOW_PLAYERS
         if not self.seen[seat]:
             return _SIDE_SHOW_BLIND
-        if rules.sideshow_all_seen and not self._all_seen():
+        if self.rules.sideshow_all_seen and not self._all_seen():
             return _SIDE_SHOW_ALL_SEEN
         return None
 
     def _side_show_target(self, seat: int, target: int | None) -> int | Refusal:
         """(After :meth:`_side_show_asker`.) ``target`` may be asked; the cost."""
-        if self.rules.sideshow is SideShow.PREVIOUS:
+        if self._facts.sideshow_previous:
             prev = self.previous_in(seat)
             if target is not None and target != prev:
-                return Refusal(
+                return (
                     "sideshow/not_previous",
                     "you can ask only the player before you (seat {}) for a side show",
-                    prev,
+                    (prev,),
                 )
             target = prev
             if not self.has_bet[prev]:
-                return Refusal(
+                return (
                     "sideshow/not_bet",
                     "seat {}, the player before you, has not bet yet this hand: you can ask"
                     " only the player whose bet came just before your turn",
-                    prev,
+                    (prev,),
                 )
         elif (
             target is None
@@ -654,24 +826,26 @@ class Hand:
             or target == seat
             or not self.live[target]
         ):
-            return Refusal(
-                "sideshow/target", "name another player still in the hand to ask for a side show"
+            return (
+                "sideshow/target",
+                "name another player still in the hand to ask for a side show",
+                (),
             )
         if not self.has_bet[target]:
-            return Refusal(
+            return (
                 "sideshow/not_bet",
                 "seat {} has not bet yet this hand and cannot be asked for a side show",
-                target,
+                (target,),
             )
         if not self.seen[target]:
-            return Refusal(
+            return (
                 "sideshow/target_blind",
                 "seat {} is blind and cannot be asked for a side show",
-                target,
+                (target,),
             )
         cost = self.stake * 2
         if self.chips[seat] < cost:
-            return Refusal("sideshow/cannot_afford", "you cannot afford a side show of {}", cost)
+            return ("sideshow/cannot_afford", "you cannot afford a side show of {}", (cost,))
         return cost
 
     def verify_see(self, seat: int) -> int:
@@ -713,28 +887,35 @@ class Hand:
     # ------------------------------------------------------------------ playing a move
     def apply(self, action: Action) -> Action:
         """Play ``action`` if it is legal (else raise :class:`IllegalAction`, changing nothing);
-        return it as recorded in :attr:`log` (a side show records the seat it asked)."""
-        cost = self._check(action)
-        if type(cost) is not int:
-            assert isinstance(cost, Refusal)
-            raise cost.error()
+        return it as recorded in :attr:`log` (a side show records the seat it asked).
+
+        A move taken from the list :meth:`legal_actions` gave at this point of the hand passed
+        its check then, and is not checked again."""
+        log = self.log
+        cost = self._offered_cost(action) if len(log) == self._offered_at else None
+        if cost is None:
+            checked = self._check(action)
+            if type(checked) is not int:
+                assert isinstance(checked, tuple)
+                raise _error(checked)
+            cost = checked
         seat, kind = action.seat, action.kind
-        if kind is ActionKind.SIDESHOW and action.target is None:
+        if kind is _K_SIDESHOW and action.target is None:
             action = Action(seat, kind, None, self.previous_in(seat))
-        self.log.append(action)
+        log.append(action)
         loser: int | None = None
-        if kind is ActionKind.SEE:
+        if kind is _K_CHAAL or kind is _K_RAISE or kind is _K_ALLIN:
+            self._bet(seat, kind, cost)
+        elif kind is _K_SEE:
             self.seen[seat] = True
-        elif kind is ActionKind.PACK:
+        elif kind is _K_PACK:
             self.live[seat] = False
             self.in_count -= 1
             self._next_turn(seat)
-        elif kind in (ActionKind.CHAAL, ActionKind.RAISE, ActionKind.ALLIN):
-            self._bet(seat, kind, cost)
-        elif kind is ActionKind.SHOW:
+        elif kind is _K_SHOW:
             self._pay(seat, cost)  # the show paid for stands, even if the pot limit is reached
             self._showdown(EndedBy.SHOW, asker=seat)
-        elif kind is ActionKind.SIDESHOW:
+        elif kind is _K_SIDESHOW:
             self._pay(seat, cost)
             self.bet_made = True
             self.has_bet[seat] = True
@@ -742,22 +923,31 @@ class Hand:
                 assert action.target is not None
                 self.side_show = (seat, action.target)
         else:
-            loser = self._answer_side_show(kind is ActionKind.ACCEPT)
-        self.outcomes.append(Outcome(cost, self.stake, loser))
+            loser = self._answer_side_show(kind is _K_ACCEPT)
+        self.outcomes.append(
+            _outcome(cost, self.stake) if loser is None else Outcome(cost, self.stake, loser)
+        )
         return action
 
     def _bet(self, seat: int, kind: ActionKind, cost: int) -> None:
-        if not self.seen[seat]:
+        seen = self.seen[seat]
+        if not seen:
             self.blind_turns[seat] += 1
-        self._pay(seat, cost)
+        left = self.chips[seat] - cost  # (_pay)
+        self.chips[seat] = left
+        self.contributed[seat] += cost
+        self._in_pot += cost
+        if left == 0:
+            self.all_in[seat] = True
         self.bet_made = True
         self.has_bet[seat] = True
-        if kind is not ActionKind.ALLIN:
-            new_stake = cost if not self.seen[seat] else cost // 2
+        if kind is not _K_ALLIN:
+            new_stake = cost // 2 if seen else cost
             cap = self._cap
-            if cap is not None:
-                new_stake = min(new_stake, cap)
-            self.stake = max(self.stake, new_stake)
+            if cap is not None and new_stake > cap:
+                new_stake = cap
+            if new_stake > self.stake:
+                self.stake = new_stake
         if not self._stopped():
             self._next_turn(seat)
 
@@ -790,7 +980,7 @@ class Hand:
     def _may_go_all_in(self) -> bool:
         """Whether a player short of their chaal may go all in now: always, except that with
         ``all_in: two_left`` there is no showdown among three or more."""
-        return self.rules.all_in is AllIn.SHOWDOWN or self.in_count == 2
+        return self._facts.all_in_showdown or self.in_count == 2
 
     def _all_in_shows(self) -> bool:
         """Whether a player still in is all in and that brings the showdown now."""
@@ -805,9 +995,10 @@ class Hand:
     def _stopped(self) -> bool:
         """After a payment: end the hand if an all in brings the showdown or the pot limit is
         reached."""
-        if self._all_in_shows():
+        limit = self._limit
+        if True in self.all_in and self._all_in_shows():
             self._showdown(EndedBy.ALL_IN)
-        elif self._pot_limit_reached():
+        elif limit is not None and self._in_pot >= limit:  # (_pot_limit_reached)
             self._showdown(EndedBy.POT_LIMIT)
         else:
             return False
@@ -815,8 +1006,8 @@ class Hand:
 
     def _next_turn(self, seat: int) -> None:
         if self.in_count == 1:
-            self._settle(EndedBy.LAST_PLAYER, lambda s: 0)
-        elif self._all_in_shows():  # two_left: the last two, one of them out of chips
+            self._settle(EndedBy.LAST_PLAYER, _NO_KEY)
+        elif True in self.all_in and self._all_in_shows():  # two_left: the last two, one out
             self._showdown(EndedBy.ALL_IN)
         else:
             self.to_act = self.next_in(seat)
@@ -827,15 +1018,25 @@ class Hand:
             if self.live[s]:
                 self.shown[s] = True
         strength = self.strength
-        if asker is not None and self.rules.show_tie is ShowTie.ASKER_LOSES:
+        if asker is not None and self._facts.asker_loses:
             self._settle(ended_by, lambda s: strength[s] * 2 + (s != asker))
         else:
             self._settle(ended_by, strength.__getitem__)
 
     def _settle(self, ended_by: EndedBy, key: Callable[[int], int]) -> None:
-        pots = cut_pots(self.contributed, self.live, self.all_in)
+        live = self.live
+        if True in self.all_in:
+            pots = cut_pots(self.contributed, live, self.all_in)
+        else:  # one pot, for everyone still in (what cut_pots gives when nobody is all in)
+            amount = self._in_pot
+            pots = [Pot(amount, tuple(s for s in range(self.seats) if live[s]))] if amount else []
+        if len(pots) == 1 and len(pots[0].eligible) == 1:  # the last player takes it all
+            pot = pots[0]
+            settled = [(Pot(pot.amount, pot.eligible, pot.eligible), {pot.eligible[0]: pot.amount})]
+        else:
+            settled = share(pots, key, self.order)
         self.pots = []
-        for pot, amounts in share(pots, key, self.order):
+        for pot, amounts in settled:
             self.pots.append(pot)
             for seat, amount in amounts.items():
                 self.won[seat] += amount

@@ -238,8 +238,12 @@ class Rules:
 
     @property
     def ranking(self) -> Ranking:
-        """The options that decide which hand beats which."""
-        return Ranking(
+        """The options that decide which hand beats which (made once for these rules: every
+        hand dealt and every computer's reading asks, and one object is cheap to look up by)."""
+        known = _RANKINGS.get(id(self))
+        if known is not None and known[0] is self:
+            return known[1]
+        ranking = Ranking(
             a23=self.a23,
             suits_break_ties=self.suits_break_ties,
             two_three_five=self.two_three_five,
@@ -249,6 +253,10 @@ class Rules:
             if self.variant is Variant.FIXED_RANK
             else None,
         )
+        if len(_RANKINGS) >= _RANKINGS_KEPT:
+            _RANKINGS.clear()
+        _RANKINGS[id(self)] = (self, ranking)
+        return ranking
 
     def options(self) -> dict[str, Any]:
         """Every option by its name, as plain JSON values, with the preset."""
@@ -265,6 +273,12 @@ class Rules:
         returns its own copy.
         """
         return dict(_changed_options(self))
+
+
+_RANKINGS: dict[int, tuple[Rules, Ranking]] = {}
+""":attr:`Rules.ranking` by the identity of the rules (each entry holds its rules, so an identity
+is not reused while it is kept; rules are made once per table and kept)."""
+_RANKINGS_KEPT = 1024
 
 
 @lru_cache(maxsize=1024)

@@ -6,9 +6,10 @@ killed at any moment; the primary key ``(table_id, version)`` makes a stale writ
 Writes never run on the event loop: a writer thread takes every write waiting (creates, appends,
 purges) and commits them as one transaction (a group commit: one commit per tick, whatever the
 number of tables that moved), each write inside its own savepoint so that one stale append fails
-alone. A caller's write completes only once its batch is committed. Reads (loads, look-ups) run
-on the loop with their own connection: under WAL a reader never waits for a writer, so another
-process holding the file's write lock delays writes, not reads.
+alone (a write alone in its batch needs none; an append of one event checks the version and
+inserts in one statement). A caller's write completes only once its batch is committed. Reads
+(loads, look-ups) run on the loop with their own connection: under WAL a reader never waits for
+a writer, so another process holding the file's write lock delays writes, not reads.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from .base import CodeTaken, DamagedLog, StoredEvent, TableRecord, VersionConflict
 
@@ -46,6 +49,15 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (table_id, version)
 ) WITHOUT ROWID;
 """
+
+
+_encode = msgspec.json.Encoder().encode
+_APPEND_ONE = (
+    "INSERT INTO events (table_id, version, data, at) SELECT ?, ?, ?, ?"
+    " WHERE (SELECT COALESCE(MAX(version), 0) FROM events WHERE table_id = ?) = ?"
+)
+"""One event appended after the expected version, in one statement (no row when the log has
+moved on)."""
 
 
 class _Write:
@@ -168,33 +180,67 @@ class SqliteStore:
                 return
 
     def _commit(self, batch: list[_Write]) -> None:
-        db = self.db
         outcomes: list[tuple[Any, BaseException | None]] = []
         try:
             with self._lock if self._shared else contextlib.nullcontext():
-                db.execute("BEGIN IMMEDIATE")
-                try:
-                    for write in batch:
-                        db.execute("SAVEPOINT one")
-                        try:
-                            result = write.run(db)
-                        except Exception as refused:
-                            db.execute("ROLLBACK TO one")
-                            outcomes.append((None, refused))
-                        else:
-                            outcomes.append((result, None))
-                        db.execute("RELEASE one")
-                    db.execute("COMMIT")
-                    self.commits += 1
-                except BaseException:
-                    if db.in_transaction:
-                        db.execute("ROLLBACK")
-                    raise
+                if len(batch) == 1:
+                    outcomes.append(self._alone(batch[0]))
+                else:
+                    self._together(batch, outcomes)
         except Exception as failed:  # nothing of the batch is stored: each write fails
             outcomes = [(None, failed)] * len(batch)
         for write, (result, error) in zip(batch, outcomes, strict=True):
             with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
                 write.loop.call_soon_threadsafe(_settle, write.future, result, error)
+
+    def _alone(self, write: _Write) -> tuple[Any, BaseException | None]:
+        """A batch of one write: its own transaction, no savepoint (each statement costs the
+        writer thread a turn of the interpreter's lock, which the event loop holds)."""
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            result = write.run(db)
+        except Exception as refused:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            return None, refused
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        try:
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        self.commits += 1
+        return result, None
+
+    def _together(
+        self, batch: list[_Write], outcomes: list[tuple[Any, BaseException | None]]
+    ) -> None:
+        """Several writes in one transaction, each in its own savepoint (a refused one alone
+        is undone)."""
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for write in batch:
+                db.execute("SAVEPOINT one")
+                try:
+                    result = write.run(db)
+                except Exception as refused:
+                    db.execute("ROLLBACK TO one")
+                    outcomes.append((None, refused))
+                else:
+                    outcomes.append((result, None))
+                db.execute("RELEASE one")
+            db.execute("COMMIT")
+            self.commits += 1
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
 
     # ------------------------------------------------------------------ writes
     async def create_table(self, table_id: str, code: str, first: dict[str, Any]) -> None:
@@ -223,11 +269,19 @@ class SqliteStore:
         """Append after ``expected_version`` or raise :class:`VersionConflict`."""
         now = time.time()
         rows = [
-            (table_id, expected_version + i, json.dumps(e, separators=(",", ":")), now)
+            (table_id, expected_version + i, _encode(e).decode(), now)
             for i, e in enumerate(events, 1)
         ]
 
         def run(db: sqlite3.Connection) -> int:
+            if len(rows) == 1:  # the check and the insert in one statement
+                try:
+                    inserted = db.execute(_APPEND_ONE, (*rows[0], table_id, expected_version))
+                except sqlite3.IntegrityError:
+                    raise VersionConflict(table_id) from None
+                if inserted.rowcount != 1:
+                    raise VersionConflict(table_id)
+                return expected_version + 1
             (last,) = db.execute(
                 "SELECT COALESCE(MAX(version), 0) FROM events WHERE table_id = ?", (table_id,)
             ).fetchone()

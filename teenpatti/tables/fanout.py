@@ -165,9 +165,19 @@ class Fanout:
         public["deadline"] = live.deadline
         public["now"] = self.clock.time()
         online = self.connected(live)
-        public["seats"] = [
-            {**row, "connected": row["bot"] or online[row["seat"]]} for row in public["seats"]
-        ]
+        kept = live.rows
+        rows = []
+        for row in public["seats"]:
+            seat = row["seat"]
+            on = row["bot"] or online[seat]
+            was = kept.get(seat)
+            if was is not None and was[0] is row and was[1] == on:
+                rows.append(was[2])  # the same row as last time: shared, so a patch skips it
+                continue
+            mine = {**row, "connected": on}
+            kept[seat] = (row, on, mine)
+            rows.append(mine)
+        public["seats"] = rows
         return public
 
     def _render(self, live: LiveTable, seat: int | None, public: dict[str, Any]) -> str:
@@ -209,5 +219,7 @@ def _own_ops(before: Sent, sent: Sent, seat: int, shared: list[Op]) -> list[Op]:
             continue
         row = old_rows[i]
         mine = [[op[0], op[1][2:], *op[2:]] for op in on_rows if op[1][1] == i]
+        if not mine and row is new_rows[i]:
+            continue  # the same row as before, and nothing shared touched it
         out += diff(apply(row, mine) if mine else row, new_rows[i], ["seats", i])
     return out

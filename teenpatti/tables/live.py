@@ -137,6 +137,9 @@ class LiveTable:
     """Chat messages per seat, counted in this process."""
     sent: Sent | None = None
     """The last broadcast: what a patch to its sockets starts from."""
+    rows: dict[int, tuple[dict[str, Any], bool, dict[str, Any]]] = field(default_factory=dict)
+    """Each seat's row as last sent, with the table's row it was made from and whether the
+    seat was online (the fan-out reuses it while both are the same)."""
 
 
 @dataclass(eq=False, slots=True)

@@ -168,6 +168,8 @@ class TableService:
         self.cluster.won(live)
 
     def _stored(self, live: LiveTable, version: int) -> None:
+        if not self.cluster.clustered:
+            return  # no other process to tell (and no task to make a move)
         code = live.table.code
         self.tasks.spawn(self.cluster.announce(code, version), f"table {code} announcement")
 

@@ -45,6 +45,7 @@ from ..engine import (
     cards_str,
     view,
 )
+from ..engine.actions import LegalAction
 from ..engine.deck import DECK_V2, PART_BYTES, Shuffle, commitment
 from ..engine.evaluate import Evaluator
 from ..engine.hand import Hand as EngineHand
@@ -138,6 +139,27 @@ _SETTING_KEYS = frozenset(
 PLAY_MODES = ("live", "anytime")
 """``live``: a turn timer; ``anytime``: no timer, the table waits for each player as long as it
 takes (the default for ``duo``)."""
+
+
+_LEGAL: dict[LegalAction, dict[str, Any]] = {}
+"""Each move on offer as JSON, made once (the same move reads the same in every state)."""
+LEGAL_KEPT = 4096
+
+
+def _legal_json(option: LegalAction) -> dict[str, Any]:
+    """A move on offer as JSON (shared: callers must not change it)."""
+    out = _LEGAL.get(option)
+    if out is None:
+        if len(_LEGAL) >= LEGAL_KEPT:
+            _LEGAL.clear()
+        out = _LEGAL[option] = {
+            "do": option.kind.value,
+            "cost": option.cost,
+            "max": option.max_cost,
+            "label": option.label,
+            "targets": list(option.targets),
+        }
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +286,19 @@ class Table:
         self._moves: tuple[object, list[dict[str, Any]]] = (None, [])
         """The hand in play and its log's entries as JSON so far: a move, once played, reads the
         same in every later state, so each is rendered once (and shared by the states)."""
+        self._rows: dict[int, tuple[object, object, object, dict[str, Any]]] = {}
+        """Each seat's public row of the last state rendered during a hand, with the hand, the
+        engine's view of the seat and the seat it was made from: a row whose three are the same
+        objects again is reused, so consecutive states share it (and a patch skips it)."""
+        self._own: dict[tuple[int, int], tuple[object, object, dict[str, Any]]] = {}
+        """For a viewer and a seat whose cards only it may see: the public row and the cards
+        the row last shown to it was made of, and that row (reused while both are the same)."""
+        self._facts: tuple[object, bool, dict[str, Any]] = (None, False, {})
+        """The hand in play, whether the game was over, and its deal facts as JSON."""
+        self._settings: tuple[object, dict[str, Any]] = (None, {})
+        """The settings and their JSON (remade when the settings change)."""
+        self._committed: tuple[str | None, str] = (None, "")
+        """The next hand's seed and its commitment."""
         self.command_ids: dict[str, int] = {}
         """The ids clients gave their latest commands, with the version each made (a retried
         command is recognised here and not applied twice)."""
@@ -631,7 +666,7 @@ class Table:
             "version": self.version,
             "code": self.code,
             "status": self.status,
-            "settings": self.settings.to_json(),
+            "settings": self._settings_json(),
             "you": None,
             "seats": [
                 {
@@ -651,13 +686,23 @@ class Table:
             "chat": list(self.chat),
         }
         if self.next_seed is not None and self.status == "playing":
-            out["next_commitment"] = commitment(bytes.fromhex(self.next_seed))
+            out["next_commitment"] = self._next_commitment(self.next_seed)
             out["next_parts"] = sorted(self.parts)
         game = self.game
         if game is not None and game.hand is not None:
             hand = game.hand
             seen = view(hand, None)
-            for row, sv in zip(out["seats"], seen.seats, strict=True):
+            rows = out["seats"]
+            for i, (row, sv) in enumerate(zip(rows, seen.seats, strict=True)):
+                kept = self._rows.get(i)
+                if (
+                    kept is not None
+                    and kept[0] is hand
+                    and kept[1] is sv
+                    and kept[2] is self.seats[i]
+                ):
+                    rows[i] = kept[3]
+                    continue
                 row.update(
                     chips=sv.chips,
                     put_in=sv.put_in,
@@ -667,6 +712,7 @@ class Table:
                     all_in=sv.all_in,
                 )
                 row.update(self._cards(sv.cards, seen.wild, hand, sv.seat))
+                self._rows[i] = (hand, sv, self.seats[i], row)
             number = game.hand_number
             out["hand"] = {
                 "number": number,
@@ -683,7 +729,7 @@ class Table:
                 "ended_by": seen.ended_by,
                 "pots": self._pots(seen.pots, [sv.put_in for sv in seen.seats]),
                 "actions": self._logged(hand, seen.actions, seen.outcomes),
-                **self._deal_facts(hand),
+                **self._facts_of(hand),
             }
             if game.finished:
                 out["standings"] = [
@@ -711,21 +757,38 @@ class Table:
         out["seats"] = rows
         for row, sv in zip(rows, mine.seats, strict=True):
             if sv.cards is not None and row["cards"] is None:
-                rows[sv.seat] = {**row, **self._cards(sv.cards, mine.wild, game.hand, sv.seat)}
-        out["legal"] = (
-            []
-            if self.paused
-            else [
-                {
-                    "do": a.kind.value,
-                    "cost": a.cost,
-                    "max": a.max_cost,
-                    "label": a.label,
-                    "targets": list(a.targets),
-                }
-                for a in mine.legal_actions
-            ]
-        )
+                cards = self._cards(sv.cards, mine.wild, game.hand, sv.seat)
+                was = self._own.get((seat, sv.seat))
+                if was is not None and was[0] is row and was[1] is cards:
+                    rows[sv.seat] = was[2]  # as last time: shared, so a patch skips it
+                    continue
+                rows[sv.seat] = mixed = {**row, **cards}
+                self._own[(seat, sv.seat)] = (row, cards, mixed)
+        out["legal"] = [] if self.paused else [_legal_json(a) for a in mine.legal_actions]
+        return out
+
+    def _settings_json(self) -> dict[str, Any]:
+        """The settings as JSON, made once for each settings object."""
+        settings, out = self._settings
+        if settings is not self.settings:
+            out = self.settings.to_json()
+            self._settings = (self.settings, out)
+        return out
+
+    def _next_commitment(self, seed: str) -> str:
+        """The commitment to the next hand's seed, worked out once for each seed."""
+        known, out = self._committed
+        if known != seed:
+            out = commitment(bytes.fromhex(seed))
+            self._committed = (seed, out)
+        return out
+
+    def _facts_of(self, hand: EngineHand) -> dict[str, Any]:
+        """:meth:`_deal_facts`, made once a hand (and again when the game is over)."""
+        played, revealed, out = self._facts
+        if played is not hand or revealed != self.revealed:
+            out = self._deal_facts(hand)
+            self._facts = (hand, self.revealed, out)
         return out
 
     def _logged(

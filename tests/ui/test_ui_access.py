@@ -185,7 +185,8 @@ def keyboard_hand(me: Any, others: list[Any], words: dict[str, str], axe: Any = 
     # (said in the language of the moment the hand began)
     starts = [i for i, x in enumerate(said) if x["text"].startswith(tuple(expected["titles"]))]
     assert starts, f"the hand was not announced: {expected['titles']}"
-    hand_lines = said[starts[-1] :]
+    # from the first time this hand was named (a page that resyncs under load names it again)
+    hand_lines = said[starts[0] :]
     text = "\n".join(line["text"] for line in hand_lines)
     urgent = "\n".join(line["text"] for line in hand_lines if line["urgent"])
     assert words["turn"] in urgent and words["left"] in urgent, urgent

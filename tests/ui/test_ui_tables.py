@@ -63,6 +63,10 @@ def test_ten_seat_club_table_on_a_phone(phone, shot, check_layout) -> None:
     page.locator("[data-testid=table][data-status=playing]").wait_for()
     page.locator("[data-testid=seats].many").wait_for()
     seats_fit(page, 10)
+    # and once the computers have moved: each seat then holds its badges and its last move
+    page.locator("[data-testid=table][data-myturn='1']").wait_for()
+    page.locator("[data-testid^=move-]").first.wait_for()
+    seats_fit(page, 10)
     check_layout(page)
     shot(page, "table-ten-seats")
 

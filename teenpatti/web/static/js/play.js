@@ -112,7 +112,9 @@ function seatBox(st, seat, angle, winners, last) {
       if (seat.all_in) badges.push(["allin", t("seat.allin")]);
     }
   }
-  if (isComputer(seat)) badges.push(["bot", botBadge(st)]);
+  // round a crowded table (seven to ten seats) the badge is the gear alone, its words for screen
+  // readers only, so a narrow seat stays short enough for its neighbours (the level is the table's)
+  if (isComputer(seat)) badges.push(st.seats.length > 6 ? ["bot", "", botBadge(st)] : ["bot", botBadge(st)]);
   else if (seat.person && seat.bot) badges.push(["auto", me ? t("seat.playsForYou") : t("seat.playsFor", { name: seat.name })]);
   else if (seat.person && seat.connected === false) badges.push(["offline", t("seat.offline")]);
   const backs = hand && seat.dealt && !seat.packed && !me && !seat.cards;
