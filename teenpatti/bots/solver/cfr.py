@@ -243,13 +243,12 @@ def solve(
     docs/bots.md, section 8).
 
     ``dtype`` is the floats of the passes and the regrets (the average is always 64-bit). Keep
-    64: a regret summed in 32-bit floats drops every later gain smaller than about 1e-7 of it,
-    so once a deep state's regrets have grown on the early iterations (when every line is
-    played) the rare later visits leave them unchanged and its strategy stops learning; on
-    our table's betting this stalls the solve from a 64-boot pot limit up (docs/bots.md,
-    section 8). ``own_reach`` weighs each path into a state by the acting player's own chance
-    of it (:meth:`_Game.joint_reach`) instead of the other player's alone: the same under
-    perfect recall; on our games it did not help.
+    64: a regret summed in 32-bit floats drops whole every gain smaller than half its last
+    place (about 6e-8 of it), and the deep states, reached along long lines, take many such
+    gains; on the 64-boot game of our betting the 32-bit solve stalled where the 64-bit one
+    converged (docs/bots.md, section 8). ``own_reach`` weighs each path into a state by the
+    acting player's own chance of it (:meth:`_Game.joint_reach`) instead of the other
+    player's alone: the same under perfect recall; on the 64-boot game it did not help.
 
     ``progress(t, average)`` is called every ``every`` iterations with the average so far.
 

@@ -138,6 +138,7 @@ def build(
     log: bool = True,
     checkpoint: Path | None = None,
     every: int = 25,
+    dtype: type = np.float64,
 ) -> Table:
     """Solve the heads-up game of ``rules`` with ``iterations`` of ``method`` and measure it.
 
@@ -146,7 +147,8 @@ def build(
     measured in the game of the table's buckets either way. With ``checkpoint``, the stored
     strategy is measured every ``every`` iterations and written beside it (``NAME-<t>.npz``,
     :func:`save`) as a table of that many iterations: the same table a build of ``t``
-    iterations stores, so a long solve leaves its figures and tables as it goes.
+    iterations stores, so a long solve leaves its figures and tables as it goes. ``dtype`` is
+    the solver's floats (:func:`~teenpatti.bots.solver.cfr.solve`).
     """
     started = time.monotonic()
     hands = buckets(rules)
@@ -176,6 +178,7 @@ def build(
         method=method,
         progress=progress,
         every=every,
+        dtype=dtype,
     )
     policy = quantise(solution.policy[:, :, spread])
     gap = measure(game, hands, policy)
@@ -237,6 +240,11 @@ def main(argv: list[str] | None = None) -> None:
         default=None,
         help="measure and write the table every 25 iterations, as PATH-<iterations>.npz",
     )
+    parser.add_argument(
+        "--float32",
+        action="store_true",
+        help="solve in 32-bit floats, as the tables before 2 December were built",
+    )
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
     coarse = None if args.coarse is None else tuple(float(x) for x in args.coarse.split(","))
@@ -251,6 +259,7 @@ def main(argv: list[str] | None = None) -> None:
         method=args.method,
         coarse=coarse,
         checkpoint=args.checkpoint,
+        dtype=np.float32 if args.float32 else np.float64,
     )
     out = args.out or FOLDER / f"{args.preset}.npz"
     out.parent.mkdir(parents=True, exist_ok=True)
