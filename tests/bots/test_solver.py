@@ -34,9 +34,11 @@ from teenpatti.bots.solver.game import (
     State,
     buckets,
     build_abstraction,
+    pair_counts,
 )
 from teenpatti.bots.solver.tables import load, measure, state_rows
 from teenpatti.engine import ActionKind, Hand, Rules, view
+from teenpatti.engine.bulk import strength_array
 
 
 def _classes(n: int = 3) -> Buckets:
@@ -282,3 +284,22 @@ def test_the_expert_draws_its_heads_up_moves_from_the_table() -> None:
                 checked += action.kind is not ActionKind.SEE
             hand.apply(action)
     assert checked > 10
+
+
+def test_pair_counts_agree_with_comparing_every_pair() -> None:
+    hands = np.array(list(itertools.combinations(range(52), 3)), dtype=np.int64)
+    table = strength_array(Rules().ranking)
+    strength = table[hands[:, 0] * 2916 + hands[:, 1] * 54 + hands[:, 2]].astype(np.int64)
+    rng = np.random.default_rng(7)
+    bucket = rng.integers(0, 4, len(hands))
+    count, beaten, equal = pair_counts(hands, strength, bucket, 4)
+    masks = (1 << hands).sum(axis=1)
+    for h in rng.choice(len(hands), 150, replace=False):
+        apart = (masks & masks[h]) == 0
+        for b in range(4):
+            others = apart & (bucket == b)
+            assert count[h, b] == others.sum()
+            assert beaten[h, b] == (others & (strength < strength[h])).sum()
+            assert equal[h, b] == (others & (strength == strength[h])).sum()
+    # every hand meets every hand of the 49 cards left
+    assert (count.sum(axis=1) == 18424).all()

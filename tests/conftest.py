@@ -1,0 +1,32 @@
+"""The order the suite runs in: the longest modules first.
+
+``scripts/test`` runs the suite on parallel workers with ``--dist loadscope
+--no-loadscope-reorder``: each module goes whole to one worker, in the order collected here. A
+long module handed out last keeps one worker busy after the others have finished, so the modules
+that take longest (browsers, several servers, PostgreSQL and Redis, long property runs) are
+collected first and the short ones fill in around them at the end. The order within each group is
+unchanged, and no test depends on it (each module starts the servers and browsers it needs).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+FIRST = (
+    "tests/ui/",
+    "tests/scale/",
+    "tests/engine/test_properties.py",
+    "tests/server/",
+    "tests/reach/",
+    "tests/bots/test_solver.py",
+)
+"""Path prefixes (from the repository's top) of the longest modules, longest group first."""
+
+
+def rank(path: str) -> int:
+    """Where a test of ``path`` goes: the first matching prefix of :data:`FIRST`, else after all."""
+    return next((i for i, prefix in enumerate(FIRST) if path.startswith(prefix)), len(FIRST))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: rank(item.path.relative_to(config.rootpath).as_posix()))
