@@ -2,11 +2,13 @@
 
     .venv/bin/python bench/bench_expert.py            # both
     .venv/bin/python bench/bench_expert.py --no-time  # exploitability only
+    .venv/bin/python bench/bench_expert.py --no-exploitability --seats 2,4,6 --hands 40
 
 Exploitability: the perfect adversary's winnings against the shipped strategy in the abstract
 heads-up game of our table (boots a hand, averaged over the two seats), by the best response of
 :mod:`teenpatti.bots.solver.cfr`; also for a uniform strategy, as the scale. Decision time: the
-``decide`` calls of heads-up hands of expert against hard, timed per bot.
+``decide`` calls of hands of expert and hard in turn round the table, timed per bot (wall
+clock and CPU time).
 """
 
 from __future__ import annotations
@@ -48,28 +50,32 @@ def exploitability_figures() -> None:
     print(f"({time.monotonic() - started:.0f} s)")
 
 
-def decision_times(hands: int = 300) -> None:
+def decision_times(hands: int = 300, seats: int = 2) -> None:
     rules = Rules()
     load("nepal")  # the table loads once per process, before the first decision (as at start-up)
     rng = random.Random(1)
-    times: dict[str, list[float]] = {"expert": [], "hard": []}
+    wall: dict[str, list[float]] = {"expert": [], "hard": []}
+    cpu: dict[str, list[float]] = {"expert": [], "hard": []}
     for deal in range(hands):
-        names = ["expert", "hard"] if deal % 2 else ["hard", "expert"]
-        bots = [load_bot(n, deal * 2 + i) for i, n in enumerate(names)]
-        hand = Hand(rules, [1000, 1000], deal % 2, seed=rng.randbytes(32))
+        names = [("expert", "hard")[(deal + s) % 2] for s in range(seats)]
+        bots = [load_bot(n, deal * seats + i) for i, n in enumerate(names)]
+        hand = Hand(rules, [1000] * seats, deal % seats, seed=rng.randbytes(32))
         while not hand.finished:
             seat = hand.actor
             assert seat is not None
             seen = view(hand, seat)
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             action = bots[seat].decide(seen)
-            times[names[seat]].append(time.perf_counter() - t0)
+            cpu[names[seat]].append(time.process_time() - c0)
+            wall[names[seat]].append(time.perf_counter() - t0)
             hand.apply(action)
-    for name, xs in times.items():
-        us = sorted(x * 1e6 for x in xs)
+    print(f"{seats} seats, {hands} hands, expert and hard in turn round the table:")
+    for name, xs in wall.items():
+        us = sorted(x * 1e3 for x in xs)
         print(
-            f"{name:>6}: {len(us):,} decisions, mean {statistics.fmean(us):.1f} us,"
-            f" median {us[len(us) // 2]:.1f} us, 99th {us[int(len(us) * 0.99)]:.1f} us"
+            f"{name:>6}: {len(us):,} decisions, wall mean {statistics.fmean(us):.2f} ms,"
+            f" median {us[len(us) // 2]:.2f} ms, 99th {us[int(len(us) * 0.99)]:.2f} ms,"
+            f" max {us[-1]:.2f} ms; CPU mean {statistics.fmean(cpu[name]) * 1e3:.2f} ms"
         )
 
 
@@ -77,9 +83,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--no-time", action="store_true")
     parser.add_argument("--no-exploitability", action="store_true")
+    parser.add_argument("--seats", default="2", help="comma-separated seat counts to time")
+    parser.add_argument("--hands", type=int, default=300)
     args = parser.parse_args()
     if not args.no_time:
-        decision_times()
+        for seats in (int(x) for x in args.seats.split(",")):
+            decision_times(args.hands, seats)
     if not args.no_exploitability:
         exploitability_figures()
 

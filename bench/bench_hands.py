@@ -2,10 +2,10 @@
 
 Each hand is dealt from its own 32-byte secret (``--deck 2``, as tables deal: ``teenpatti-deck/2``,
 only the cards dealt are drawn; ``--deck 1``: the whole-pack shuffle of ``teenpatti-deck/1``), and
-every move is
-chosen at random among ``hand.legal_actions()`` and played through ``hand.apply`` (which verifies it
-again). Run on one core: ``.venv/bin/python bench/bench_hands.py``. Rates are per CPU second of this
-process (``time.process_time``), so time spent waiting for a busy machine's cores is not counted.
+every move is chosen at random among ``hand.legal_actions()`` and played through ``hand.apply`` (a
+move taken from that list was checked when it was listed, and is not checked again). Run on one
+core: ``.venv/bin/python bench/bench_hands.py``. Rates are per CPU second of this process
+(``time.process_time``), so time spent waiting for a busy machine's cores is not counted.
 
 The yardstick measured in the same run is a bare loop that shuffles a 52-card list with
 ``random.shuffle`` and deals three cards to four seats: the ratio says how many of those one whole

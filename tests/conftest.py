@@ -14,6 +14,12 @@ needs).
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
+
+# No per-example deadline: the suite runs on busy, shared 2-core machines, where one slow example
+# says nothing about the code. The properties' example counts bound their time instead.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 FIRST = (
     "tests/ui/",

@@ -22,7 +22,6 @@ A bot therefore cannot carry memory from one hand to the next in the arena.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import math
 import multiprocessing
@@ -102,13 +101,13 @@ class ArenaResult:
 def deal_seed(seed: int, deal: int) -> bytes:
     """The 32-byte deck seed of deal number ``deal`` of the arena run with ``seed``."""
     key = seed.to_bytes(16, "big", signed=True)
-    return hmac.new(key, b"teenpatti-arena/deal/%d" % deal, hashlib.sha256).digest()
+    return hmac.digest(key, b"teenpatti-arena/deal/%d" % deal, "sha256")
 
 
 def _bot_seed(seed: int, deal: int, rotation: int, seat: int) -> int:
     key = seed.to_bytes(16, "big", signed=True)
     msg = b"teenpatti-arena/bot/%d/%d/%d" % (deal, rotation, seat)
-    return int.from_bytes(hmac.new(key, msg, hashlib.sha256).digest()[:8], "big")
+    return int.from_bytes(hmac.digest(key, msg, "sha256")[:8], "big")
 
 
 def seatings(bots: int, seats: int) -> list[tuple[int, ...]]:
@@ -183,7 +182,7 @@ def play_deal(rules: Rules, specs: Sequence[str], seats: int, seed: int, deal: i
 def game_seed(seed: int, game: int) -> bytes:
     """The 32-byte seed of game number ``game`` of a whole-games arena run with ``seed``."""
     key = seed.to_bytes(16, "big", signed=True)
-    return hmac.new(key, b"teenpatti-arena/game/%d" % game, hashlib.sha256).digest()
+    return hmac.digest(key, b"teenpatti-arena/game/%d" % game, "sha256")
 
 
 def play_game(rules: Rules, specs: Sequence[str], seats: int, seed: int, game: int) -> list[float]:

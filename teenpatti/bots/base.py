@@ -43,7 +43,21 @@ class Bot:
     name = "bot"
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+        self._seed = seed
+        self._rng: random.Random | None = None
+
+    @property
+    def rng(self) -> random.Random:
+        """The bot's random source, seeded with ``seed``; made when first used (seeding costs
+        more than most decisions, and many bots never draw: the arena makes one per hand)."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._seed)
+        return rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng = rng
 
     def decide(self, view: HandView) -> Action:
         """Choose an action for ``view.viewer`` from ``view.legal_actions``."""

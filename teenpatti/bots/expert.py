@@ -31,6 +31,7 @@ from ..engine.rules import Bets, Rules
 from ..engine.view import HandView
 from ..odds import heads_up_equity
 from .hard import HARD, HardBot
+from .search import Rollouts
 from .solver.game import ACTIONS, State, bucket_of
 from .solver.tables import Table, load
 
@@ -136,10 +137,22 @@ class ExpertBot(HardBot):
     exploits = True
     """Leave the table for hard's values against an opponent the model shows to be exploitable."""
 
+    table = False
+    """Play the solved heads-up table where it reaches: off while the shipped table loses to
+    hard heads-up and the rollout search beats it (docs/bots.md, section 8)."""
+    search: Rollouts | None = Rollouts()
+    """Where the table does not reach: hard's move, improved by rollouts (:mod:`.search`)."""
+
     def decide(self, view: HandView) -> Action:
-        """A move drawn from the solved table, or hard's move where the table does not reach."""
-        action = self._from_table(view)
-        return action if action is not None else super().decide(view)
+        """A move drawn from the solved table, or hard's move improved by the rollout search
+        where the table does not reach."""
+        action = self._from_table(view) if self.table else None
+        if action is not None:
+            return action
+        base = super().decide(view)
+        if self.search is None or view.actor != view.viewer:
+            return base
+        return self.search.choose(view, self.rng, base, self.gamblers())
 
     def _exploitable(self, view: HandView) -> bool:
         """Whether the other player still in has shown, in earlier hands at this table, that it

@@ -505,10 +505,25 @@ class StrategyBot(Bot):
             return legal[ActionKind.SEE].action(seat)  # the blind-turn limit: look (then decide)
         if view.to_act != seat:  # asked while it is not our turn: only "see" can be offered
             return view.legal_actions[0].action(seat)
+        if not you.seen and not self.level.blind_ev:
+            return self._blind_by_turns(view, legal)
         reading = read(view, self.level, self.gamblers())
         if not you.seen:
             return self._blind(view, reading)
         return self._seen(view, reading)
+
+    def _blind_by_turns(self, view: HandView, legal: dict[ActionKind, LegalAction]) -> Action:
+        """:meth:`_blind` without ``Level.blind_ev``, which reads nothing of the others: see
+        after ``Level.blind_turns`` blind turns or under pressure, else a blind chaal (the same
+        moves, without working out a :class:`Reading` it would not look at)."""
+        seat = view.viewer
+        assert seat is not None
+        if view.seats[seat].blind_turns >= self.level.blind_turns or view.stake >= 4 * view.boot:
+            return legal[ActionKind.SEE].action(seat)  # (_pressure: the stake is 4 boots)
+        chaal = legal.get(ActionKind.CHAAL)
+        if chaal is not None:  # (as _act plays it)
+            return chaal.action(seat, chaal.cost if chaal.max_cost > chaal.cost else None, None)
+        return legal[ActionKind.SEE].action(seat)
 
     @staticmethod
     def _other_than_see_pack(legal: dict[ActionKind, LegalAction]) -> bool:

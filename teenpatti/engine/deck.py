@@ -363,5 +363,15 @@ class Shuffle:
     def cards(self, count: int, *, jokers: bool = False) -> list[int]:
         """The first ``count`` cards in dealing order."""
         if self.version == DECK_V1:
-            return shuffled_deck(self.secret, jokers=jokers)[:count]
+            # The whole pack is shuffled whatever is dealt: the last deck is kept, for the same
+            # deal played again (the arena plays each deal once per rotation of its players).
+            secret, pack, deck = _LAST_V1[0]
+            if secret != self.secret or pack is not jokers:
+                deck = tuple(shuffled_deck(self.secret, jokers=jokers))
+                _LAST_V1[0] = (self.secret, jokers, deck)
+            return list(deck[:count])
         return draw(self.seed, count, jokers=jokers)
+
+
+_LAST_V1: list[tuple[bytes, bool, tuple[int, ...]]] = [(b"", False, ())]
+"""The secret, the pack and the deck of the last ``teenpatti-deck/1`` shuffle."""

@@ -23,7 +23,7 @@ from enum import StrEnum
 
 from .actions import Action, ActionKind, LegalAction, Outcome
 from .cards import CardError, cards_str, is_joker
-from .deck import DECK_V1, CardTree, Shuffle, deal
+from .deck import DECK_V1, CardTree, Shuffle
 from .errors import IllegalAction
 from .evaluate import CARD_COUNT, Evaluator
 from .pots import Pot, cut_pots, share
@@ -163,6 +163,18 @@ def _option(kind: ActionKind, cost: int, most: int, targets: tuple[int, ...] = (
         if len(_OPTIONS) >= 4096:
             _OPTIONS.clear()
         option = _OPTIONS[key] = LegalAction(kind, cost, most, targets)
+    return option
+
+
+_CHAALS: dict[int, LegalAction] = {}
+_RAISES: dict[int, LegalAction] = {}
+"""The commonest legal moves with a cost (a chaal or a raise at one price), by their price."""
+
+
+def _priced(known: dict[int, LegalAction], kind: ActionKind, cost: int) -> LegalAction:
+    if len(known) >= 4096:
+        known.clear()
+    option = known[cost] = LegalAction(kind, cost, cost)
     return option
 
 
@@ -386,11 +398,17 @@ class Hand:
         if cards is None:
             if seed is None:
                 raise IllegalAction("hand/cards", "give the dealt cards or a seed to deal from")
-            order = self.deal_order
+            dealt = self.dealt
+            order = [s for s in self.order if dealt[s]]  # (deal_order)
             count = 3 * len(order) + self._facts.wild_rank
-            self.deck = seed.cards(count, jokers=jokers)
-            hands, self._rest = deal(self.deck, order)
-            return [hands.get(s) for s in range(n)]
+            self.deck = deck = seed.cards(count, jokers=jokers)
+            # (as deal() gives them: card k to order[k % players]; the seats are distinct)
+            players = len(order)
+            hands: list[tuple[int, ...] | None] = [None] * n
+            for k, s in enumerate(order):
+                hands[s] = (deck[k], deck[k + players], deck[k + 2 * players])
+            self._rest = deck[3 * players :]
+            return hands
         if len(cards) != n:
             raise IllegalAction("hand/cards", f"{len(cards)} hands given for {n} seats")
         out: list[tuple[int, ...] | None] = []
@@ -536,13 +554,14 @@ class Hand:
                 return out
         cost = self._chaal(seat, None)
         if type(cost) is int:
-            most = cost
             if self._facts.range_bets:
                 most = min(self._max_chaal(seat), self.chips[seat])
-            out.append(_option(_K_CHAAL, cost, most))
+                out.append(_option(_K_CHAAL, cost, most))
+            else:
+                out.append(_CHAALS.get(cost) or _priced(_CHAALS, _K_CHAAL, cost))
         cost = self._raise(seat)
         if type(cost) is int:
-            out.append(_option(_K_RAISE, cost, cost))
+            out.append(_RAISES.get(cost) or _priced(_RAISES, _K_RAISE, cost))
         if self.in_count == 2:  # (_show refuses unless two are left)
             cost = self._show(seat)
             if type(cost) is int:
@@ -1030,10 +1049,17 @@ class Hand:
         else:  # one pot, for everyone still in (what cut_pots gives when nobody is all in)
             amount = self._in_pot
             pots = [Pot(amount, tuple(s for s in range(self.seats) if live[s]))] if amount else []
-        if len(pots) == 1 and len(pots[0].eligible) == 1:  # the last player takes it all
+        settled = None
+        if len(pots) == 1:  # one pot and one winner: what share gives, without its odd chips
             pot = pots[0]
-            settled = [(Pot(pot.amount, pot.eligible, pot.eligible), {pot.eligible[0]: pot.amount})]
-        else:
+            eligible = winners = pot.eligible
+            if len(eligible) > 1:
+                keys = [key(s) for s in eligible]
+                best = max(keys)
+                winners = tuple(s for s, k in zip(eligible, keys, strict=True) if k == best)
+            if len(winners) == 1:
+                settled = [(Pot(pot.amount, eligible, winners), {winners[0]: pot.amount})]
+        if settled is None:
             settled = share(pots, key, self.order)
         self.pots = []
         for pot, amounts in settled:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 __all__ = ["Pot", "cut_pots", "returned", "share"]
 
+_set = object.__setattr__
+
 
 @dataclass(frozen=True, slots=True)
 class Pot:
@@ -23,6 +25,14 @@ class Pot:
     amount: int
     eligible: tuple[int, ...]
     winners: tuple[int, ...] = ()
+
+    def __init__(
+        self, amount: int, eligible: tuple[int, ...], winners: tuple[int, ...] = ()
+    ) -> None:
+        # what the generated initialiser does, with object.__setattr__ looked up once
+        _set(self, "amount", amount)
+        _set(self, "eligible", eligible)
+        _set(self, "winners", winners)
 
     def to_json(self) -> dict[str, object]:
         """``{"amount": 60, "winners": [0]}``, as ``teenpatti replay`` prints it."""

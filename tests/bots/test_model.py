@@ -136,6 +136,7 @@ def test_expert_leaves_its_table_for_hards_values_against_a_known_gambler() -> N
         hard = HardBot(3)
         hard.model = taught.model
         hard.rng.setstate(taught.rng.getstate())
+        taught.table, taught.search = True, None  # the table on, the rollout search off
         assert taught.decide(seen) == hard.decide(seen)  # hard's play, with what it learnt
         compared += 1
     assert compared == 20
