@@ -4,8 +4,11 @@
 --no-loadscope-reorder``: each module goes whole to one worker, in the order collected here. A
 long module handed out last keeps one worker busy after the others have finished, so the modules
 that take longest (browsers, several servers, PostgreSQL and Redis, long property runs) are
-collected first and the short ones fill in around them at the end. The order within each group is
-unchanged, and no test depends on it (each module starts the servers and browsers it needs).
+collected first and the short ones fill in around them at the end. The long groups are dealt in
+turn (a browser module, a scale-out module, a property module, a server module, ..., then the
+next of each), so that the workers do not all drive Chromium at once. The order within each
+module is unchanged, and no test depends on it (each module starts the servers and browsers it
+needs).
 """
 
 from __future__ import annotations
@@ -29,10 +32,21 @@ FIRST = (
 """Path prefixes (from the repository's top) of the longest modules, longest group first."""
 
 
-def rank(path: str) -> int:
-    """Where a test of ``path`` goes: the first matching prefix of :data:`FIRST`, else after all."""
+def group(path: str) -> int:
+    """The group of a test of ``path``: its first matching prefix in :data:`FIRST`, else after
+    all of them."""
     return next((i for i, prefix in enumerate(FIRST) if path.startswith(prefix)), len(FIRST))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: rank(item.path.relative_to(config.rootpath).as_posix()))
+    paths = {item: item.path.relative_to(config.rootpath).as_posix() for item in items}
+    modules: dict[int, list[str]] = {}
+    for path in dict.fromkeys(paths.values()):
+        modules.setdefault(group(path), []).append(path)
+    # the n-th module of each long group, then the (n+1)-th of each, ...; the rest after them
+    turn = {
+        path: (g == len(FIRST), n, g)
+        for g, paths_of_group in modules.items()
+        for n, path in enumerate(paths_of_group)
+    }
+    items.sort(key=lambda item: turn[paths[item]])

@@ -8,8 +8,11 @@ both win (the loser gets :class:`VersionConflict` and must reload). The unique k
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+import msgspec
 
 __all__ = [
     "CodeTaken",
@@ -18,7 +21,19 @@ __all__ = [
     "StoredEvent",
     "TableRecord",
     "VersionConflict",
+    "encode_event",
 ]
+
+_ENCODER = msgspec.json.Encoder()
+
+
+def encode_event(event: Mapping[str, Any]) -> str:
+    """An event as the compact JSON text every backend stores, so they all keep the same text.
+
+    >>> encode_event({"type": "move", "seat": 1, "name": "सीता"})
+    '{"type":"move","seat":1,"name":"सीता"}'
+    """
+    return _ENCODER.encode(event).decode()
 
 
 class VersionConflict(Exception):

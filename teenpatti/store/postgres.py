@@ -13,7 +13,14 @@ from typing import Any
 
 import asyncpg
 
-from .base import CodeTaken, DamagedLog, StoredEvent, TableRecord, VersionConflict
+from .base import (
+    CodeTaken,
+    DamagedLog,
+    StoredEvent,
+    TableRecord,
+    VersionConflict,
+    encode_event,
+)
 
 __all__ = ["MIGRATIONS", "PostgresStore"]
 
@@ -101,7 +108,7 @@ class PostgresStore:
                 await conn.execute(
                     "INSERT INTO events (table_id, version, data, at) VALUES ($1, 1, $2, $3)",
                     table_id,
-                    json.dumps(first),
+                    encode_event(first),
                     float(now),
                 )
         except asyncpg.UniqueViolationError:
@@ -122,7 +129,7 @@ class PostgresStore:
                 await conn.executemany(
                     "INSERT INTO events (table_id, version, data, at) VALUES ($1, $2, $3, $4)",
                     [
-                        (table_id, expected_version + i, json.dumps(e), float(now))
+                        (table_id, expected_version + i, encode_event(e), float(now))
                         for i, e in enumerate(events, 1)
                     ],
                 )

@@ -25,9 +25,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
-from .base import CodeTaken, DamagedLog, StoredEvent, TableRecord, VersionConflict
+from .base import (
+    CodeTaken,
+    DamagedLog,
+    StoredEvent,
+    TableRecord,
+    VersionConflict,
+    encode_event,
+)
 
 __all__ = ["SCHEMA_VERSION", "SqliteStore", "pending_writes"]
 
@@ -51,7 +56,6 @@ CREATE TABLE IF NOT EXISTS events (
 """
 
 
-_encode = msgspec.json.Encoder().encode
 _APPEND_ONE = (
     "INSERT INTO events (table_id, version, data, at) SELECT ?, ?, ?, ?"
     " WHERE (SELECT COALESCE(MAX(version), 0) FROM events WHERE table_id = ?) = ?"
@@ -159,7 +163,11 @@ class SqliteStore:
         return await future
 
     def _writer(self) -> None:
-        """Take every write waiting, run each in its own savepoint, commit them at once."""
+        """Take every write waiting and commit them at once.
+
+        A write alone in its batch runs in the transaction itself; each of several runs in its own
+        savepoint, so a failed one undoes only itself.
+        """
         while True:
             first = self._writes.get()
             if first is None:
@@ -246,7 +254,7 @@ class SqliteStore:
     async def create_table(self, table_id: str, code: str, first: dict[str, Any]) -> None:
         """Register a table and store its first event as version 1."""
         now = time.time()
-        data = json.dumps(first, separators=(",", ":"))
+        data = encode_event(first)
 
         def run(db: sqlite3.Connection) -> None:
             try:
@@ -269,8 +277,7 @@ class SqliteStore:
         """Append after ``expected_version`` or raise :class:`VersionConflict`."""
         now = time.time()
         rows = [
-            (table_id, expected_version + i, _encode(e).decode(), now)
-            for i, e in enumerate(events, 1)
+            (table_id, expected_version + i, encode_event(e), now) for i, e in enumerate(events, 1)
         ]
 
         def run(db: sqlite3.Connection) -> int:

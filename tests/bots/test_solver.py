@@ -162,13 +162,15 @@ def test_merging_when_a_player_saw_stalls_and_keeping_it_converges() -> None:
     assert found[False] > 0.08
 
 
-@pytest.mark.parametrize("preset", ["nepal", "duo"])
-def test_the_abstract_game_follows_the_engine(preset: str) -> None:
-    rules = Rules.from_options({"preset": preset, "pot_limit_boots": 12})
+@pytest.mark.parametrize(("preset", "limit"), [("nepal", 12), ("duo", 12), ("nepal", 64)])
+def test_the_abstract_game_follows_the_engine(preset: str, limit: int) -> None:
+    rules = Rules.from_options({"preset": preset, "pot_limit_boots": limit})
     chips = 9 if preset == "duo" else None  # short stacks at duo: all in comes up
     game = build_abstraction(rules, chips=chips)
     stack = game.chips * rules.boot
-    rng = random.Random(preset)
+    rng = random.Random(f"{preset} {limit}")
+    deep = limit > 12  # walks that rarely pack or show, to the pot limit and the stake cap
+    reached = 0
     for walk in range(60):
         hand = Hand(rules, [stack, stack], dealer=1, seed=rng.randbytes(32))
         assert hand.first == 0
@@ -179,7 +181,11 @@ def test_the_abstract_game_follows_the_engine(preset: str) -> None:
             engine = {a.kind.value for a in hand.legal_actions(seat)}
             moves = {ACTIONS[a] for a in np.nonzero(game.child[state] != -1)[0]}
             assert moves == engine, (walk, game.states[state])
-            move = rng.choice(sorted(moves))
+            if deep:
+                odds = {"pack": 0.03, "show": 0.03, "see": 0.3}
+                move = rng.choices(sorted(moves), [odds.get(m, 1.0) for m in sorted(moves)])[0]
+            else:
+                move = rng.choice(sorted(moves))
             a = ACTIONS.index(move)
             hand.apply(
                 hand.legal_actions(seat)[
@@ -200,7 +206,9 @@ def test_the_abstract_game_follows_the_engine(preset: str) -> None:
             else:
                 expected = game.split[state, a]
             assert won == pytest.approx(expected * rules.boot), (walk, move)
+            reached += game.states[state].pot * 2 > limit
             break
+    assert reached > 20 or not deep
 
 
 @pytest.mark.parametrize("method", ["dcfr", "cfr+", "pcfr+"])

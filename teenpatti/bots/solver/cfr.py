@@ -147,6 +147,24 @@ class _Game:
             r[o, layer.dest] += np.add.reduceat(r[o, s], layer.starts, axis=0)
         return r
 
+    def joint_reach(self, pol: Array) -> Array:
+        """Per state and bucket pair, the chance of reaching it summed over the paths into it:
+        ``J[s, x, y] = sum over paths of r0(path, x) * r1(path, y)`` (``(N + 1, B, B)``).
+
+        Where every path into a state is one information set of the player to act (perfect
+        recall) this is the product of the two reaches; where paths with different moves of
+        its own are merged it is not, and only this keeps each path's own chance."""
+        j: Array = np.zeros((self.n + 1, self.b, self.b), dtype=self.dtype)
+        j[0] = 1.0
+        for layer in self.layers:
+            if not len(layer.dest):
+                continue
+            s, a = layer.source, layer.move
+            chance = pol[s, a]
+            step = j[s] * (chance[:, :, None] if layer.actor == 0 else chance[:, None, :])
+            j[layer.dest] += np.add.reduceat(step, layer.starts, axis=0)
+        return j
+
     def q(self, layer: _Layer, values: Array) -> Array:
         """Player 0's value of every move of ``layer`` per bucket pair: ``(k, A, B, B)``."""
         out = values[layer.child]
@@ -160,15 +178,29 @@ class _Game:
             )
         return out
 
-    def counterfactual(self, layer: _Layer, q: Array, reach: Array) -> Array:
+    def counterfactual(
+        self, layer: _Layer, q: Array, reach: Array, joint: Array | None = None
+    ) -> Array:
         """The actor's counterfactual value of every move per own bucket, from its own side:
-        ``(k, A, B)``."""
+        ``(k, A, B)``.
+
+        With ``joint`` (:meth:`joint_reach`) each path into a state weighs the other player's
+        chance of it times the actor's own, divided by the actor's own chance of the state: the
+        same as without it under perfect recall, and the value the actor's merged paths really
+        have where they differ in its own moves."""
+        s = layer.states
         if layer.actor == 0:
-            weight = self.joint[None, :, :] * reach[1, layer.states][:, None, :]
-            out: Array = np.einsum("kaxy,kxy->kax", q, weight)
+            other = np.broadcast_to(reach[1, s][:, None, :], (len(s), self.b, self.b))
+            if joint is not None:
+                own = reach[0, s][:, :, None]
+                other = np.where(own > 0, joint[s] / np.where(own > 0, own, 1.0), other)
+            out: Array = np.einsum("kaxy,kxy->kax", q, self.joint[None, :, :] * other)
         else:
-            weight = self.joint[None, :, :] * reach[0, layer.states][:, :, None]
-            out = -np.einsum("kaxy,kxy->kay", q, weight)
+            other = np.broadcast_to(reach[0, s][:, :, None], (len(s), self.b, self.b))
+            if joint is not None:
+                own = reach[1, s][:, None, :]
+                other = np.where(own > 0, joint[s] / np.where(own > 0, own, 1.0), other)
+            out = -np.einsum("kaxy,kxy->kay", q, self.joint[None, :, :] * other)
         return out
 
     @staticmethod
@@ -196,6 +228,8 @@ def solve(
     gamma: float = 2.0,
     progress: Callable[[int, Array], None] | None = None,
     every: int = 100,
+    dtype: type = np.float64,
+    own_reach: bool = False,
 ) -> Solution:
     """Run ``iterations`` of counterfactual regret minimisation (alternating updates) and return
     the averaged strategy (``(N, A, B)``).
@@ -206,7 +240,15 @@ def solve(
     and iteration ``t`` weighs ``t**gamma`` in the average (1.5, 0 and 2: the published
     defaults). ``method="pcfr+"`` is predictive CFR+ (the strategy answers the regrets plus the last
     iteration's, averaged with weight ``t**gamma``). On our games the three are close (see
-    docs/bots.md, section 8). The passes run in 32-bit floats (the averages in 64).
+    docs/bots.md, section 8).
+
+    ``dtype`` is the floats of the passes and the regrets (the average is always 64-bit). Keep
+    64: a regret summed in 32-bit floats drops whole every gain smaller than half its last
+    place (about 6e-8 of it), and the deep states, reached along long lines, take many such
+    gains; on the 64-boot game of our betting the 32-bit solve stalled where the 64-bit one
+    converged (docs/bots.md, section 8). ``own_reach`` weighs each path into a state by the
+    acting player's own chance of it (:meth:`_Game.joint_reach`) instead of the other
+    player's alone: the same under perfect recall; on the 64-boot game it did not help.
 
     ``progress(t, average)`` is called every ``every`` iterations with the average so far.
 
@@ -219,15 +261,15 @@ def solve(
     """
     if method not in ("dcfr", "cfr+", "pcfr+"):
         raise ValueError(f"unknown method {method!r} (dcfr, cfr+ or pcfr+)")
-    g = _Game(game, hands, np.float32)
-    regret = np.zeros((g.n, g.a, g.b), dtype=np.float32)
-    last = np.zeros((g.n, g.a, g.b), dtype=np.float32) if method == "pcfr+" else regret
+    g = _Game(game, hands, dtype)
+    regret: Array = np.zeros((g.n, g.a, g.b), dtype=dtype)
+    last = np.zeros((g.n, g.a, g.b), dtype=dtype) if method == "pcfr+" else regret
     total = np.zeros((g.n, g.a, g.b))
     values = g.values()
     for t in range(1, iterations + 1):
         if method == "dcfr":
-            keep_pos = np.float32(t**alpha / (t**alpha + 1))
-            keep_neg = np.float32(t**beta / (t**beta + 1))
+            keep_pos = dtype(t**alpha / (t**alpha + 1))
+            keep_neg = dtype(t**beta / (t**beta + 1))
             weight = float(t) ** gamma
         else:
             weight = float(t) ** (gamma if method == "pcfr+" else 1.0)
@@ -236,6 +278,7 @@ def solve(
                 np.maximum(regret + last, 0.0) if method == "pcfr+" else np.maximum(regret, 0.0)
             )
             reach = g.reach(pol)
+            together = g.joint_reach(pol) if own_reach else None
             for layer in reversed(g.layers):
                 s = layer.states
                 q = g.q(layer, values)
@@ -243,7 +286,7 @@ def solve(
                 values[s] = g.mix(layer, q, p)
                 if layer.actor != player:
                     continue
-                cfv = g.counterfactual(layer, q, reach)
+                cfv = g.counterfactual(layer, q, reach, together)
                 now = (cfv * p).sum(axis=1, keepdims=True)
                 gain = np.where(layer.legal[:, :, None], cfv - now, 0.0)
                 if layer.blind:

@@ -4,7 +4,8 @@ A table is one ``.npz`` file per preset in this folder: the public states of the
 (:mod:`teenpatti.bots.solver.game`) as small integers, and for each state, move and bucket the
 chance of the move as a byte (0-255, rows summing to about 255), with the solver's parameters
 and the exploitability of the stored bytes (:func:`measure`). Build one with
-``python -m teenpatti.bots.solver.tables nepal --iterations 40`` (CFR+ unless ``--method``).
+``python -m teenpatti.bots.solver.tables nepal --iterations 40`` (CFR+ unless ``--method``;
+``--checkpoint PATH`` measures and writes the table every 25 iterations as it goes).
 """
 
 from __future__ import annotations
@@ -135,31 +136,55 @@ def build(
     method: str = "cfr+",
     coarse: tuple[float, ...] | None = None,
     log: bool = True,
+    checkpoint: Path | None = None,
+    every: int = 25,
+    dtype: type = np.float64,
 ) -> Table:
     """Solve the heads-up game of ``rules`` with ``iterations`` of ``method`` and measure it.
 
     ``coarse`` solves on fewer buckets (cut at some of the table's edges) and stores the
     strategy for the table's buckets (each plays its coarse bucket's row); the exploitability is
-    measured in the game of the table's buckets either way.
+    measured in the game of the table's buckets either way. With ``checkpoint``, the stored
+    strategy is measured every ``every`` iterations and written beside it (``NAME-<t>.npz``,
+    :func:`save`) as a table of that many iterations: the same table a build of ``t``
+    iterations stores, so a long solve leaves its figures and tables as it goes. ``dtype`` is
+    the solver's floats (:func:`~teenpatti.bots.solver.cfr.solve`).
     """
     started = time.monotonic()
     hands = buckets(rules)
     game = build_abstraction(rules)
     spread = coarse_map(coarse) if coarse is not None else np.arange(len(EDGES) + 1)
     solving = buckets(rules, coarse) if coarse is not None else hands
+    rows = state_rows(game)
+    index = {row.tobytes(): i for i, row in enumerate(rows)}
+
+    def table(policy: npt.NDArray[np.uint8], t: int, gap: float) -> Table:
+        return Table(rules.preset, game.chips, rows, index, policy, EDGES, t, gap, method)
 
     def progress(t: int, average: npt.NDArray[np.float64]) -> None:
+        line = f"iteration {t}: {time.monotonic() - started:.0f} s, {time.process_time():.0f} cpu s"
+        if checkpoint is not None and t < iterations:
+            policy = quantise(average[:, :, spread])
+            gap = measure(game, hands, policy)
+            save(table(policy, t, gap), checkpoint.with_name(f"{checkpoint.stem}-{t}.npz"))
+            line += f", exploitability {gap:.4f}"
         if log:
-            print(f"iteration {t}: {time.monotonic() - started:.0f} s", flush=True)
+            print(line, flush=True)
 
-    solution = solve(game, solving, iterations, method=method, progress=progress, every=25)
+    solution = solve(
+        game,
+        solving,
+        iterations,
+        method=method,
+        progress=progress,
+        every=every,
+        dtype=dtype,
+    )
     policy = quantise(solution.policy[:, :, spread])
     gap = measure(game, hands, policy)
     if log:
         print(f"exploitability {gap:.4f} boots a hand ({game.size} states)", flush=True)
-    rows = state_rows(game)
-    index = {row.tobytes(): i for i, row in enumerate(rows)}
-    return Table(rules.preset, game.chips, rows, index, policy, EDGES, iterations, gap, method)
+    return table(policy, iterations, gap)
 
 
 def save(table: Table, path: Path) -> None:
@@ -209,6 +234,17 @@ def main(argv: list[str] | None = None) -> None:
         default=None,
         help="solve on fewer buckets, cut at some of the table's edges (e.g. 0.58,0.83)",
     )
+    parser.add_argument(
+        "--checkpoint",
+        type=Path,
+        default=None,
+        help="measure and write the table every 25 iterations, as PATH-<iterations>.npz",
+    )
+    parser.add_argument(
+        "--float32",
+        action="store_true",
+        help="solve in 32-bit floats, as the tables before 2 December were built",
+    )
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
     coarse = None if args.coarse is None else tuple(float(x) for x in args.coarse.split(","))
@@ -217,7 +253,14 @@ def main(argv: list[str] | None = None) -> None:
             coarse_map(coarse)
         except ValueError as e:
             parser.error(str(e))
-    table = build(preset(args.preset), args.iterations, method=args.method, coarse=coarse)
+    table = build(
+        preset(args.preset),
+        args.iterations,
+        method=args.method,
+        coarse=coarse,
+        checkpoint=args.checkpoint,
+        dtype=np.float32 if args.float32 else np.float64,
+    )
     out = args.out or FOLDER / f"{args.preset}.npz"
     out.parent.mkdir(parents=True, exist_ok=True)
     save(table, out)
