@@ -41,6 +41,8 @@ RETIRED = {
 ERROR_CALL = re.compile(r"\w+\(\s*\"([a-z_0-9]+/[a-z_0-9]+)\"\s*,")
 """An error raised or sent with its code and a reason for the player (a metric's label, with no
 reason, is not one)."""
+REFUSAL = re.compile(r"\(\s*\"([a-z_0-9]+/[a-z_0-9]+)\"\s*,\s*\"")
+"""The engine's refusal of a move: a tuple of its code, its reason and the reason's values."""
 
 
 @cache
@@ -85,7 +87,8 @@ def server_error_codes() -> set[str]:
     """Every stable error code raised or sent to a player anywhere in the package."""
     codes: set[str] = set()
     for path in (ROOT / "teenpatti").rglob("*.py"):
-        codes.update(ERROR_CALL.findall(path.read_text(encoding="utf-8")))
+        text = path.read_text(encoding="utf-8")
+        codes.update(ERROR_CALL.findall(text), REFUSAL.findall(text))
     return codes
 
 
