@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from bench_patches import random_move
 
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.clock import ManualClock
@@ -106,24 +107,10 @@ async def run(tables: int, moves: int, seed: int) -> dict[str, float]:
         while made < moves:
             for live in lives:
                 table = live.table
-                if table.status == "finished":
-                    await service.command(table.code, 0, {"type": "again"})
-                    await clock.advance(0.0)
-                    await service.tasks.settle()
+                chosen = await random_move(service, clock, live, rng, WEIGHTS)
+                if chosen is None:
                     continue
-                hand = None if table.game is None else table.game.hand
-                if hand is None or hand.finished:
-                    await clock.advance(0.0)
-                    await service.tasks.settle()
-                    continue
-                actor = hand.actor
-                legal = json.loads(service.render(live, actor))["legal"]
-                if not legal:
-                    continue
-                move = rng.choices(legal, [WEIGHTS.get(m["do"], 1.0) for m in legal])[0]
-                action: dict[str, Any] = {"do": move["do"]}
-                if move["do"] == "sideshow":
-                    action["with"] = rng.choice(move["targets"])
+                actor, action = chosen
                 message = {"type": "act", "action": action, "version": table.version}
                 started = time.thread_time()
                 await service.command(table.code, actor, message)

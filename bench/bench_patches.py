@@ -27,6 +27,7 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,41 @@ from teenpatti.tables.service import TableService, Timing
 
 TIMING = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, idle_after=1e9)
 WEIGHTS = {"chaal": 8, "see": 3, "raise": 1, "pack": 1, "show": 1, "sideshow": 1}
+
+
+async def random_move(
+    service: TableService,
+    clock: ManualClock,
+    live: LiveTable,
+    rng: random.Random,
+    weights: Mapping[str, float],
+) -> tuple[int, dict[str, Any]] | None:
+    """The seat to act at ``live`` and a move for it drawn by ``weights``; or ``None`` after
+    starting the next game or letting the clock deal the next hand (nobody to act yet)."""
+    table = live.table
+    if table.status == "finished":
+        await service.command(table.code, 0, {"type": "again"})
+        await clock.advance(0.0)
+        await service.tasks.settle()
+        return None
+    hand = None if table.game is None else table.game.hand
+    if hand is None or hand.finished:
+        await clock.advance(0.0)
+        await service.tasks.settle()
+        return None
+    actor = hand.actor
+    if actor is None:
+        return None
+    legal = json.loads(service.render(live, actor))["legal"]
+    if not legal:
+        return None
+    move = rng.choices(legal, [weights.get(m["do"], 1) for m in legal])[0]
+    action: dict[str, Any] = {"do": move["do"]}
+    if move["do"] == "sideshow":
+        action["with"] = rng.choice(move["targets"])
+    return actor, action
+
+
 BUCKETS = ((0, 5), (5, 10), (10, 20), (20, 10_000))
 """Moves the hand had already, for the bytes by hand length."""
 
@@ -87,25 +123,10 @@ async def one_round(mode: str, tables: int, moves: int, seed: int, folder: Path)
                     while not conn.queue.empty():
                         conn.queue.get_nowait()
                 table = live.table
-                if table.status == "finished":
-                    await service.command(table.code, 0, {"type": "again"})
-                    await clock.advance(0.0)
-                    await service.tasks.settle()
+                chosen = await random_move(service, clock, live, rng, WEIGHTS)
+                if chosen is None:
                     continue
-                game = table.game
-                hand = None if game is None else game.hand
-                if hand is None or hand.finished:
-                    await clock.advance(0.0)
-                    await service.tasks.settle()
-                    continue
-                actor = hand.actor
-                legal = json.loads(service.render(live, actor))["legal"]
-                if not legal:
-                    continue
-                move = rng.choices(legal, [WEIGHTS.get(m["do"], 1) for m in legal])[0]
-                action: dict[str, Any] = {"do": move["do"]}
-                if move["do"] == "sideshow":
-                    action["with"] = rng.choice(move["targets"])
+                actor, action = chosen
                 done = len(table.public_state()["hand"]["actions"])
                 started = time.process_time()
                 await service.command(table.code, actor, {"type": "act", "action": action})
