@@ -29,11 +29,14 @@ from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
-__all__ = ["CLOCK_REFUSED", "CONTENT_TYPE", "NOT_READY", "Metrics"]
+__all__ = ["BOT_FAILED", "CLOCK_REFUSED", "CONTENT_TYPE", "NOT_READY", "Metrics"]
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 CLOCK_REFUSED = "clock/refused"
 """The server's own error kind: a table's clock fired a move the table refused."""
+BOT_FAILED = "computer/failed"
+"""The server's own error kind: a computer player raised an error instead of deciding (it packs,
+or declines a side show, as on a timeout)."""
 NOT_READY = "ready/failed"
 """The server's own error kind: ``/readyz`` found the store or the bus down."""
 MAX_KINDS = 200
@@ -74,6 +77,13 @@ class Metrics:
             "teenpatti_clock_lateness_seconds",
             "How late a table's clock fires after its time.",
             buckets=_LATE,
+            registry=r,
+        )
+        self.thinking = Histogram(
+            "teenpatti_computer_decision_seconds",
+            "Time from asking a computer player for its move to its answer (on the computers'"
+            " thread, its queue included).",
+            buckets=_FAST,
             registry=r,
         )
         self.errors = Counter(

@@ -28,6 +28,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 from ..store.sqlite import pending_writes
+from .thinker import pending_decisions
 
 __all__ = ["Clock", "Handle", "ManualClock", "SystemClock", "Tasks"]
 
@@ -130,12 +131,13 @@ class ManualClock:
 
 
 async def _settle(rounds: int = 20) -> None:
-    """Let the tasks run until they wait again, and the store's writes they wait for (answered
-    from the SQLite writer thread) come back."""
+    """Let the tasks run until they wait again, and what they wait for from other threads (the
+    store's writes, answered from the SQLite writer thread; the computer players' decisions,
+    from theirs) come back."""
     for _ in range(rounds):
         await asyncio.sleep(0)
-    while writes := pending_writes():
-        await asyncio.wait(writes)
+    while waiting := pending_writes() + pending_decisions():
+        await asyncio.wait(waiting)
         for _ in range(rounds):
             await asyncio.sleep(0)
 

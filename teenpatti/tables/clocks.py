@@ -1,6 +1,11 @@
 """A table's clocks: the deal after a short pause, computer players' moves after a human-looking
 delay, and the turn timer (on expiry the player packs, or declines a side show).
 
+A computer player's move is thought out on the computers' own thread (:mod:`.thinker`), not on
+the event loop, and committed only if the table is still in the state it was asked in. A player
+that fails to decide (an error in its code) packs, or declines a side show, as on a timeout, so a
+broken player never stops its table.
+
 A table needs at most one clock at a time, and which one follows from its state alone
 (:meth:`Clocks.schedule`), so it is set again after every version that changed the game (a chat
 message or a vote leaves the clock as it was). A paused table runs no clock. Every process shows
@@ -18,12 +23,14 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from ..engine import EngineError, IllegalAction, view
-from ..metrics import CLOCK_REFUSED, Metrics
+from ..engine.actions import Action
+from ..metrics import BOT_FAILED, CLOCK_REFUSED, Metrics
 from .clock import Clock, Tasks
 from .codes import new_seed
 from .events import Act, Event
 from .live import LiveTable, Timing
 from .table import Unavailable
+from .thinker import Thinker
 from .writer import Make
 
 __all__ = ["RETRY_FIRST", "RETRY_MAX", "Clocks", "show_finished_hand", "wants_clocks"]
@@ -70,12 +77,14 @@ class Clocks:
         tasks: Tasks,
         commit: Callable[[LiveTable, Make], Coroutine[Any, Any, int]],
         metrics: Metrics,
+        thinker: Thinker,
     ) -> None:
         self.clock = clock
         self.timing = timing
         self.tasks = tasks
         self._commit = commit
         self.metrics = metrics
+        self.thinker = thinker
 
     def schedule(self, live: LiveTable) -> None:
         """Set the one clock a table needs next, from its state (after every version)."""
@@ -113,7 +122,8 @@ class Clocks:
             now = self.clock.time()
             since = live.since if 0 < live.since <= now else now
             if live.owned:
-                self._later(live, since + pause - now, lambda: [table.hand_event(new_seed())])
+                deal = self._job(live, lambda: [table.hand_event(new_seed())])
+                self._later(live, since + pause - now, deal)
             return
         seat = hand.actor
         assert seat is not None
@@ -121,7 +131,7 @@ class Clocks:
             low, high = timing.bot_delay
             delay = low + (high - low) * secrets.randbelow(1000) / 1000
             if live.owned:
-                self._later(live, delay, lambda: [self._bot_event(live, seat)])
+                self._later(live, delay, lambda version: self._think(live, version, seat))
         elif table.settings.turn_seconds is not None:
             # The deadline counts from the event that began the turn, as stored: a process that
             # takes the clocks over keeps the deadline the clients were shown.
@@ -129,9 +139,14 @@ class Clocks:
             since = live.since if 0 < live.since <= now else now
             live.deadline = since + table.settings.turn_seconds
             if live.owned:
-                self._later(live, live.deadline - now, lambda: [self._timeout_event(live, seat)])
+                timeout = self._job(live, lambda: [self._timeout_event(live, seat)])
+                self._later(live, live.deadline - now, timeout)
 
-    def _later(self, live: LiveTable, delay: float, job: Callable[[], list[Event]]) -> None:
+    def _later(
+        self, live: LiveTable, delay: float, start: Callable[[int], Coroutine[Any, Any, None]]
+    ) -> None:
+        """In ``delay`` seconds start ``start(version)``, ``version`` the table's game version
+        now (the job does nothing if the table has moved on by then)."""
         version = live.table.game_version
         code = live.table.code
         due = self.clock.time() + max(0.0, delay)
@@ -139,9 +154,39 @@ class Clocks:
         def fire() -> None:
             self.metrics.lateness.observe(max(0.0, self.clock.time() - due))
             live.timer = None
-            self.tasks.spawn(self._run(live, version, job), f"table {code} clock")
+            self.tasks.spawn(start(version), f"table {code} clock")
 
         live.timer = self.clock.call_later(delay, fire)
+
+    def _job(
+        self, live: LiveTable, job: Callable[[], list[Event]]
+    ) -> Callable[[int], Coroutine[Any, Any, None]]:
+        return lambda version: self._run(live, version, job)
+
+    async def _think(self, live: LiveTable, version: int, seat: int) -> None:
+        """Ask the computer at ``seat`` for its move in the table's state at ``version``, on
+        the computers' thread, then commit the move if the table is still there."""
+        table = live.table
+        game = table.game
+        if table.game_version != version or game is None or game.hand is None:
+            return  # the table moved on; this clock is stale
+        bot = live.bots.get(seat)
+        if bot is None:
+            # Imported here, not at the top: the players' tables and numpy cost a third of the
+            # server's start-up, and a process may serve for a while before a computer moves.
+            from ..bots import load_bot
+
+            bot = live.bots[seat] = load_bot(table.settings.bots, seed=secrets.randbits(32))
+        action: Action | None
+        try:
+            action = await self.thinker.decide(bot, view(game.hand, seat))
+        except Exception:
+            if table.game_version != version:
+                return  # asked in a state that is gone: nothing to play
+            self.metrics.error(BOT_FAILED)
+            log.exception("the computer at table %s seat %d failed to decide", table.code, seat)
+            action = None
+        await self._run(live, version, lambda: [self._bot_event(live, seat, action)])
 
     async def _run(self, live: LiveTable, version: int, job: Callable[[], list[Event]]) -> None:
         """Run a clock's job; on any error, log it (once until it succeeds) and try again with
@@ -174,19 +219,14 @@ class Clocks:
         if live.table.game_version != version or live.timer is not None:
             return  # the table moved on meanwhile, and its next clock is set
         delay = min(RETRY_MAX, RETRY_FIRST * 2 ** (live.failures - 1))
-        self._later(live, delay, job)
+        self._later(live, delay, self._job(live, job))
 
-    def _bot_event(self, live: LiveTable, seat: int) -> Act:
+    def _bot_event(self, live: LiveTable, seat: int, action: Action | None) -> Act:
+        """The event of the computer's ``action`` (``None``: it failed to decide, and packs or
+        declines as on a timeout)."""
         table = live.table
-        bot = live.bots.get(seat)
-        if bot is None:
-            # Imported here, not at the top: the players' tables and numpy cost a third of the
-            # server's start-up, and a process may serve for a while before a computer moves.
-            from ..bots import load_bot
-
-            bot = live.bots[seat] = load_bot(table.settings.bots, seed=secrets.randbits(32))
-        assert table.game is not None and table.game.hand is not None
-        action = bot.decide(view(table.game.hand, seat))
+        if action is None:
+            return self._timeout_event(live, seat)
         try:
             return table.act_event(seat, action.to_json(), by="bot")
         except IllegalAction:  # a bot should never do this; pack rather than stall the table

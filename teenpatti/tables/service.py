@@ -39,6 +39,7 @@ from .presence import Presence
 from .reconciler import Reconciler
 from .registry import Registry
 from .table import Settings, Table, TableError, Unavailable, clean_name, token_hash
+from .thinker import Thinker
 from .writer import Writer
 
 __all__ = [
@@ -121,7 +122,10 @@ class TableService:
             stored=self._stored,
             caught_up=self._caught_up,
         )
-        self.clocks = Clocks(self.clock, self.timing, self.tasks, self.writer.commit, self.metrics)
+        self.thinker = Thinker(self.metrics)
+        self.clocks = Clocks(
+            self.clock, self.timing, self.tasks, self.writer.commit, self.metrics, self.thinker
+        )
         self.presence = Presence(
             self.clock,
             self.timing,
@@ -232,6 +236,7 @@ class TableService:
             for conn in list(live.connections):
                 conn.close()
         self.tasks.cancel()
+        self.thinker.close()
         await self.bus.close()
 
     # ------------------------------------------------------------------ lobby

@@ -1,0 +1,188 @@
+"""The computer players think on a thread of their own, beside the event loop.
+
+A real service over SQLite, a table of one person and two computers whose players are held at a
+gate the test opens: while a computer thinks, the event loop serves other tables; an answer that
+comes after the table moved on (the host paused it) is never played; a player that fails to
+decide packs as on a timeout, and the table goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from teenpatti.bots import load_bot
+from teenpatti.engine import Action, HandView
+from teenpatti.store.sqlite import SqliteStore
+from teenpatti.tables.events import Act, decode
+from teenpatti.tables.service import TableService, Timing
+
+FAST = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, reconnect_grace=60.0)
+
+
+class GatedBot:
+    """A computer player that says when it is asked (and on which thread) and answers only when
+    the test lets it: the move of the kind the test names (``None``: any legal move). With
+    ``fail`` it raises instead of answering."""
+
+    name = "gated"
+
+    def __init__(self, fail: bool = False) -> None:
+        self.inner = load_bot("random", 7)
+        self.fail = fail
+        self.asked: queue.Queue[str] = queue.Queue()
+        self.go: queue.Queue[str | None] = queue.Queue()
+        self.answers = 0
+
+    def decide(self, seen: HandView) -> Action:
+        self.asked.put(threading.current_thread().name)
+        kind = self.go.get(timeout=30)
+        self.answers += 1
+        if self.fail:
+            raise RuntimeError("this computer player is broken")
+        if kind is None:
+            return self.inner.decide(seen)
+        assert seen.viewer is not None
+        return next(a for a in seen.legal_actions if a.kind == kind).action(seen.viewer)
+
+
+class Table:
+    """A table of a person (seat 0, who packs whenever the turn is theirs) and two gated
+    computers, on a real service."""
+
+    def __init__(self, service: TableService, code: str, bots: dict[int, GatedBot]) -> None:
+        self.service = service
+        self.code = code
+        self.bots = bots
+
+    @classmethod
+    async def open(cls, path: Path, fail: bool = False) -> Table:
+        service = TableService(SqliteStore(path / "t.sqlite3"), FAST)
+        await service.start()
+        code, _, seat = await service.create(
+            {"name": "Asha", "seats": 3, "computer": True, "turn_seconds": None, "bots": "random"}
+        )
+        assert seat == 0
+        bots = {s: GatedBot(fail) for s in (1, 2)}
+        # Before the first deal's clock has run: nothing has been awaited since the table opened.
+        service.get(code).bots.update(bots)
+        return cls(service, code, bots)
+
+    @property
+    def version(self) -> int:
+        return self.service.get(self.code).table.version
+
+    async def computer_asked(self) -> tuple[int, str]:
+        """Wait until a computer is asked for a move (the person packs if the turn is theirs
+        first): the seat asked and the thread it was asked on."""
+        table = self.service.get(self.code).table
+        async with asyncio.timeout(20):
+            while True:
+                for seat, bot in self.bots.items():
+                    try:
+                        return seat, bot.asked.get_nowait()
+                    except queue.Empty:
+                        pass
+                hand = table.game.hand if table.game is not None else None
+                if hand is not None and not hand.finished and hand.actor == 0:
+                    act = {"type": "act", "action": {"do": "pack"}}
+                    await self.service.command(self.code, 0, act)
+                await asyncio.sleep(0.001)
+
+    async def until(self, done: Callable[[], bool], what: str) -> None:
+        """Wait for the service to make ``done()`` true (checked every loop step)."""
+        async with asyncio.timeout(20):
+            while not done():
+                await asyncio.sleep(0.001)
+        assert done(), what
+
+    async def events(self) -> list[object]:
+        stored = await self.service.store.load(self.service.get(self.code).table.table_id)
+        return [decode(e.data) for e in stored]
+
+    async def close(self) -> None:
+        for bot in self.bots.values():  # nobody stays held at the gate
+            for _ in range(8):
+                bot.go.put(None)
+        await self.service.stop()
+        await self.service.store.close()
+
+
+def run(body: Callable[[Table], Awaitable[None]], path: Path, fail: bool = False) -> None:
+    async def main() -> None:
+        table = await Table.open(path, fail)
+        try:
+            await body(table)
+        finally:
+            await table.close()
+
+    asyncio.run(asyncio.wait_for(main(), 60))
+
+
+def test_the_event_loop_serves_other_tables_while_a_computer_thinks(tmp_path: Path) -> None:
+    async def body(t: Table) -> None:
+        seat, thread = await t.computer_asked()
+        assert thread.startswith("teenpatti-computer"), thread
+        before = t.version
+        # The computer is still thinking: another table opens and plays on the same loop.
+        code, _, _ = await t.service.create(
+            {"name": "Bikash", "seats": 2, "computer": False, "turn_seconds": None}
+        )
+        other = t.service.get(code).table
+        await t.service.command(code, 0, {"type": "chat", "text": "namaste"})
+        assert other.version >= 2
+        assert t.version == before, "nothing is played at the thinking table meanwhile"
+        t.bots[seat].go.put(None)
+        await t.until(lambda: t.version > before, "the computer's move was never stored")
+        last = (await t.events())[before]
+        assert isinstance(last, Act) and last.seat == seat and last.by == "bot"
+
+    run(body, tmp_path)
+
+
+def test_an_answer_that_comes_after_the_table_moved_on_is_not_played(tmp_path: Path) -> None:
+    """The host pauses and resumes while a computer thinks: the hand is where it was, but the
+    answer was asked in a state that is gone. The computer is asked again; its first answer
+    (a pack) is never played, its second (a chaal) is, once."""
+
+    async def body(t: Table) -> None:
+        seat, _ = await t.computer_asked()
+        bot = t.bots[seat]
+        await t.service.command(t.code, 0, {"type": "pause"})
+        await t.service.command(t.code, 0, {"type": "resume"})
+        resumed = t.version
+        bot.go.put("pack")  # the answer to the state before the pause
+        again, _ = await t.computer_asked()
+        assert again == seat, "after the pause the same computer is asked again"
+        assert bot.answers == 1
+        bot.go.put("chaal")
+        await t.until(lambda: t.version > resumed, "the computer's new move was never stored")
+        played = [e for e in (await t.events())[resumed:] if isinstance(e, Act)]
+        assert played[0].seat == seat and played[0].by == "bot"
+        assert played[0].action["do"] == "chaal", "an answer to a state that is gone was played"
+        assert [e for e in played if e.seat == seat] == played[:1]
+
+    run(body, tmp_path)
+
+    run(body, tmp_path)
+
+
+def test_a_computer_that_fails_to_decide_packs_and_the_table_goes_on(tmp_path: Path) -> None:
+    async def body(t: Table) -> None:
+        seat, _ = await t.computer_asked()
+        before = t.version
+        t.bots[seat].go.put(None)
+        await t.until(lambda: t.version > before, "the table stopped at a broken computer")
+        last = (await t.events())[before]
+        assert isinstance(last, Act) and last.seat == seat and last.by == "timer"
+        assert last.action["do"] in {"pack", "decline"}
+        rendered = t.service.metrics.render().decode()
+        assert 'teenpatti_errors_total{kind="computer/failed"} 1.0' in rendered
+        assert "teenpatti_computer_decision_seconds_count" in rendered
+        # The game goes on: the next turn comes (to the other computer, or a new hand's).
+        await t.computer_asked()
+
+    run(body, tmp_path, fail=True)
