@@ -157,14 +157,26 @@ class Presence:
             if seat not in live.graces:
                 self._grace(live, seat, remaining, since)
             return
+
+        def hand_over(table: Table) -> list[Event]:
+            # Checked again under the table's lock: the person may have come back while the
+            # bus was asked.
+            if any(c.seat == seat for c in live.connections):
+                return []
+            return self._hand_over(table, seat)
+
         try:
-            done = await self._commit(live, lambda t: self._hand_over(t, seat))
+            done = await self._commit(live, hand_over)
         except Exception as error:  # the store is down: try again shortly
             log.warning("table %s: seat %d not handed over yet: %s", code, seat, error)
             if seat not in live.graces:
                 self._grace(live, seat, RETRY_MAX, since)
             return
-        if done:
+        if done and any(c.seat == seat for c in live.connections):
+            # The person came back while the hand-over was being stored: their socket found the
+            # seat still theirs, so it is given back now, before the computer can move for them.
+            await self._give_back(live, seat)
+        elif done:
             away = self.clock.time() - last
             log.info("table %s: seat %d handed to the computer (away %.0f s)", code, seat, away)
 

@@ -422,3 +422,48 @@ def test_start_up_loads_nothing_and_announcements_of_other_tables_are_ignored(
         await third.stop()
 
     run(body)
+
+
+class HeldStore(FlakyStore):
+    """A store whose appends of a hand-over to the computer wait until the test lets them
+    through (``hold`` set): the moment between a hand-over's check and its commit."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.hold = False
+        self.held = asyncio.Event()
+        self.release = asyncio.Event()
+
+    async def append(self, table_id: str, expected: int, events: list[dict[str, Any]]) -> int:
+        if self.hold and any(e.get("type") == "control" and e.get("bot") for e in events):
+            self.held.set()
+            await self.release.wait()
+        return await super().append(table_id, expected, events)
+
+
+def test_a_person_back_while_the_hand_over_is_stored_keeps_the_seat(tmp_path: Path) -> None:
+    """Seen in a two-process test under load: a person whose socket opened while their seat's
+    hand-over to the computer was being stored found the seat still theirs, then the hand-over
+    applied, and the computer played for a connected person until the reconciler's next round.
+    Now the seat is given back as soon as the hand-over is stored."""
+
+    async def body() -> None:
+        clock = ManualClock()
+        store = HeldStore(tmp_path / "s.sqlite3")
+        service = TableService(store, TIMING, clock)
+        live, tokens = await started(service, guests=1)
+        away = Connection(service.seat_for(live, tokens[1]))
+        await service.connect(live, away)
+        service.disconnect(live, away)  # the guest's grace starts
+        store.hold = True
+        await clock.advance(TIMING.reconnect_grace + 0.01)
+        assert store.held.is_set(), "the grace ran out without a hand-over"
+        back = Connection(service.seat_for(live, tokens[1]))
+        await service.connect(live, back)  # back while the hand-over is being stored
+        store.release.set()
+        await service.tasks.settle()
+        assert live.table.seats[1].token_hash is not None
+        assert not live.table.seats[1].bot, "the computer plays for a connected person"
+        await service.stop()
+
+    run(body)
