@@ -165,11 +165,13 @@ class Configured(_Event, tag="configured", frozen=True):
 
 
 class Said(_Event, tag="said", frozen=True):
-    """A chat message from ``seat``: a quick ``phrase`` (its key), an ``emoji`` or ``text``."""
+    """A chat message from ``seat``: a quick ``phrase`` (its key), an ``emoji`` or ``text``;
+    ``id`` the client's id for it (a message sent again with it is stored once)."""
 
     seat: int
     kind: str
     text: str
+    id: str | None = None
 
 
 Event = (

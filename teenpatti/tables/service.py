@@ -350,7 +350,7 @@ class TableService:
                 case "configure":
                     return [t.configure_event(seat, message)]
                 case "chat":
-                    return [t.chat_event(seat, message)]
+                    return [t.chat_event(seat, message, cid)]
                 case "part":
                     return [t.part_event(seat, message, cid)]
             # a chat message or a vote in between changes nothing the move was chosen from

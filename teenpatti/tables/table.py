@@ -405,7 +405,7 @@ class Table:
         self.version += 1
         if not isinstance(event, QUIET):
             self.game_version = self.version
-        if isinstance(event, Started | Again | Act | Part) and event.id is not None:
+        if isinstance(event, Started | Again | Act | Part | Said) and event.id is not None:
             self.command_ids[event.id] = self.version
             if len(self.command_ids) > COMMAND_IDS_KEPT:
                 del self.command_ids[next(iter(self.command_ids))]
@@ -532,12 +532,13 @@ class Table:
             raise TableError("settings/invalid", "say what to change: late, chat or both")
         return Configured(**changes)
 
-    def chat_event(self, seat: int | None, data: dict[str, Any]) -> Said:
-        """A chat message from ``seat`` (spectators read the chat but do not write in it)."""
+    def chat_event(self, seat: int | None, data: dict[str, Any], cid: str | None = None) -> Said:
+        """A chat message from ``seat`` (spectators read the chat but do not write in it);
+        ``cid`` the client's id for it."""
         if seat is None:
             raise TableError("table/not_seated", "only the players at the table can chat")
         kind, text = chat.message(data, free_text=self.settings.chat)
-        return Said(seat=seat, kind=kind, text=text)
+        return Said(seat=seat, kind=kind, text=text, id=cid)
 
     def start_event(self, seat: int | None, seed: bytes, cid: str | None = None) -> Started:
         """The event that starts the game (the host only), filling empty seats with the computer;

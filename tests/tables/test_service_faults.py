@@ -467,3 +467,28 @@ def test_a_person_back_while_the_hand_over_is_stored_keeps_the_seat(tmp_path: Pa
         await service.stop()
 
     run(body)
+
+
+def test_a_chat_message_sent_again_with_its_id_is_stored_once(tmp_path: Path) -> None:
+    """A chat message whose acknowledgement was lost is refused as retryable; sent again with
+    the same id it is not stored a second time (it used to be: only moves were deduplicated)."""
+
+    async def body() -> None:
+        store = FlakyStore(tmp_path / "s.sqlite3")
+        service = TableService(store, TIMING, ManualClock())
+        live, _ = await started(service)
+        code = live.table.code
+        message = {"type": "chat", "phrase": "shabash", "id": "c-1"}
+        store.lose_acks = 1
+        with pytest.raises(TableError) as refused:
+            await service.command(code, 0, message)
+        assert refused.value.code == "store/unavailable" and refused.value.retryable
+        assert not await service.command(code, 0, message)  # applied already: a repeat
+        assert await service.command(code, 0, {**message, "id": "c-2"})
+        said = [e.data for e in await SqliteStore.load(store, live.table.table_id)]
+        said = [e for e in said if e["type"] == "said"]
+        assert [e.get("id") for e in said] == ["c-1", "c-2"]
+        assert [m["text"] for m in live.table.public_state()["chat"]] == ["shabash", "shabash"]
+        await service.stop()
+
+    run(body)
