@@ -67,6 +67,16 @@ def show_finished_hand(live: LiveTable) -> None:
             observe(view(hand, seat))
 
 
+class _Thinking:
+    """The clock of a table whose computer is deciding: calling it off drops the answer."""
+
+    def __init__(self) -> None:
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
 class Clocks:
     """Sets, fires and cancels each table's one clock."""
 
@@ -177,15 +187,22 @@ class Clocks:
             from ..bots import load_bot
 
             bot = live.bots[seat] = load_bot(table.settings.bots, seed=secrets.randbits(32))
+        # While it thinks, the decision is the table's clock: a chat message or the reconciler's
+        # round does not ask again, and a change to the game calls it off.
+        thinking = live.timer = _Thinking()
         action: Action | None
         try:
             action = await self.thinker.decide(bot, view(game.hand, seat))
         except Exception:
-            if table.game_version != version:
+            if thinking.cancelled or table.game_version != version:
                 return  # asked in a state that is gone: nothing to play
             self.metrics.error(BOT_FAILED)
             log.exception("the computer at table %s seat %d failed to decide", table.code, seat)
             action = None
+        if thinking.cancelled:
+            return
+        if live.timer is thinking:
+            live.timer = None
         await self._run(live, version, lambda: [self._bot_event(live, seat, action)])
 
     async def _run(self, live: LiveTable, version: int, job: Callable[[], list[Event]]) -> None:

@@ -135,6 +135,15 @@ def test_the_event_loop_serves_other_tables_while_a_computer_thinks(tmp_path: Pa
         await t.service.command(code, 0, {"type": "chat", "text": "namaste"})
         assert other.version >= 2
         assert t.version == before, "nothing is played at the thinking table meanwhile"
+        # A chat message at the thinking table changes no game state: the computer is not
+        # asked again (the decision under way stays the table's one clock).
+        live = t.service.get(t.code)
+        thinking = live.timer
+        assert thinking is not None
+        await t.service.command(t.code, 0, {"type": "chat", "phrase": "shabash"})
+        assert live.timer is thinking
+        assert t.bots[seat].asked.empty()
+        before = t.version
         t.bots[seat].go.put(None)
         await t.until(lambda: t.version > before, "the computer's move was never stored")
         last = (await t.events())[before]
