@@ -1,21 +1,20 @@
-"""The expert computer player: a solved heads-up strategy, looked up; hard's values multiway.
+"""The expert computer player: ``hard``'s move, improved by rollouts from the public state.
 
-Heads-up, once the other player has seen its cards, ``expert`` plays the strategy CFR+ found
-for the abstract game of its table (:mod:`teenpatti.bots.solver`): it turns its view into the
-public state (chips put in by each player, in boots; the stake; who has seen; whose turn;
-whether a bet has been made; blind turns) and, once it has seen, its hand's bucket, and draws its
-move from the table with its seeded random source. That is a dictionary lookup and one draw:
-a few microseconds.
+``expert`` asks ``hard`` for its move and then, wherever every other player still in has seen,
+plays each legal move out on deals drawn from what its seat may know (:mod:`.search`: the
+others' hands from hard's reading of the public log, ``hard`` playing every seat after the move)
+and keeps hard's move unless another is better by more than its standard error. While another
+player is still blind it plays hard's move as it is: the rollouts would play a blind player as
+hard does, looking and packing its weak hands, which a player who never looks does not. It
+reads the table's opponent model (:mod:`teenpatti.bots.model`) as hard does. A decision is a
+hundred or so hands played out: milliseconds, so the table server asks for it on the
+computers' own thread (:mod:`teenpatti.tables.thinker`).
 
-Where the table does not reach it plays as ``hard`` does: while the other player is blind (there
-the table, not yet converged, loses to a player who never looks, and hard's values to the pot
-limit beat it), with three or more players in (or when
-players have packed, leaving dead chips in the pot), with stacks shorter than the table's, at a
-table whose betting has no solved table (another preset, range bets), for side-show answers, and
-against a player the opponent model (:mod:`teenpatti.bots.model`) shows, from earlier hands at
-this table, to bet on anything or never to pack to a raise: there hard's values win far more
-(heads-up, single hands: +7.66 boots a hand against a station and +5.29 against a maniac, where
-the table wins +1.31 and +1.49).
+The heads-up strategy solved by CFR+ for the abstract game of our table
+(:mod:`teenpatti.bots.solver`, shipped in ``solver/data``) can be played instead where it
+reaches (:attr:`ExpertBot.table`): the public state turned into the solver's state and the
+hand into its bucket, then one draw from the stored row, a few microseconds. It is off: the
+shipped table is not converged and loses to the rollouts heads-up (docs/bots.md, section 8).
 
 >>> from teenpatti.bots import load_bot
 >>> load_bot("expert", 1).name
@@ -140,7 +139,8 @@ def _blind_opponent(view: HandView) -> bool:
 
 
 class ExpertBot(HardBot):
-    """The solved heads-up strategy where it reaches; ``hard``'s play elsewhere."""
+    """``hard``'s move improved by the rollout search (the solved heads-up table first, where
+    it reaches, when :attr:`table` is on)."""
 
     name = "expert"
     level = replace(HARD, name="expert")
