@@ -26,7 +26,7 @@ from teenpatti.bots import DecidesActions
 from teenpatti.engine import Action, HandView
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.service import TableService, Timing
-from teenpatti.tables.thinker import Thinker
+from teenpatti.tables.thinker import Failed, Thinker
 
 TIMING = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, idle_after=1e9)
 TICK = 0.005
@@ -35,8 +35,10 @@ TICK = 0.005
 class OnTheLoop(Thinker):
     """Every decision made on the event loop (the service before the computers' thread)."""
 
-    async def decide(self, bot: DecidesActions, seen: HandView) -> Action:
-        return bot.decide(seen)
+    def ask(self, bot: DecidesActions, seen: HandView) -> asyncio.Future[Action | Failed]:
+        answer: asyncio.Future[Action | Failed] = asyncio.get_running_loop().create_future()
+        answer.set_result(bot.decide(seen))
+        return answer
 
 
 async def play(args: argparse.Namespace, inline: bool, folder: Path) -> tuple[list[float], int]:

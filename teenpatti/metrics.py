@@ -29,7 +29,7 @@ from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
-__all__ = ["BOT_FAILED", "CLOCK_REFUSED", "CONTENT_TYPE", "NOT_READY", "Metrics"]
+__all__ = ["BOT_FAILED", "BOT_SLOW", "CLOCK_REFUSED", "CONTENT_TYPE", "NOT_READY", "Metrics"]
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 CLOCK_REFUSED = "clock/refused"
@@ -37,6 +37,9 @@ CLOCK_REFUSED = "clock/refused"
 BOT_FAILED = "computer/failed"
 """The server's own error kind: a computer player raised an error instead of deciding (it packs,
 or declines a side show, as on a timeout)."""
+BOT_SLOW = "computer/slow"
+"""The server's own error kind: a computer player took longer than ``Timing.think_limit`` (it
+packs, or declines a side show, as on a timeout)."""
 NOT_READY = "ready/failed"
 """The server's own error kind: ``/readyz`` found the store or the bus down."""
 MAX_KINDS = 200
@@ -86,6 +89,11 @@ class Metrics:
             buckets=_FAST,
             registry=r,
         )
+        self.waiting = Gauge(
+            "teenpatti_computer_decisions_waiting",
+            "Computer players' decisions asked for and not answered yet (queued or being made).",
+            registry=r,
+        )
         self.errors = Counter(
             "teenpatti_errors", "Errors by kind (stable error codes).", ["kind"], registry=r
         )
@@ -112,6 +120,10 @@ class Metrics:
     def watch_tables(self, count: Callable[[], int]) -> None:
         """Read the live-table gauge from ``count`` at each scrape."""
         self.tables.set_function(count)
+
+    def watch_thinking(self, count: Callable[[], int]) -> None:
+        """Read the waiting-decisions gauge from ``count`` at each scrape."""
+        self.waiting.set_function(count)
 
     def render(self) -> bytes:
         """The registry in the Prometheus text format."""

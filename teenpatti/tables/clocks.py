@@ -17,6 +17,7 @@ missing.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Callable, Coroutine
@@ -24,13 +25,13 @@ from typing import Any
 
 from ..engine import EngineError, IllegalAction, view
 from ..engine.actions import Action
-from ..metrics import BOT_FAILED, CLOCK_REFUSED, Metrics
+from ..metrics import BOT_FAILED, BOT_SLOW, CLOCK_REFUSED, Metrics
 from .clock import Clock, Tasks
 from .codes import new_seed
 from .events import Act, Event
 from .live import LiveTable, Timing
 from .table import Unavailable
-from .thinker import Thinker
+from .thinker import Failed, Thinker
 from .writer import Make
 
 __all__ = ["RETRY_FIRST", "RETRY_MAX", "Clocks", "show_finished_hand", "wants_clocks"]
@@ -68,13 +69,17 @@ def show_finished_hand(live: LiveTable) -> None:
 
 
 class _Thinking:
-    """The clock of a table whose computer is deciding: calling it off drops the answer."""
+    """The clock of a table whose computer is deciding: calling it off drops the decision (not
+    made, if the computers' thread has not taken it up yet) and its answer."""
 
     def __init__(self) -> None:
         self.cancelled = False
+        self.future: asyncio.Future[Action | Failed] | None = None
 
     def cancel(self) -> None:
         self.cancelled = True
+        if self.future is not None:
+            self.future.cancel()
 
 
 class Clocks:
@@ -163,10 +168,11 @@ class Clocks:
 
         def fire() -> None:
             self.metrics.lateness.observe(max(0.0, self.clock.time() - due))
-            live.timer = None
+            if live.timer is handle:
+                live.timer = None
             self.tasks.spawn(start(version), f"table {code} clock")
 
-        live.timer = self.clock.call_later(delay, fire)
+        handle = live.timer = self.clock.call_later(delay, fire)
 
     def _job(
         self, live: LiveTable, job: Callable[[], list[Event]]
@@ -180,6 +186,8 @@ class Clocks:
         game = table.game
         if table.game_version != version or game is None or game.hand is None:
             return  # the table moved on; this clock is stale
+        if live.timer is not None:
+            return  # a clock was set again meanwhile (the reconciler's round): it will ask
         bot = live.bots.get(seat)
         if bot is None:
             # Imported here, not at the top: the players' tables and numpy cost a third of the
@@ -190,19 +198,40 @@ class Clocks:
         # While it thinks, the decision is the table's clock: a chat message or the reconciler's
         # round does not ask again, and a change to the game calls it off.
         thinking = live.timer = _Thinking()
-        action: Action | None
+        action: Action | None = None
         try:
-            action = await self.thinker.decide(bot, view(game.hand, seat))
-        except Exception:
+            thinking.future = self.thinker.ask(bot, view(game.hand, seat))
+            answer = await asyncio.wait_for(thinking.future, self.timing.think_limit)
+        except asyncio.CancelledError:
+            if not thinking.cancelled:
+                raise
+            return  # called off: the table moved on
+        except TimeoutError:
+            if thinking.cancelled or table.game_version != version:
+                return
+            self.metrics.error(BOT_SLOW)
+            log.warning(
+                "the computer at table %s seat %d took over %g s to decide: it packs",
+                table.code,
+                seat,
+                self.timing.think_limit,
+            )
+        else:
             if thinking.cancelled or table.game_version != version:
                 return  # asked in a state that is gone: nothing to play
-            self.metrics.error(BOT_FAILED)
-            log.exception("the computer at table %s seat %d failed to decide", table.code, seat)
-            action = None
-        if thinking.cancelled:
-            return
-        if live.timer is thinking:
-            live.timer = None
+            if isinstance(answer, Failed):
+                self.metrics.error(BOT_FAILED)
+                log.error(
+                    "the computer at table %s seat %d failed to decide: it packs",
+                    table.code,
+                    seat,
+                    exc_info=answer.__cause__,
+                )
+            else:
+                action = answer
+        finally:
+            if live.timer is thinking:
+                live.timer = None
         await self._run(live, version, lambda: [self._bot_event(live, seat, action)])
 
     async def _run(self, live: LiveTable, version: int, job: Callable[[], list[Event]]) -> None:

@@ -27,6 +27,9 @@ class Timing:
     """The service's clock settings, in seconds. Tests set the delays to zero."""
 
     bot_delay: tuple[float, float] = (0.8, 2.0)
+    think_limit: float = 10.0
+    """Seconds a computer player may take for its move, its wait for the computers' thread
+    included; past it, it packs (or declines a side show), as on a timeout."""
     result_pause: float = 4.0
     first_deal: float = 1.5
     reconnect_grace: float = 45.0

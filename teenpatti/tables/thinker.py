@@ -6,12 +6,17 @@ every other table the process serves for that long: their moves, pings and socke
 clock therefore asks :class:`Thinker` for the move, which calls the player's ``decide`` on one
 thread kept for the computers, and the loop serves everyone else meanwhile. The thread holds the
 interpreter lock only between the loop's turns (Python hands it over every few milliseconds), so
-one long decision costs the other tables a few milliseconds of waiting at most, not its length.
+one long decision costs the event loop (every table's moves, pings and sockets) a few
+milliseconds of waiting at most, not its length; the other tables' computers wait their turn on
+the thread.
 
 Decisions are made one at a time, in the order asked (one thread): a computer player is never
 asked two things at once, and no more threads compete for the one lock. A decision is for the
 state it was asked in; the clock that asked commits it only if the table has not moved on since
-(:mod:`teenpatti.tables.clocks`), so a late answer can never be played in a later state.
+(:mod:`teenpatti.tables.clocks`), so a late answer can never be played in a later state. A
+decision called off before its turn on the thread is dropped, not made. A player that raises
+answers :class:`Failed`; one that takes longer than the table's limit is given up on by the
+clock (it packs), though its thread finishes the decision and the answer goes unread.
 
 >>> import asyncio
 >>> from teenpatti.bots import load_bot
@@ -31,6 +36,7 @@ True
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
@@ -42,7 +48,7 @@ if TYPE_CHECKING:  # the computer players are imported when one first moves (a q
     from ..bots import DecidesActions
     from ..metrics import Metrics
 
-__all__ = ["Thinker", "pending_decisions"]
+__all__ = ["Failed", "Thinker", "pending_decisions"]
 
 _PENDING: set[asyncio.Future[Any]] = set()
 """Decisions handed to a thinker's thread and not yet answered, in every service of this
@@ -56,26 +62,63 @@ def pending_decisions() -> list[asyncio.Future[Any]]:
     return [f for f in _PENDING if f.get_loop() is loop and not f.done()]
 
 
+class Failed(Exception):
+    """The computer player raised an error instead of answering (``__cause__`` is the error)."""
+
+
+def _decide(bot: DecidesActions, seen: HandView) -> Action | Failed:
+    """``bot.decide(seen)`` on the thinker's thread, its error returned as :class:`Failed` (so
+    that an error of the thread pool itself is not taken for the player's)."""
+    try:
+        return bot.decide(seen)
+    except Exception as error:
+        failed = Failed(f"{type(error).__name__}: {error}")
+        failed.__cause__ = error
+        return failed
+
+
 class Thinker:
     """Makes the computer players' decisions on a thread of their own, one at a time."""
 
     def __init__(self, metrics: Metrics | None = None) -> None:
         self._pool: ThreadPoolExecutor | None = None
         self._metrics = metrics
+        self._lock = threading.Lock()
+        self.waiting = 0
+        """Decisions asked for and not done on the thread yet (queued or being made; one given
+        up on by its clock counts until its thread is done with it)."""
+        if metrics is not None:
+            metrics.watch_thinking(lambda: self.waiting)
 
-    async def decide(self, bot: DecidesActions, seen: HandView) -> Action:
-        """``bot.decide(seen)``, made on the thinker's thread; raises what the bot raises."""
-        started = time.perf_counter()
+    def ask(self, bot: DecidesActions, seen: HandView) -> asyncio.Future[Action | Failed]:
+        """Start ``bot.decide(seen)`` on the thinker's thread: the future's result is the move,
+        or :class:`Failed`. Cancelling the future before the thread takes it up drops it."""
         if self._pool is None:  # started at the first decision (and again after a close)
             self._pool = ThreadPoolExecutor(1, thread_name_prefix="teenpatti-computer")
-        future = asyncio.get_running_loop().run_in_executor(self._pool, bot.decide, seen)
-        _PENDING.add(future)
-        future.add_done_callback(_PENDING.discard)
-        try:
-            return await future
-        finally:
+        started = time.perf_counter()
+        work = self._pool.submit(_decide, bot, seen)
+        with self._lock:
+            self.waiting += 1
+
+        def done(_: object) -> None:  # on the thread, or here if already done or cancelled
+            with self._lock:
+                self.waiting -= 1
             if self._metrics is not None:
                 self._metrics.thinking.observe(time.perf_counter() - started)
+
+        work.add_done_callback(done)
+        future = asyncio.wrap_future(work)
+        _PENDING.add(future)
+        future.add_done_callback(_PENDING.discard)
+        return future
+
+    async def decide(self, bot: DecidesActions, seen: HandView) -> Action:
+        """``bot.decide(seen)``, made on the thinker's thread; raises :class:`Failed` if the
+        player raised."""
+        answer = await self.ask(bot, seen)
+        if isinstance(answer, Failed):
+            raise answer
+        return answer
 
     def close(self) -> None:
         """Stop taking decisions; one under way finishes on its thread, its answer unread."""

@@ -228,13 +228,18 @@ def test_clocks_fire_once_while_the_lease_changes_hands(
 async def _clocks(a: Server, b: Server, redis_url: str, ws: MakeClient) -> dict[str, Any]:
     """Two computer tables opened on A: "bots" (its host looks in through B and leaves, and after
     the grace B hands the seat to the computer), whose lease is taken away every 0.3 s; and
-    "timer" (its host sits at the table on A and never moves: two hands, so that the host acts
-    first in one of them, and the turn timer plays the seat; a person who is connected is never
-    handed to the computer, while one who never came is, after the grace)."""
+    "timer" (its host sits at the table on A, starts the game there and never moves: two hands,
+    so that the host acts first in one of them, and the turn timer plays the seat; a person who
+    is connected is never handed to the computer, while one who never came is, after the grace).
+    The host of "timer" is connected before its game starts: a game started without them could
+    hand their seat over, 0.3 s into it, before a busy machine had opened their socket."""
     common = {"name": "Asha", "preset": "limited", "bots": "random", "computer": True}
     bots = await a.api.create(**common, seats=5, hands=6, turn_seconds=5)
-    timer = await a.api.create(**common, seats=2, hands=2, turn_seconds=5)
+    timer = await a.api.create(**{**common, "computer": False}, seats=2, hands=2, turn_seconds=5)
     codes = {"bots": bots["code"], "timer": timer["code"]}
+    sitter = ws(a, codes["timer"], 0, "timer: host on A, never moves")
+    await sitter.hello(timer["token"])
+    await sitter.send({"type": "start"})
     spectators = {
         name: [ws(srv, code, None, f"{name}: spectator on {srv.data.name}") for srv in (a, b)]
         for name, code in codes.items()
@@ -245,8 +250,6 @@ async def _clocks(a: Server, b: Server, redis_url: str, ws: MakeClient) -> dict[
     person = ws(b, codes["bots"], 0, "host on B")
     await person.hello(bots["token"])
     await person.close()
-    sitter = ws(a, codes["timer"], 0, "timer: host on A, never moves")
-    await sitter.hello(timer["token"])
 
     key = lease_key(codes["bots"])
     client = aioredis.from_url(redis_url, decode_responses=True)

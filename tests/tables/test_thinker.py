@@ -12,13 +12,17 @@ import asyncio
 import queue
 import threading
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 
 from teenpatti.bots import load_bot
-from teenpatti.engine import Action, HandView
+from teenpatti.engine import Action, Hand, HandView, Rules, view
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.events import Act, decode
 from teenpatti.tables.service import TableService, Timing
+
+VIEW = view(Hand(Rules(), [1000, 1000], 1, seed=bytes(32)), 0)
+"""A view of a seat whose turn it is (for a decision made outside any table)."""
 
 FAST = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, reconnect_grace=60.0)
 
@@ -59,9 +63,13 @@ class Table:
         self.bots = bots
 
     @classmethod
-    async def open(cls, path: Path, fail: bool = False) -> Table:
-        service = TableService(SqliteStore(path / "t.sqlite3"), FAST)
-        await service.start()
+    async def open(
+        cls, path: Path, fail: bool = False, service: TableService | None = None
+    ) -> Table:
+        """A new table, on a new service unless ``service`` is given."""
+        if service is None:
+            service = TableService(SqliteStore(path / "t.sqlite3"), FAST)
+            await service.start()
         code, _, seat = await service.create(
             {"name": "Asha", "seats": 3, "computer": True, "turn_seconds": None, "bots": "random"}
         )
@@ -111,9 +119,16 @@ class Table:
         await self.service.store.close()
 
 
-def run(body: Callable[[Table], Awaitable[None]], path: Path, fail: bool = False) -> None:
+def run(
+    body: Callable[[Table], Awaitable[None]],
+    path: Path,
+    fail: bool = False,
+    timing: Timing = FAST,
+) -> None:
     async def main() -> None:
-        table = await Table.open(path, fail)
+        service = TableService(SqliteStore(path / "t.sqlite3"), timing)
+        await service.start()
+        table = await Table.open(path, fail, service)
         try:
             await body(table)
         finally:
@@ -176,8 +191,6 @@ def test_an_answer_that_comes_after_the_table_moved_on_is_not_played(tmp_path: P
 
     run(body, tmp_path)
 
-    run(body, tmp_path)
-
 
 def test_a_computer_that_fails_to_decide_packs_and_the_table_goes_on(tmp_path: Path) -> None:
     async def body(t: Table) -> None:
@@ -195,3 +208,54 @@ def test_a_computer_that_fails_to_decide_packs_and_the_table_goes_on(tmp_path: P
         await t.computer_asked()
 
     run(body, tmp_path, fail=True)
+
+
+def test_a_computer_that_takes_too_long_packs_and_the_table_goes_on(tmp_path: Path) -> None:
+    """A decision that is not back within ``think_limit`` is given up on: the computer packs
+    (or declines), the table goes on, and ``computer/slow`` is counted."""
+
+    async def body(t: Table) -> None:
+        seat, _ = await t.computer_asked()  # and held at the gate: it never answers
+        before = t.version
+        await t.until(lambda: t.version > before, "the table waited for a computer for good")
+        last = (await t.events())[before]
+        assert isinstance(last, Act) and last.seat == seat and last.by == "timer"
+        rendered = t.service.metrics.render().decode()
+        assert 'teenpatti_errors_total{kind="computer/slow"} 1.0' in rendered
+        assert "teenpatti_computer_decisions_waiting 1.0" in rendered  # still on the thread
+
+    run(body, tmp_path, timing=replace(FAST, think_limit=0.2))
+
+
+def test_a_decision_called_off_before_its_turn_is_never_made(tmp_path: Path) -> None:
+    """Two tables' computers wait for the one thread: the first is held at its gate, the
+    second queued behind it. The second table is paused (its decision called off): when the
+    thread is free, its computer is never asked; the first table's move is stored."""
+
+    async def body(first: Table) -> None:
+        second = await Table.open(tmp_path, service=first.service)
+        seat, _ = await first.computer_asked()
+        queued = second.service.get(second.code)
+        await first.until(
+            lambda: queued.timer is not None and first.service.thinker.waiting == 2,
+            "the second table's computer was never queued",
+        )
+        await second.service.command(second.code, 0, {"type": "pause"})
+        await first.until(
+            lambda: first.service.thinker.waiting == 1, "the called-off decision is still queued"
+        )
+        before = first.version
+        first.bots[seat].go.put(None)
+        await first.until(lambda: first.version > before, "the first table's move was lost")
+        for bot in first.bots.values():  # its computers answer at once from now on
+            for _ in range(50):
+                bot.go.put(None)
+        await first.service.command(first.code, 0, {"type": "pause"})
+        # The thread takes decisions in order: once this one is made, so would the other be.
+        assert (await first.service.thinker.decide(load_bot("random", 1), VIEW)).seat == 0
+        assert all(b.asked.empty() for b in second.bots.values()), "a called-off decision ran"
+        await second.close()
+
+    # A limit longer than the test's waits: a queued decision is dropped by being called off,
+    # not by its clock giving up on it.
+    run(body, tmp_path, timing=replace(FAST, think_limit=60.0))
