@@ -53,10 +53,12 @@ def wants_clocks(live: LiveTable) -> bool:
     )
 
 
-def show_finished_hand(live: LiveTable) -> None:
+def show_finished_hand(live: LiveTable, thinker: Thinker) -> None:
     """Show the table's finished hand, once, to each computer player that learns across hands
     (an ``observe(view)`` method), as its own seat sees it: public facts and its own cards only.
-    The players keep what they learn for as long as the table is in memory."""
+    The players keep what they learn for as long as the table is in memory. They are shown it
+    on the computers' thread, in turn with their decisions, so that a player never learns
+    while it decides."""
     game = live.table.game
     hand = game.hand if game is not None else None
     if hand is None or not hand.finished or live.observed is hand:
@@ -65,7 +67,7 @@ def show_finished_hand(live: LiveTable) -> None:
     for seat, bot in live.bots.items():
         observe = getattr(bot, "observe", None)
         if observe is not None and hand.dealt[seat]:
-            observe(view(hand, seat))
+            thinker.tell(observe, view(hand, seat))
 
 
 class _Thinking:
@@ -126,7 +128,7 @@ class Clocks:
         game = table.game
         timing = self.timing
         live.armed = (table.game_version, live.owned)
-        show_finished_hand(live)
+        show_finished_hand(live, self.thinker)
         if game is None or game.finished or table.paused or not wants_clocks(live):
             return
         hand = game.hand

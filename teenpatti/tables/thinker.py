@@ -36,9 +36,11 @@ True
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from ..engine.actions import Action
@@ -50,6 +52,8 @@ if TYPE_CHECKING:  # the computer players are imported when one first moves (a q
 
 __all__ = ["Failed", "Thinker", "pending_decisions"]
 
+log = logging.getLogger("teenpatti.tables")
+
 _PENDING: set[asyncio.Future[Any]] = set()
 """Decisions handed to a thinker's thread and not yet answered, in every service of this
 process."""
@@ -60,6 +64,11 @@ def pending_decisions() -> list[asyncio.Future[Any]]:
     them before it moves on: the answer comes from another thread)."""
     loop = asyncio.get_running_loop()
     return [f for f in _PENDING if f.get_loop() is loop and not f.done()]
+
+
+def _log_error(work: Future[object]) -> None:
+    if not work.cancelled() and (error := work.exception()) is not None:
+        log.error("a computer player failed to learn from a hand", exc_info=error)
 
 
 class Failed(Exception):
@@ -111,6 +120,22 @@ class Thinker:
         _PENDING.add(future)
         future.add_done_callback(_PENDING.discard)
         return future
+
+    def tell(self, observe: Callable[[HandView], object], seen: HandView) -> None:
+        """Call ``observe(seen)`` on the thinker's thread, after the decisions asked before it
+        (a player shown a finished hand); an error it raises is logged."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(1, thread_name_prefix="teenpatti-computer")
+        work = self._pool.submit(observe, seen)
+        work.add_done_callback(_log_error)
+        future = asyncio.wrap_future(work)
+        _PENDING.add(future)
+        future.add_done_callback(_PENDING.discard)
+
+    async def idle(self) -> None:
+        """Wait until everything asked of the thinker before this call is done."""
+        if self._pool is not None:
+            await asyncio.wrap_future(self._pool.submit(lambda: None))
 
     async def decide(self, bot: DecidesActions, seen: HandView) -> Action:
         """``bot.decide(seen)``, made on the thinker's thread; raises :class:`Failed` if the

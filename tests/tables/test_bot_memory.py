@@ -50,6 +50,7 @@ def test_computer_players_learn_across_the_hands_of_a_game(tmp_path: Path) -> No
         while True:
             await until(persons_turn, "the computer never got to the person's turn")
             if game.hands_played >= 4:
+                await service.thinker.idle()  # the players learn on their own thread
                 break
             await service.command(code, 0, {"type": "act", "action": {"do": "pack"}})
         finished = list(game.played)

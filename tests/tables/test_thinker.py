@@ -40,6 +40,11 @@ class GatedBot:
         self.asked: queue.Queue[str] = queue.Queue()
         self.go: queue.Queue[str | None] = queue.Queue()
         self.answers = 0
+        self.learned: list[str] = []
+        """The threads it was shown finished hands on."""
+
+    def observe(self, seen: HandView) -> None:
+        self.learned.append(threading.current_thread().name)
 
     def decide(self, seen: HandView) -> Action:
         self.asked.put(threading.current_thread().name)
@@ -259,3 +264,28 @@ def test_a_decision_called_off_before_its_turn_is_never_made(tmp_path: Path) -> 
     # A limit longer than the test's waits: a queued decision is dropped by being called off,
     # not by its clock giving up on it.
     run(body, tmp_path, timing=replace(FAST, think_limit=60.0))
+
+
+def test_computers_learn_from_a_finished_hand_on_their_thread(tmp_path: Path) -> None:
+    """A finished hand is shown to each computer player on the computers' thread, in turn with
+    its decisions: a player never learns while it decides."""
+
+    async def body(t: Table) -> None:
+        for bot in t.bots.values():  # they answer at once
+            for _ in range(200):
+                bot.go.put(None)
+        table = t.service.get(t.code).table
+        game = table.game
+        assert game is not None
+        async with asyncio.timeout(20):
+            while game.hands_played < 1:
+                hand = game.hand
+                if hand is not None and not hand.finished and hand.actor == 0:
+                    await t.service.command(t.code, 0, {"type": "act", "action": {"do": "pack"}})
+                await asyncio.sleep(0.001)
+        await t.service.thinker.idle()
+        learned = [name for bot in t.bots.values() for name in bot.learned]
+        assert learned, "no computer was shown the finished hand"
+        assert all(name.startswith("teenpatti-computer") for name in learned), learned
+
+    run(body, tmp_path)
