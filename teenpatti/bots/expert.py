@@ -10,11 +10,13 @@ reads the table's opponent model (:mod:`teenpatti.bots.model`) as hard does. A d
 hundred or so hands played out: milliseconds, so the table server asks for it on the
 computers' own thread (:mod:`teenpatti.tables.thinker`).
 
-The heads-up strategy solved by CFR+ for the abstract game of our table
-(:mod:`teenpatti.bots.solver`, shipped in ``solver/data``) can be played instead where it
-reaches (:attr:`ExpertBot.table`): the public state turned into the solver's state and the
-hand into its bucket, then one draw from the stored row, a few microseconds. It is off: the
-shipped table is not converged and loses to the rollouts heads-up (docs/bots.md, section 8).
+Heads-up at our table, once the other player has seen, it plays the strategy solved by CFR+ for
+the abstract game of the table instead (:mod:`teenpatti.bots.solver`, shipped in
+``solver/data``; :attr:`ExpertBot.table`): the public state turned into the solver's state and
+the hand into its bucket, then one draw from the stored row, a few microseconds. The shipped
+table leaves a best response 0.22 boots a hand and beats the rollouts heads-up (docs/bots.md,
+section 8). Against a player the opponent model shows to bet on anything or never to pack to a
+raise, hard's values (and the rollouts) take over again: they win more from such a player.
 
 >>> from teenpatti.bots import load_bot
 >>> load_bot("expert", 1).name
@@ -139,17 +141,17 @@ def _blind_opponent(view: HandView) -> bool:
 
 
 class ExpertBot(HardBot):
-    """``hard``'s move improved by the rollout search (the solved heads-up table first, where
-    it reaches, when :attr:`table` is on)."""
+    """The solved heads-up table where it reaches; elsewhere ``hard``'s move improved by the
+    rollout search."""
 
     name = "expert"
     level = replace(HARD, name="expert")
     exploits = True
     """Leave the table for hard's values against an opponent the model shows to be exploitable."""
 
-    table = False
-    """Play the solved heads-up table where it reaches: off while the shipped table loses to
-    hard heads-up and the rollout search beats it (docs/bots.md, section 8)."""
+    table = True
+    """Play the solved heads-up table where it reaches (on since the 800-iteration table, which
+    beats the rollout search heads-up: docs/bots.md, section 8)."""
     search: Rollouts | None = Rollouts()
     """Where the table does not reach: hard's move, improved by rollouts (:mod:`.search`)."""
 

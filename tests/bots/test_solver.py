@@ -267,7 +267,7 @@ def test_the_expert_draws_its_heads_up_moves_from_the_table() -> None:
     for deal in range(60):  # enough deals to reach the table more than ten times
         hand = Hand(rules, [1000, 1000], dealer=deal % 2, seed=rng.randbytes(32))
         bot = ExpertBot(deal)
-        bot.table = True  # off by default while the rollout search beats it (docs/bots.md)
+        assert bot.table  # on by default: the shipped table beats the rollouts heads-up
         while not hand.finished:
             seat = hand.actor
             assert seat is not None

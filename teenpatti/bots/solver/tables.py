@@ -4,8 +4,9 @@ A table is one ``.npz`` file per preset in this folder: the public states of the
 (:mod:`teenpatti.bots.solver.game`) as small integers, and for each state, move and bucket the
 chance of the move as a byte (0-255, rows summing to about 255), with the solver's parameters
 and the exploitability of the stored bytes (:func:`measure`). Build one with
-``python -m teenpatti.bots.solver.tables nepal --iterations 40`` (CFR+ unless ``--method``;
-``--checkpoint PATH`` measures and writes the table every 25 iterations as it goes).
+``python -m teenpatti.bots.solver.tables nepal --iterations 800`` (the shipped table: CFR+
+unless ``--method``; ``--checkpoint PATH`` measures and writes the table every 25 iterations as
+it goes, ``--every N`` every N).
 """
 
 from __future__ import annotations
@@ -241,6 +242,12 @@ def main(argv: list[str] | None = None) -> None:
         help="measure and write the table every 25 iterations, as PATH-<iterations>.npz",
     )
     parser.add_argument(
+        "--every",
+        type=int,
+        default=25,
+        help="with --checkpoint: measure and write the table every N iterations (default 25)",
+    )
+    parser.add_argument(
         "--float32",
         action="store_true",
         help="solve in 32-bit floats, as the tables before 2 December were built",
@@ -259,6 +266,7 @@ def main(argv: list[str] | None = None) -> None:
         method=args.method,
         coarse=coarse,
         checkpoint=args.checkpoint,
+        every=args.every,
         dtype=np.float32 if args.float32 else np.float64,
     )
     out = args.out or FOLDER / f"{args.preset}.npz"
