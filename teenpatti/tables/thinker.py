@@ -102,10 +102,8 @@ class Thinker:
     def ask(self, bot: DecidesActions, seen: HandView) -> asyncio.Future[Action | Failed]:
         """Start ``bot.decide(seen)`` on the thinker's thread: the future's result is the move,
         or :class:`Failed`. Cancelling the future before the thread takes it up drops it."""
-        if self._pool is None:  # started at the first decision (and again after a close)
-            self._pool = ThreadPoolExecutor(1, thread_name_prefix="teenpatti-computer")
         started = time.perf_counter()
-        work = self._pool.submit(_decide, bot, seen)
+        work, future = self._submit(_decide, bot, seen)
         with self._lock:
             self.waiting += 1
 
@@ -116,21 +114,26 @@ class Thinker:
                 self._metrics.thinking.observe(time.perf_counter() - started)
 
         work.add_done_callback(done)
-        future = asyncio.wrap_future(work)
-        _PENDING.add(future)
-        future.add_done_callback(_PENDING.discard)
         return future
 
     def tell(self, observe: Callable[[HandView], object], seen: HandView) -> None:
         """Call ``observe(seen)`` on the thinker's thread, after the decisions asked before it
         (a player shown a finished hand); an error it raises is logged."""
+        work, _ = self._submit(observe, seen)
+        work.add_done_callback(_log_error)
+
+    def _submit(
+        self, call: Callable[..., Any], *args: Any
+    ) -> tuple[Future[Any], asyncio.Future[Any]]:
+        """Queue ``call(*args)`` on the thread (started at the first call, and again after a
+        close): the thread's future, and the loop's (which a hand-driven clock waits for)."""
         if self._pool is None:
             self._pool = ThreadPoolExecutor(1, thread_name_prefix="teenpatti-computer")
-        work = self._pool.submit(observe, seen)
-        work.add_done_callback(_log_error)
+        work = self._pool.submit(call, *args)
         future = asyncio.wrap_future(work)
         _PENDING.add(future)
         future.add_done_callback(_PENDING.discard)
+        return work, future
 
     async def idle(self) -> None:
         """Wait until everything asked of the thinker before this call is done."""
