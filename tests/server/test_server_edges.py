@@ -219,12 +219,17 @@ def test_idle_slow_and_half_sent_connections_are_closed_while_a_player_is_served
         _more_descriptors(6000)
         server = edge
         idle = [await _raw(server, f"127.0.0.{2 + i % 10}") for i in range(300)]
-        slow_headers = [await _raw(server, "127.0.0.20") for _ in range(30)]
-        for _, writer in slow_headers:
-            writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n")
-        slow_bodies = [await _raw(server, "127.0.0.21") for _ in range(10)]
-        for _, writer in slow_bodies:
-            writer.write(
+        # Each slow connection starts its request as soon as it is open: written after all of
+        # them were opened, the first ones could reach their 2 s deadline on a busy machine
+        # before a byte arrived, and be closed as idle (without the 408).
+        slow_headers = []
+        for _ in range(30):
+            slow_headers.append(await _raw(server, "127.0.0.20"))
+            slow_headers[-1][1].write(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        slow_bodies = []
+        for _ in range(10):
+            slow_bodies.append(await _raw(server, "127.0.0.21"))
+            slow_bodies[-1][1].write(
                 b"POST /api/tables HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
                 b"content-length: 1000\r\n\r\n{"
             )
