@@ -200,7 +200,7 @@ class Clocks:
         # While it thinks, the decision is the table's clock: a chat message or the reconciler's
         # round does not ask again, and a change to the game calls it off.
         thinking = live.timer = _Thinking()
-        action: Action | None = None
+        answer: Action | Failed | None = None  # None: no answer within the limit
         try:
             thinking.future = self.thinker.ask(bot, view(game.hand, seat))
             answer = await asyncio.wait_for(thinking.future, self.timing.think_limit)
@@ -209,8 +209,13 @@ class Clocks:
                 raise
             return  # called off: the table moved on
         except TimeoutError:
-            if thinking.cancelled or table.game_version != version:
-                return
+            pass
+        finally:
+            if live.timer is thinking:
+                live.timer = None
+        if thinking.cancelled or table.game_version != version:
+            return  # asked in a state that is gone: nothing to play
+        if answer is None:
             self.metrics.error(BOT_SLOW)
             log.warning(
                 "the computer at table %s seat %d took over %g s to decide: it packs",
@@ -218,22 +223,15 @@ class Clocks:
                 seat,
                 self.timing.think_limit,
             )
-        else:
-            if thinking.cancelled or table.game_version != version:
-                return  # asked in a state that is gone: nothing to play
-            if isinstance(answer, Failed):
-                self.metrics.error(BOT_FAILED)
-                log.error(
-                    "the computer at table %s seat %d failed to decide: it packs",
-                    table.code,
-                    seat,
-                    exc_info=answer.__cause__,
-                )
-            else:
-                action = answer
-        finally:
-            if live.timer is thinking:
-                live.timer = None
+        elif isinstance(answer, Failed):
+            self.metrics.error(BOT_FAILED)
+            log.error(
+                "the computer at table %s seat %d failed to decide: it packs",
+                table.code,
+                seat,
+                exc_info=answer.__cause__,
+            )
+        action = answer if isinstance(answer, Action) else None
         await self._run(live, version, lambda: [self._bot_event(live, seat, action)])
 
     async def _run(self, live: LiveTable, version: int, job: Callable[[], list[Event]]) -> None:
