@@ -17,12 +17,21 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from teenpatti.bots.expert import ExpertBot, public_state, table_for
-from teenpatti.bots.solver.cfr import best_response, exploitability, game_value, solve
+from teenpatti.bots.solver.cfr import (
+    Progress,
+    _Game,
+    best_response,
+    exploitability,
+    game_value,
+    solve,
+)
 from teenpatti.bots.solver.game import (
     ACTIONS,
     CHAAL,
@@ -227,6 +236,47 @@ def test_cfr_converges_and_the_best_response_can_tell(method: str) -> None:
     assert late < 0.05
     # a game of two equal seats: the value is small and the same whichever seat is measured
     assert abs(game_value(game, hands, solved)) < 0.5
+
+
+def test_the_solvers_pass_agrees_with_the_dense_one() -> None:
+    """``_Game.step`` (moves that lead on as matrices, ends of the hand as a few numbers) gives
+    what the dense value of every move (``q``) gives, at every layer and for both actors."""
+    game, hands = build_abstraction(Rules(), chips=12), buckets(Rules(), (0.4, 0.7))
+    g = _Game(game, hands)
+    policy = solve(game, hands, 5).policy[g.order]
+    reach, values = g.reach(policy), g.values()
+    actors = set()
+    for layer in reversed(g.layers):
+        q, rows = g.q(layer, values), policy[layer.states]
+        mixed, cfv = g.step(layer, values, rows, reach)
+        assert cfv is not None
+        np.testing.assert_allclose(mixed, g.mix(layer, q, rows), atol=1e-12)
+        np.testing.assert_allclose(cfv, g.counterfactual(layer, q, reach), atol=1e-12)
+        values[layer.states] = mixed
+        actors.add(layer.actor)
+    assert actors == {0, 1}
+
+
+@pytest.mark.parametrize("method", ["dcfr", "cfr+", "pcfr+"])
+def test_a_solve_goes_on_from_its_kept_state_exactly(method: str, tmp_path: Path) -> None:
+    game, hands = build_abstraction(Rules(), chips=6), _three_classes()
+    unbroken = solve(game, hands, 30, method=method).policy
+    path = tmp_path / "state.npz"
+    kept: list[int] = []
+
+    def keep(progress: Progress) -> None:
+        kept.append(progress.t)
+        progress.save(path)
+
+    solve(game, hands, 12, method=method, every=5, keep=keep)
+    assert kept == [5, 10, 12]
+    state = Progress.load(path)
+    assert (state.method, state.t) == (method, 12)
+    assert (state.last is not None) == (method == "pcfr+")
+    assert np.array_equal(solve(game, hands, 30, method=method, resume=state).policy, unbroken)
+    other = "dcfr" if method != "dcfr" else "cfr+"
+    with pytest.raises(ValueError, match=re.escape(f"cannot resume a {method} solve")):
+        solve(game, hands, 30, method=other, resume=state)
 
 
 def test_an_unknown_method_is_refused() -> None:

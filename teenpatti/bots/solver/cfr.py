@@ -27,15 +27,17 @@ abstract game (per state and bucket; per state while the adversary is blind) and
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from .game import Abstraction, Buckets
 
-__all__ = ["Solution", "best_response", "exploitability", "game_value", "solve"]
+__all__ = ["Progress", "Solution", "best_response", "exploitability", "game_value", "solve"]
 
 Array = npt.NDArray[np.float64]
 Index = npt.NDArray[np.int64]
@@ -51,8 +53,48 @@ class Solution:
 
 
 @dataclass(slots=True)
+class Progress:
+    """Where a solve stands after ``t`` iterations: what :func:`solve` needs to go on from
+    there exactly as if it had never stopped (``last`` only for ``"pcfr+"``)."""
+
+    method: str
+    t: int
+    regret: Array
+    total: Array
+    last: Array | None = None
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write this state to ``path`` (``.npz``, uncompressed: hundreds of megabytes on the
+        full game, written in seconds)."""
+        arrays: dict[str, npt.NDArray[Any]] = {
+            "method": np.array(self.method),
+            "t": np.array([self.t]),
+            "regret": self.regret,
+            "total": self.total,
+        }
+        if self.last is not None:
+            arrays["last"] = self.last
+        with open(path, "wb") as out:
+            np.savez(out, **arrays)  # type: ignore[arg-type]
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Progress:
+        """Read a state :meth:`save` wrote."""
+        with np.load(path) as data:
+            return cls(
+                str(data["method"]),
+                int(data["t"][0]),
+                data["regret"],
+                data["total"],
+                data.get("last"),
+            )
+
+
+@dataclass(slots=True)
 class _Layer:
-    states: Index
+    states: slice
+    """The layer's states (the solver numbers the states layer by layer, see :class:`_Game`)."""
+    size: int
     actor: int
     blind: bool
     child: Index
@@ -73,6 +115,20 @@ class _Layer:
     """Where each group leads (distinct states)."""
     starts: Index
     """Where each group starts in ``source`` (for ``np.add.reduceat``)."""
+    row: Index
+    """The row (in ``states``) of every move that leads on, in order of rows."""
+    ahead: Index
+    """Those moves."""
+    next: Index
+    """Where each leads."""
+    ranks: list[tuple[Index, Index]]
+    """The moves that lead on in groups with at most one per row: for each group the rows and
+    the moves' places in ``row`` (so that each group adds into distinct rows)."""
+    ends: Array
+    """``(k, 4, A)``: the ends of the hand as weights of the four outcome matrices
+    (:attr:`_Game.outcomes`): a pack pays player 0 ``gain`` whatever the cards; a show pays
+    ``gain`` times the win matrix, ``-loss`` times the loss matrix and ``split`` times the tie
+    matrix (zero for the moves that lead on)."""
 
 
 class _Game:
@@ -90,10 +146,26 @@ class _Game:
         self.tie: Array = (hands.tie / safe).astype(dtype)
         self.lose: Array = (hands.lose / safe).astype(dtype)
         self.b = joint.shape[0]
-        self.legal = game.child != -1
+        self.outcomes: Array = np.stack([np.ones_like(self.win), self.win, self.lose, self.tie])
+        """The four matrices an end of the hand weighs (:attr:`_Layer.ends`)."""
+        order = np.concatenate(game.layers).astype(np.int64)
+        self.order: Index = order
+        """The game's state of each of the solver's (``order[i]``): layer by layer, so that a
+        layer's rows of every array are a slice (a view, not a copy)."""
+        self.rank: Index = np.empty(self.n, dtype=np.int64)
+        """The solver's number of each of the game's states (``order``'s inverse)."""
+        self.rank[order] = np.arange(self.n)
+        self.root = int(self.rank[0])
+        raw = game.child[order].astype(np.int64)
+        renumbered = np.where(raw >= 0, self.rank[np.maximum(raw, 0)], raw)
+        self.legal = renumbered != -1
+        self.uniform: Array = self.legal / self.legal.sum(axis=1, keepdims=True)
         self.layers: list[_Layer] = []
+        start = 0
         for states in game.layers:
-            child = game.child[states].astype(np.int64)
+            size = len(states)
+            here = slice(start, start + size)
+            child = renumbered[here]
             going = child >= 0
             ends = child == -2
             fold = game.fold[states] & ends
@@ -102,9 +174,25 @@ class _Game:
             d = child[k, a]
             order = np.argsort(d, kind="stable")
             dest, starts = np.unique(d[order], return_index=True)
+            place = np.arange(len(k)) - np.searchsorted(k, k)  # k is sorted
+            ranks = [
+                (k[place == r], np.flatnonzero(place == r))
+                for r in range(int(place.max(initial=-1)) + 1)
+            ]
+            shows = ends & ~fold
+            table: Array = np.stack(
+                [
+                    np.where(fold, game.gain[states], 0.0),
+                    np.where(shows, game.gain[states], 0.0),
+                    -np.where(shows, game.loss[states], 0.0),
+                    np.where(shows, game.split[states], 0.0),
+                ],
+                axis=1,
+            ).astype(dtype)
             self.layers.append(
                 _Layer(
-                    states,
+                    here,
+                    size,
                     first.turn,
                     not first.seen[first.turn],
                     np.where(going, child, self.n),
@@ -115,29 +203,35 @@ class _Game:
                     game.gain[states].astype(dtype),
                     game.loss[states].astype(dtype),
                     game.split[states].astype(dtype),
-                    states[k[order]],
+                    start + k[order],
                     a[order],
                     dest,
                     starts,
+                    k,
+                    a,
+                    d,
+                    ranks,
+                    table,
                 )
             )
+            start += size
 
     # ------------------------------------------------------------------ policies
     def normalise(self, positive: Array) -> Array:
         """Per state and bucket, ``positive`` (``(N, A, B)``) scaled to sum to one over the legal
         moves; uniform over them where it sums to zero."""
         total = positive.sum(axis=1, keepdims=True)
-        uniform = (self.legal / self.legal.sum(axis=1, keepdims=True)).astype(positive.dtype)
-        out: Array = np.where(
-            total > 0, positive / np.where(total > 0, total, 1.0), uniform[:, :, None]
-        )
+        empty = total <= 0
+        out: Array = positive / np.where(empty, 1.0, total)
+        if empty.any():
+            np.copyto(out, self.uniform[:, :, None].astype(out.dtype), where=empty)
         return out
 
     # ------------------------------------------------------------------ passes
     def reach(self, pol: Array) -> Array:
         """Each player's own chance of reaching every state, per bucket: ``(2, N + 1, B)``."""
         r: Array = np.zeros((2, self.n + 1, self.b), dtype=self.dtype)
-        r[:, 0, :] = 1.0
+        r[:, self.root, :] = 1.0
         for layer in self.layers:
             if not len(layer.dest):
                 continue
@@ -155,7 +249,7 @@ class _Game:
         recall) this is the product of the two reaches; where paths with different moves of
         its own are merged it is not, and only this keeps each path's own chance."""
         j: Array = np.zeros((self.n + 1, self.b, self.b), dtype=self.dtype)
-        j[0] = 1.0
+        j[self.root] = 1.0
         for layer in self.layers:
             if not len(layer.dest):
                 continue
@@ -178,11 +272,9 @@ class _Game:
             )
         return out
 
-    def counterfactual(
-        self, layer: _Layer, q: Array, reach: Array, joint: Array | None = None
-    ) -> Array:
-        """The actor's counterfactual value of every move per own bucket, from its own side:
-        ``(k, A, B)``.
+    def weights(self, layer: _Layer, reach: Array, joint: Array | None = None) -> Array:
+        """The chance of every bucket pair at the layer's states as the actor's counterfactual
+        values weigh it (the deal times the other player's reach): ``(k, B, B)``.
 
         With ``joint`` (:meth:`joint_reach`) each path into a state weighs the other player's
         chance of it times the actor's own, divided by the actor's own chance of the state: the
@@ -190,18 +282,67 @@ class _Game:
         have where they differ in its own moves."""
         s = layer.states
         if layer.actor == 0:
-            other = np.broadcast_to(reach[1, s][:, None, :], (len(s), self.b, self.b))
-            if joint is not None:
-                own = reach[0, s][:, :, None]
-                other = np.where(own > 0, joint[s] / np.where(own > 0, own, 1.0), other)
-            out: Array = np.einsum("kaxy,kxy->kax", q, self.joint[None, :, :] * other)
+            other = np.broadcast_to(reach[1, s][:, None, :], (layer.size, self.b, self.b))
+            own = reach[0, s][:, :, None]
         else:
-            other = np.broadcast_to(reach[0, s][:, :, None], (len(s), self.b, self.b))
-            if joint is not None:
-                own = reach[1, s][:, None, :]
-                other = np.where(own > 0, joint[s] / np.where(own > 0, own, 1.0), other)
-            out = -np.einsum("kaxy,kxy->kay", q, self.joint[None, :, :] * other)
+            other = np.broadcast_to(reach[0, s][:, :, None], (layer.size, self.b, self.b))
+            own = reach[1, s][:, None, :]
+        if joint is not None:
+            other = np.where(own > 0, joint[s] / np.where(own > 0, own, 1.0), other)
+        out: Array = self.joint[None, :, :] * other
         return out
+
+    def counterfactual(
+        self, layer: _Layer, q: Array, reach: Array, joint: Array | None = None
+    ) -> Array:
+        """The actor's counterfactual value of every move per own bucket, from its own side:
+        ``(k, A, B)`` (see :meth:`weights`)."""
+        w = self.weights(layer, reach, joint)
+        if layer.actor == 0:
+            out: Array = np.einsum("kaxy,kxy->kax", q, w)
+        else:
+            out = -np.einsum("kaxy,kxy->kay", q, w)
+        return out
+
+    def step(
+        self,
+        layer: _Layer,
+        values: Array,
+        pol: Array,
+        reach: Array | None = None,
+        joint: Array | None = None,
+    ) -> tuple[Array, Array | None]:
+        """What :meth:`mix` and :meth:`counterfactual` give (the latter only with ``reach``),
+        without :meth:`q`: only the moves that lead on need a ``B x B`` matrix each (a fifth
+        of the dense moves on our game); a pack or a show is a few numbers per state, weighed
+        against the showdown matrices once.
+
+        ``pol`` is the layer's rows of the strategy (``(k, A, B)``)."""
+        ahead = values[layer.next]  # (E, B, B)
+        chance = pol[layer.row, layer.ahead]  # (E, B)
+        share = np.matmul(layer.ends, pol).transpose(2, 0, 1)  # (B, k, 4)
+        if layer.actor == 0:  # a matrix product per bucket of the actor's
+            mixed: Array = np.matmul(share, self.outcomes.transpose(1, 0, 2)).transpose(1, 0, 2)
+        else:
+            mixed = np.matmul(share, self.outcomes.transpose(2, 0, 1)).transpose(1, 2, 0)
+        zero = layer.actor == 0
+        if len(chance):
+            led = ahead * (chance[:, :, None] if zero else chance[:, None, :])
+            for rows, places in layer.ranks:
+                mixed[rows] += led[places]
+        if reach is None:
+            return mixed, None
+        w = self.weights(layer, reach, joint)
+        worth = np.einsum(
+            "kxy,txy->ktx" if zero else "kxy,txy->kty", w, self.outcomes, optimize=True
+        )
+        cfv: Array = np.matmul(layer.ends.transpose(0, 2, 1), worth)
+        if len(chance):
+            pairs = "exy,exy->ex" if zero else "exy,exy->ey"
+            cfv[layer.row, layer.ahead] = np.einsum(pairs, ahead, w[layer.row])
+        if not zero:
+            cfv = -cfv
+        return mixed, cfv
 
     @staticmethod
     def mix(layer: _Layer, q: Array, pol: Array) -> Array:
@@ -230,6 +371,8 @@ def solve(
     every: int = 100,
     dtype: type = np.float64,
     own_reach: bool = False,
+    resume: Progress | None = None,
+    keep: Callable[[Progress], None] | None = None,
 ) -> Solution:
     """Run ``iterations`` of counterfactual regret minimisation (alternating updates) and return
     the averaged strategy (``(N, A, B)``).
@@ -250,7 +393,10 @@ def solve(
     acting player's own chance of it (:meth:`_Game.joint_reach`) instead of the other
     player's alone: the same under perfect recall; on the 64-boot game it did not help.
 
-    ``progress(t, average)`` is called every ``every`` iterations with the average so far.
+    ``progress(t, average)`` is called every ``every`` iterations with the average so far, and
+    ``keep(state)`` with the whole state of the solve (:class:`Progress`, the arrays themselves:
+    save them, do not change them). ``resume`` goes on from such a state up to ``iterations``
+    in all: the same strategy a solve that never stopped reaches.
 
     >>> from teenpatti.engine.rules import Rules
     >>> from teenpatti.bots.solver.game import buckets, build_abstraction
@@ -262,11 +408,25 @@ def solve(
     if method not in ("dcfr", "cfr+", "pcfr+"):
         raise ValueError(f"unknown method {method!r} (dcfr, cfr+ or pcfr+)")
     g = _Game(game, hands, dtype)
-    regret: Array = np.zeros((g.n, g.a, g.b), dtype=dtype)
-    last = np.zeros((g.n, g.a, g.b), dtype=dtype) if method == "pcfr+" else regret
-    total = np.zeros((g.n, g.a, g.b))
+    shape = (g.n, g.a, g.b)
+    if resume is not None and (resume.method != method or resume.regret.shape != shape):
+        raise ValueError(
+            f"cannot resume a {resume.method} solve of shape {resume.regret.shape} "
+            f"as a {method} solve of shape {shape}"
+        )
+    begin = 0 if resume is None else resume.t
+    # the solver's arrays are in its own order of the states (see _Game); a Progress is in
+    # the game's
+    regret: Array = (
+        np.zeros(shape, dtype=dtype) if resume is None else resume.regret[g.order].astype(dtype)
+    )
+    total: Array = np.zeros(shape) if resume is None else resume.total[g.order].astype(np.float64)
+    last = regret
+    if method == "pcfr+":
+        before = None if resume is None else resume.last
+        last = np.zeros(shape, dtype=dtype) if before is None else before[g.order].astype(dtype)
     values = g.values()
-    for t in range(1, iterations + 1):
+    for t in range(begin + 1, iterations + 1):
         if method == "dcfr":
             keep_pos = dtype(t**alpha / (t**alpha + 1))
             keep_neg = dtype(t**beta / (t**beta + 1))
@@ -281,27 +441,31 @@ def solve(
             together = g.joint_reach(pol) if own_reach else None
             for layer in reversed(g.layers):
                 s = layer.states
-                q = g.q(layer, values)
                 p = pol[s]
-                values[s] = g.mix(layer, q, p)
-                if layer.actor != player:
+                mine = layer.actor == player
+                values[s], cfv = g.step(layer, values, p, reach if mine else None, together)
+                if cfv is None:
                     continue
-                cfv = g.counterfactual(layer, q, reach, together)
                 now = (cfv * p).sum(axis=1, keepdims=True)
                 gain = np.where(layer.legal[:, :, None], cfv - now, 0.0)
                 if layer.blind:
                     gain = np.broadcast_to(gain.sum(axis=2, keepdims=True), gain.shape)
-                r = regret[s] + gain
+                r = regret[s]  # a view: the updates below are in place
+                r += gain
                 if method == "pcfr+":
                     last[s] = gain
                 if method == "dcfr":
-                    regret[s] = np.where(r > 0, r * keep_pos, r * keep_neg)
+                    r *= np.where(r > 0, keep_pos, keep_neg)
                 else:
-                    regret[s] = np.maximum(r, 0.0)
+                    np.maximum(r, 0.0, out=r)
                 total[s] += weight * reach[player, s][:, None, :] * p
-        if progress is not None and (t % every == 0 or t == iterations):
-            progress(t, g.normalise(total))
-    return Solution(g.normalise(total), iterations)
+        if t % every == 0 or t == iterations:
+            if keep is not None:
+                before = last[g.rank] if method == "pcfr+" else None
+                keep(Progress(method, t, regret[g.rank], total[g.rank], before))
+            if progress is not None:
+                progress(t, g.normalise(total)[g.rank])
+    return Solution(g.normalise(total)[g.rank], iterations)
 
 
 def best_response(game: Abstraction, hands: Buckets, policy: Array, player: int) -> float:
@@ -312,6 +476,7 @@ def best_response(game: Abstraction, hands: Buckets, policy: Array, player: int)
     (see the module's note); elsewhere it is a lower bound.
     """
     g = _Game(game, hands)
+    policy = policy[g.order]
     reach = g.reach(policy)
     values = g.values()
     own = np.arange(g.b)
@@ -325,22 +490,23 @@ def best_response(game: Abstraction, hands: Buckets, policy: Array, player: int)
         if layer.blind:
             cfv = np.broadcast_to(cfv.sum(axis=2, keepdims=True), cfv.shape)
         best = np.where(layer.legal[:, :, None], cfv, -np.inf).argmax(axis=1)  # (k, B)
-        rows = np.arange(len(s))[:, None]
+        rows = np.arange(layer.size)[:, None]
         if player == 0:
             values[s] = q[rows, best, own[None, :], :]
         else:
             values[s] = np.transpose(q[rows, best, :, own[None, :]], (0, 2, 1))
-    v0 = float((hands.joint * values[0]).sum())
+    v0 = float((hands.joint * values[g.root]).sum())
     return v0 if player == 0 else -v0
 
 
 def game_value(game: Abstraction, hands: Buckets, policy: Array) -> float:
     """Player 0's expected boots a hand when both seats play ``policy``."""
     g = _Game(game, hands)
+    policy = policy[g.order]
     values = g.values()
     for layer in reversed(g.layers):
         values[layer.states] = g.mix(layer, g.q(layer, values), policy[layer.states])
-    return float((hands.joint * values[0]).sum())
+    return float((hands.joint * values[g.root]).sum())
 
 
 def exploitability(game: Abstraction, hands: Buckets, policy: Array) -> float:

@@ -4,9 +4,10 @@ A table is one ``.npz`` file per preset in this folder: the public states of the
 (:mod:`teenpatti.bots.solver.game`) as small integers, and for each state, move and bucket the
 chance of the move as a byte (0-255, rows summing to about 255), with the solver's parameters
 and the exploitability of the stored bytes (:func:`measure`). Build one with
-``python -m teenpatti.bots.solver.tables nepal --iterations 800`` (the shipped table: CFR+
+``python -m teenpatti.bots.solver.tables nepal --iterations 2400`` (the shipped table: CFR+
 unless ``--method``; ``--checkpoint PATH`` measures and writes the table every 25 iterations as
-it goes, ``--every N`` every N).
+it goes, ``--every N`` every N; ``--state PATH`` keeps the whole state of the solve there at
+the same times and, when PATH exists, goes on from it, so a long solve can stop and go on).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...engine.rules import Rules, preset
-from .cfr import exploitability, solve
+from .cfr import Progress, exploitability, solve
 from .game import EDGES, Abstraction, Buckets, State, buckets, build_abstraction
 
 __all__ = [
@@ -140,6 +141,7 @@ def build(
     checkpoint: Path | None = None,
     every: int = 25,
     dtype: type = np.float64,
+    state: Path | None = None,
 ) -> Table:
     """Solve the heads-up game of ``rules`` with ``iterations`` of ``method`` and measure it.
 
@@ -149,7 +151,10 @@ def build(
     strategy is measured every ``every`` iterations and written beside it (``NAME-<t>.npz``,
     :func:`save`) as a table of that many iterations: the same table a build of ``t``
     iterations stores, so a long solve leaves its figures and tables as it goes. ``dtype`` is
-    the solver's floats (:func:`~teenpatti.bots.solver.cfr.solve`).
+    the solver's floats (:func:`~teenpatti.bots.solver.cfr.solve`). With ``state``, the whole
+    state of the solve (:class:`~teenpatti.bots.solver.cfr.Progress`) is written there every
+    ``every`` iterations (replacing the last) and, if the file exists, the solve goes on from
+    it: the table is the one an unbroken solve of ``iterations`` builds.
     """
     started = time.monotonic()
     hands = buckets(rules)
@@ -172,6 +177,15 @@ def build(
         if log:
             print(line, flush=True)
 
+    def keep(progress: Progress) -> None:
+        assert state is not None
+        partial = state.with_name(state.name + ".partial")
+        progress.save(partial)
+        partial.replace(state)
+
+    resume = Progress.load(state) if state is not None and state.exists() else None
+    if resume is not None and log:
+        print(f"going on from iteration {resume.t} ({state})", flush=True)
     solution = solve(
         game,
         solving,
@@ -180,6 +194,8 @@ def build(
         progress=progress,
         every=every,
         dtype=dtype,
+        resume=resume,
+        keep=keep if state is not None else None,
     )
     policy = quantise(solution.policy[:, :, spread])
     gap = measure(game, hands, policy)
@@ -252,6 +268,13 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="solve in 32-bit floats, as the tables before 2 December were built",
     )
+    parser.add_argument(
+        "--state",
+        type=Path,
+        default=None,
+        help="keep the solve's whole state in PATH every --every iterations and go on from it "
+        "if it exists",
+    )
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
     coarse = None if args.coarse is None else tuple(float(x) for x in args.coarse.split(","))
@@ -268,6 +291,7 @@ def main(argv: list[str] | None = None) -> None:
         checkpoint=args.checkpoint,
         every=args.every,
         dtype=np.float32 if args.float32 else np.float64,
+        state=args.state,
     )
     out = args.out or FOLDER / f"{args.preset}.npz"
     out.parent.mkdir(parents=True, exist_ok=True)
