@@ -10,13 +10,14 @@ reads the table's opponent model (:mod:`teenpatti.bots.model`) as hard does. A d
 hundred or so hands played out: milliseconds, so the table server asks for it on the
 computers' own thread (:mod:`teenpatti.tables.thinker`).
 
-Heads-up at our table, once the other player has seen, it plays the strategy solved by CFR+ for
-the abstract game of the table instead (:mod:`teenpatti.bots.solver`, shipped in
+Heads-up, at our table and at ``duo``, it plays the strategy solved by CFR+ for the abstract
+game of the table instead, from the first move (:mod:`teenpatti.bots.solver`, shipped in
 ``solver/data``; :attr:`ExpertBot.table`): the public state turned into the solver's state and
-the hand into its bucket, then one draw from the stored row, a few microseconds. The shipped
-table leaves a best response 0.22 boots a hand and beats the rollouts heads-up (docs/bots.md,
-section 8). Against a player the opponent model shows to bet on anything or never to pack to a
-raise, hard's values (and the rollouts) take over again: they win more from such a player.
+the hand into its bucket, then one draw from the stored row, a few microseconds. Our table's
+shipped table leaves a best response 0.028 boots a hand and beats ``hard``, the rollouts and
+every fixed style heads-up (docs/bots.md, section 8). Against a player the opponent model shows
+to bet on anything, never to pack to a raise or (while it is blind) never to look, hard's values
+(and the rollouts) take over again: they win more from such a player.
 
 >>> from teenpatti.bots import load_bot
 >>> load_bot("expert", 1).name
@@ -151,7 +152,8 @@ class ExpertBot(HardBot):
 
     table = True
     """Play the solved heads-up table where it reaches (on since the 800-iteration table, which
-    beats the rollout search heads-up: docs/bots.md, section 8)."""
+    beat the rollout search heads-up; from the first move since the 2,400-iteration one, which
+    beats hard's values against a blind player too: docs/bots.md, section 8)."""
     search: Rollouts | None = Rollouts()
     """Where the table does not reach: hard's move, improved by rollouts (:mod:`.search`)."""
 
@@ -168,11 +170,15 @@ class ExpertBot(HardBot):
 
     def _exploitable(self, view: HandView) -> bool:
         """Whether the other player still in has shown, in earlier hands at this table, that it
-        bets on anything or never packs to a raise (:mod:`teenpatti.bots.model`): the solved
-        strategy is safe against anyone, but hard's values win far more from such a player."""
-        gamblers = self.model.loose_seats()
+        bets on anything or never packs to a raise, or, while it is blind, that it never looks
+        (:mod:`teenpatti.bots.model`): the solved strategy is safe against anyone, but hard's
+        values win far more from such a player."""
+        model = self.model
+        gamblers = model.loose_seats()
         return any(
-            s.seat in gamblers or self.model.never_packs(s.seat)
+            s.seat in gamblers
+            or model.never_packs(s.seat)
+            or (not s.seen and model.never_looks(s.seat))
             for s in view.seats
             if s.dealt and not s.packed and s.seat != view.viewer
         )
@@ -188,11 +194,9 @@ class ExpertBot(HardBot):
         found = public_state(view, table.chips)
         if found is None:
             return None
-        state, player = found
-        if not state.seen[1 - player]:
-            return None  # against a blind player: hard's values to the pot limit (see the docs)
+        state, _ = found
         if self.exploits and self._exploitable(view):
-            return None  # a gambler or a player who never packs: hard's values beat them
+            return None  # a gambler, a player who never packs or never looks: hard's values
         row = table.row(state)
         if row is None:
             return None

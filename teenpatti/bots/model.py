@@ -14,7 +14,10 @@ What the levels take from it (:func:`loose_seats`, :func:`never_packs`):
 - a seat whose seen bets, when shown down, came on weak hands (the mean ``u`` of at least
   :data:`MIN_SHOWN` shown hands under :data:`LOOSE_LINE`) is read as a gambler: its later
   chaals and raises narrow its range only a little (a station's or a maniac's bets say nothing);
-- a seat that has not packed once in :data:`MIN_FACED` raises put to it is not bluffed.
+- a seat that has not packed once in :data:`MIN_FACED` raises put to it is not bluffed;
+- a seat that has looked in at most :data:`LOOK_LINE` of at least :data:`MIN_HANDS` hands plays
+  blind whatever it holds (:func:`never_looks`): ``expert`` leaves its solved table for
+  ``hard``'s values against it while it is blind (they win far more from such a player).
 
 >>> model = TableModel()
 >>> model.loose_seats()
@@ -31,7 +34,15 @@ from ..engine.actions import ActionKind
 from ..engine.view import HandView
 from ..odds import heads_up_equity
 
-__all__ = ["LOOSE_LINE", "MIN_FACED", "MIN_SHOWN", "TableModel", "Tendencies"]
+__all__ = [
+    "LOOK_LINE",
+    "LOOSE_LINE",
+    "MIN_FACED",
+    "MIN_HANDS",
+    "MIN_SHOWN",
+    "TableModel",
+    "Tendencies",
+]
 
 MIN_SHOWN = 3
 """Hands shown down after seen bets before a seat can be read as a gambler."""
@@ -41,6 +52,11 @@ mean is 0.5, a bit more for the hands that get to a show; a player who bets on i
 hands above 0.7)."""
 MIN_FACED = 5
 """Raises put to a seat before "it never packs to a raise" is believed."""
+MIN_HANDS = 8
+"""Hands a seat is dealt into before "it never looks" is believed."""
+LOOK_LINE = 0.2
+"""A look rate at most this over :data:`MIN_HANDS` hands or more: the seat plays blind whatever
+it holds (a player who bets on its cards looks in most hands that last a few rounds)."""
 
 _SHOWDOWNS = frozenset({"show", "pot_limit", "all_in"})
 
@@ -169,3 +185,9 @@ class TableModel:
         """Whether ``seat`` has answered at least :data:`MIN_FACED` raises and packed to none."""
         t = self.of(seat)
         return t.faced_raise >= MIN_FACED and t.packed_to_raise == 0
+
+    def never_looks(self, seat: int) -> bool:
+        """Whether ``seat`` has been dealt at least :data:`MIN_HANDS` hands and looked in at
+        most :data:`LOOK_LINE` of them."""
+        t = self.of(seat)
+        return t.hands >= MIN_HANDS and t.looked <= LOOK_LINE * t.hands

@@ -7,7 +7,7 @@ import hashlib
 
 from teenpatti.bots import load_bot
 from teenpatti.bots.hard import HardBot
-from teenpatti.bots.model import MIN_SHOWN, TableModel
+from teenpatti.bots.model import MIN_HANDS, MIN_SHOWN, TableModel
 from teenpatti.engine import Rules, view
 from teenpatti.engine.game import Game
 from teenpatti.engine.hand import Hand
@@ -45,6 +45,8 @@ def test_the_styles_show_in_their_tendencies() -> None:
     assert 0 not in model.seats  # its own seat is not modelled
     never, raiser, maniac, tight, station = (model.of(s) for s in range(1, 6))
     assert never.hands >= 10 and never.look_rate == 0 and never.blind_raises == 0
+    assert model.never_looks(1) and model.never_looks(2)  # neither ever looks
+    assert not any(model.never_looks(s) for s in (3, 4, 5))
     assert raiser.blind_bets > 0 and raiser.blind_raises > 0 and raiser.look_rate == 0
     assert maniac.look_rate is not None and maniac.look_rate > 0.9  # looks at its first turn
     assert tight.look_rate is not None and tight.look_rate > 0.9
@@ -140,3 +142,23 @@ def test_expert_leaves_its_table_for_hards_values_against_a_known_gambler() -> N
         assert taught.decide(seen) == hard.decide(seen)  # hard's play, with what it learnt
         compared += 1
     assert compared == 20
+
+
+def test_expert_leaves_its_table_while_a_known_never_looker_is_blind() -> None:
+    from teenpatti.bots.expert import ExpertBot
+
+    hands = play(["expert", "never_looks"], 1, b"never")
+    taught = ExpertBot(3)
+    for hand in hands[:MIN_HANDS]:
+        taught.observe(view(hand, 0))
+    assert taught.model.never_looks(1)
+    fresh = ExpertBot(3)
+    for n in range(10):
+        hand = Hand(Rules(), [1000, 1000], 1, seed=hashlib.sha256(b"blind/%d" % n).digest())
+        option = next(a for a in view(hand, 0).legal_actions if a.kind.value == "chaal")
+        hand.apply(option.action(0))  # seat 0 chaals blind; the never-looker's turn, then ours
+        option = next(a for a in view(hand, 1).legal_actions if a.kind.value == "chaal")
+        hand.apply(option.action(1))
+        seen = view(hand, 0)
+        assert fresh._from_table(seen) is not None  # the table plays against a blind player
+        assert taught._from_table(seen) is None  # but not against one known never to look

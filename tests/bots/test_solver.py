@@ -40,13 +40,15 @@ from teenpatti.bots.solver.game import (
     Abstraction,
     Buckets,
     State,
+    bucket_of,
     buckets,
     build_abstraction,
     pair_counts,
 )
 from teenpatti.bots.solver.tables import load, measure, state_rows
-from teenpatti.engine import ActionKind, Hand, Rules, view
+from teenpatti.engine import Hand, Rules, view
 from teenpatti.engine.bulk import strength_array
+from teenpatti.odds import heads_up_equity
 
 
 def _classes(n: int = 3) -> Buckets:
@@ -285,12 +287,14 @@ def test_an_unknown_method_is_refused() -> None:
         solve(game, hands, 1, method="cfr")
 
 
-def test_the_shipped_table_is_the_solvers() -> None:
-    table = load("nepal")
+@pytest.mark.parametrize("name", ["nepal", "duo"])
+def test_the_shipped_table_is_the_solvers(name: str) -> None:
+    table = load(name)
     assert table is not None
-    rules = Rules()
+    rules = Rules.from_options({"preset": name})
     assert table_for(rules) is table
-    assert table_for(Rules.from_options({"bets": "range"})) is None
+    assert table_for(Rules.from_options({"preset": name, "bets": "range"})) is None
+    assert table.exploitability < 0.05  # the goal: a best response wins under 0.05 boots a hand
     game = build_abstraction(rules)
     # the stored figure is what a best response wins against the stored bytes
     hands = buckets(rules, table.edges)
@@ -308,14 +312,16 @@ def test_the_shipped_table_is_the_solvers() -> None:
     assert (rows == rows[:, :, :1]).all()
 
 
-def test_the_expert_draws_its_heads_up_moves_from_the_table() -> None:
-    table = load("nepal")
+@pytest.mark.parametrize("name", ["nepal", "duo"])
+def test_the_expert_draws_its_heads_up_moves_from_the_table(name: str) -> None:
+    table = load(name)
     assert table is not None
-    rules = Rules()
+    rules = Rules.from_options({"preset": name})
+    stack = table.chips * rules.boot
     rng = random.Random(4)
-    checked = 0
-    for deal in range(60):  # enough deals to reach the table more than ten times
-        hand = Hand(rules, [1000, 1000], dealer=deal % 2, seed=rng.randbytes(32))
+    checked = blind = 0
+    for deal in range(30):
+        hand = Hand(rules, [stack, stack], dealer=deal % 2, seed=rng.randbytes(32))
         bot = ExpertBot(deal)
         assert bot.table  # on by default: the shipped table beats the rollouts heads-up
         while not hand.finished:
@@ -326,14 +332,20 @@ def test_the_expert_draws_its_heads_up_moves_from_the_table() -> None:
             found = public_state(seen, table.chips)
             assert found is not None
             state, player = found
-            if state.seen[1 - player]:  # against a seen player the table decides
-                row = table.row(state)
-                assert row is not None
-                weights = table.policy[row, ACTIONS.index(action.kind.value)]
-                assert weights.max() > 0
-                checked += action.kind is not ActionKind.SEE
+            row = table.row(state)  # the table decides from the first move, blind or seen
+            assert row is not None
+            weights = table.policy[row, ACTIONS.index(action.kind.value)]
+            if state.seen[player]:  # the move has weight in the row of this hand's bucket
+                cards = seen.seats[seat].cards
+                assert cards is not None
+                u = heads_up_equity(cards, rules.ranking, seen.wild)
+                assert weights[bucket_of(u, table.edges)] > 0
+            else:  # blind: the row is the same for every bucket
+                assert weights[0] > 0
+            checked += 1
+            blind += not state.seen[1 - player]
             hand.apply(action)
-    assert checked > 10
+    assert checked > 60 and blind > 20
 
 
 def test_pair_counts_agree_with_comparing_every_pair() -> None:
