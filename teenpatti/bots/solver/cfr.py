@@ -321,11 +321,11 @@ class _Game:
         ahead = values[layer.next]  # (E, B, B)
         chance = pol[layer.row, layer.ahead]  # (E, B)
         share = np.matmul(layer.ends, pol).transpose(2, 0, 1)  # (B, k, 4)
-        if layer.actor == 0:  # a matrix product per bucket of the actor's
+        zero = layer.actor == 0
+        if zero:  # a matrix product per bucket of the actor's
             mixed: Array = np.matmul(share, self.outcomes.transpose(1, 0, 2)).transpose(1, 0, 2)
         else:
             mixed = np.matmul(share, self.outcomes.transpose(2, 0, 1)).transpose(1, 2, 0)
-        zero = layer.actor == 0
         if len(chance):
             led = ahead * (chance[:, :, None] if zero else chance[:, None, :])
             for rows, places in layer.ranks:
