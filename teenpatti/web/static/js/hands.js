@@ -8,7 +8,8 @@ import { cardFace } from "./cards.js";
 import { h } from "./dom.js";
 import { joinNames, num, parts, t } from "./i18n.js";
 import { checkHand, bytesToHex } from "./fair.js";
-import { moveText, seatName } from "./moves.js";
+import { pastMoveText } from "./happened.js";
+import { seatName } from "./moves.js";
 
 /** Why a check failed, in the player's words: `name(seat)` names a seat. Pure. */
 export function whyWords(result, name = (seat) => String(seat)) {
@@ -54,6 +55,15 @@ export function checkDetails(result, history, open, toggle) {
     lines.push(h("p", {}, parts("hands.sealSecret", { hex: hex(history.commitment) })));
   }
   return h("div", { class: "check-details" }, button, h("div", { "data-testid": "hands-details-body" }, lines));
+}
+
+/** Who held `seat` in a past hand, as the history names them (a late friend who took a computer's
+ *  seat is not credited with the computer's earlier moves); "You" or "(computer)" when the seat is
+ *  still held by the same name. Pure. */
+export function heldBy(st, history, seat) {
+  const held = history.seats[seat] ? history.seats[seat].name : "?";
+  const row = st.seats[seat];
+  return row && row.name === held ? seatName(st, seat) : held;
 }
 
 /** Whether this phone should send its part of the next deal now, and for which commitment. Pure. */
@@ -131,7 +141,7 @@ export class PastHands {
     }
     this.results.set(index, result);
     this.view.render();
-    const words = checkWords(result, (seat) => this.seatName(this.view.st, history, seat), history);
+    const words = checkWords(result, (seat) => heldBy(this.view.st, history, seat), history);
     this.view.app.announce(`${t("hands.hand", { n: num(history.hand || index + 1) })}: ${words}`);
   }
 
@@ -174,17 +184,11 @@ export class PastHands {
     );
   }
 
-  /** A seat's name in a past hand. */
-  seatName(st, history, seat) {
-    if (st && st.seats[seat]) return seatName(st, seat);
-    return history.seats[seat] ? history.seats[seat].name : String(seat);
-  }
-
   item(st, history, i) {
     const number = history.hand || i + 1;
-    const name = (seat) => this.seatName(st, history, seat);
+    const name = (seat) => heldBy(st, history, seat);
     const moves = history.actions.map((a, k) =>
-      h("li", { "data-key": `m${k}` }, `${name(a.seat)}: ${moveText(a, a.paid)}`),
+      h("li", { "data-key": `m${k}`, "data-testid": "past-move" }, `${name(a.seat)}: ${pastMoveText(history.actions, k, name)}`),
     );
     const cards = history.seats
       .map((row, seat) => ({ row, seat }))
