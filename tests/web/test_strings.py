@@ -64,8 +64,8 @@ reason, is not one)."""
 REFUSAL = re.compile(r"\(\s*\"([a-z_0-9]+/[a-z_0-9]+)\"\s*,\s*\"")
 """The engine's refusal of a move: a tuple of its code, its reason and the reason's values."""
 WRITTEN_CODE = re.compile(r"(?:\"code\"\s*:|\bcode\s*=)\s*\"([a-z_0-9]+/[a-z_0-9]+)\"")
-"""A code written out as JSON text or a mapping (``{"code": "server/busy", ...}``, as the edge writes
-its own replies) or given by name (``code="http/timeout"``)."""
+"""A code written out as JSON text or a mapping (``{"code": "server/busy", ...}``, as the edge
+writes its own replies) or given by name (``code="http/timeout"``)."""
 
 
 @cache
