@@ -61,6 +61,7 @@ COMMANDS = (
     "again",
     "leave",
     "remove",
+    "readmit",
     "pause",
     "resume",
     "configure",
@@ -304,11 +305,12 @@ class TableService:
                 await self.writer.reload(live)
         return live
 
-    async def join(self, code: str, name: Any) -> tuple[str, int]:
-        """Seat a person at a table that has not started; returns ``(token, seat)``."""
+    async def join(self, code: str, name: Any, was: str | None = None) -> tuple[str, int]:
+        """Seat a person; returns ``(token, seat)``. ``was`` is the seat token the phone held
+        at this table before (a person the host removed is refused with it)."""
         live = await self.find(code)
         token = new_token()
-        await self.writer.commit(live, lambda t: [t.join_event(name, token)])
+        await self.writer.commit(live, lambda t: [t.join_event(name, token, was)])
         seat = live.table.seat_of(token)
         assert seat is not None
         return token, seat
@@ -362,6 +364,8 @@ class TableService:
                     return [t.leave_event(seat)]
                 case "remove":
                     return [t.remove_event(seat, message.get("seat"))]
+                case "readmit":
+                    return [t.readmit_event(seat, message.get("name"))]
                 case "pause" | "resume":
                     return [t.pause_event(seat, kind == "pause")]
                 case "configure":

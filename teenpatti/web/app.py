@@ -100,10 +100,13 @@ async def _body(request: Request) -> Any:
 
 def _status(error: EngineError, status: int = 400) -> int:
     """The HTTP status for a refusal: 503 when the store cannot be reached (try again), 404 for
-    an unknown table, 415 for a body that is not JSON, else ``status``."""
+    an unknown table, 415 for a body that is not JSON, 403 for a removed person sitting down
+    again, else ``status``."""
     if getattr(error, "retryable", False):
         return 503
-    return {"table/unknown": 404, "message/content_type": 415}.get(error.code, status)
+    return {"table/unknown": 404, "message/content_type": 415, "seat/removed": 403}.get(
+        error.code, status
+    )
 
 
 def _same_origin(request: Request, public_url: str | None) -> bool:
@@ -287,7 +290,7 @@ def create_app(
         try:
             body = await _body(request)
             name = body.get("name") if isinstance(body, dict) else None
-            token, seat = await service.join(live.table.code, name)
+            token, seat = await service.join(live.table.code, name, _bearer(request))
         except EngineError as error:
             return _error(error.code, error.reason, _status(error))
         except _Gone:
