@@ -70,7 +70,7 @@ test("a rule's value in words, with the language's digits", () => {
   assert.equal(words.ruleText("starting_chips", 12800), "12,800 chips each");
   assert.equal(words.ruleText("see_anytime", true), "At any time");
   i18n.setLang("ne");
-  assert.equal(words.ruleText("stake_cap_boots", 16), "स्टेक १६ बुटमा रोकिन्छ");
+  assert.equal(words.ruleText("stake_cap_boots", 16), "दाउ १६ बुटमा रोकिन्छ");
   assert.equal(words.ruleLine("fixed_rank", "10"), "जोकर अङ्क: १०");
   assert.equal(words.ruleText("fixed_rank", "K"), "K");
   i18n.setLang("en");

@@ -164,7 +164,7 @@ def test_house_rules_in_nepali_with_devanagari_digits(phone, server, check_layou
 
     house = page.get_by_test_id("house-rules").text_content()
     assert "सबैलाई २,००० चिप्स" in house, house
-    assert "स्टेक १६ बुटमा रोकिन्छ" in house, house
+    assert "दाउ १६ बुटमा रोकिन्छ" in house, house
     assert "जोकर अङ्क: ७" in house, house
     assert not LATIN_DIGIT.search(house), house
 
