@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from enum import StrEnum
 
+from . import prices
 from .actions import Action, ActionKind, LegalAction, Outcome
 from .cards import CardError, cards_str, is_joker
 from .deck import DECK_V1, CardTree, Shuffle
@@ -476,27 +477,20 @@ class Hand:
     def chaal_cost(self, seat: int) -> int:
         """What a chaal costs ``seat`` now: the stake blind, twice the stake seen (the least,
         under range bets)."""
-        return self.stake * 2 if self.seen[seat] else self.stake
+        return prices.chaal_cost(self.stake, self.seen[seat])
 
     def show_cost(self, seat: int) -> int:
-        """What asking for a show costs ``seat`` now."""
+        """What asking for a show costs ``seat`` now (where the rules allow it)."""
         seen = self.seen
-        cost = self.stake * 2 if seen[seat] else self.stake
-        facts = self._facts
-        if facts.quadruple and seen[seat] and not seen[self.next_in(seat)]:
-            cost = self.stake * 4
-        if facts.show_double:
-            cost *= 2
+        other = seen[self.next_in(seat)]
+        cost = prices.show_cost(self.rules, self.stake, seen[seat], other)
+        if cost is None:  # forbidden (``_show`` refuses it first): what it would cost allowed
+            cost = prices.show_cost(self.rules, self.stake, seen[seat], True)
+            assert cost is not None
         return cost
 
     def _max_chaal(self, seat: int) -> int:
-        cap = self._cap
-        stakes = self.rules.range_max_stakes  # 2 stakes blind and 4 seen, unless bigger bets
-        if self.seen[seat]:
-            top = self.stake * stakes * 2
-            return top if cap is None else max(self.stake * 2, min(top, cap * 2))
-        top = self.stake * stakes
-        return top if cap is None else max(self.stake, min(top, cap))
+        return prices.max_chaal(self.rules, self.stake, self.seen[seat])
 
     def _all_seen(self) -> bool:
         return all(seen or not live for seen, live in zip(self.seen, self.live, strict=True))

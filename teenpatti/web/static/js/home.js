@@ -398,7 +398,8 @@ export function joinPage(app, code = "", message = "") {
     submit.disabled = true;
     submit.textContent = t("join.busy");
     try {
-      const reply = await api(`/api/tables/${encodeURIComponent(wanted)}/join`, { name });
+      const was = store.goneToken(wanted); // a removed person stays removed, whatever the name
+      const reply = await api(`/api/tables/${encodeURIComponent(wanted)}/join`, { name }, was ? { authorization: `Bearer ${was}` } : {});
       store.saveName(name);
       store.saveSeat(wanted, reply.token, reply.seat);
       delete drafts.join;
@@ -407,7 +408,7 @@ export function joinPage(app, code = "", message = "") {
       status.textContent = errorText(err.code, err.reason);
       submit.disabled = false;
       submit.textContent = t("join.submit");
-      if (fixed && ["table/started", "table/full", "table/late_closed"].includes(err.code)) watch.hidden = false;
+      if (fixed && ["table/started", "table/full", "table/late_closed", "seat/removed"].includes(err.code)) watch.hidden = false;
     }
   };
   const form = h(
