@@ -22,16 +22,29 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import Phone, Server, free_port
 from websockets.sync.client import connect
 
-_HELPER = Path(__file__).resolve().parents[1] / "server" / "push_service.py"
-_spec = importlib.util.spec_from_file_location("teenpatti_test_push_service", _HELPER)
-assert _spec is not None and _spec.loader is not None
-push_module = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = push_module
-_spec.loader.exec_module(push_module)
-PushService = push_module.PushService
+
+def _load(name: str, path: Path) -> Any:
+    """A helper module by its path (the name ``conftest`` is taken by another folder's when
+    modules of several folders run in one process)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+_TESTS = Path(__file__).resolve().parents[1]
+PushService = _load(
+    "teenpatti_test_push_service", _TESTS / "server" / "push_service.py"
+).PushService
+_ui = _load("teenpatti_ui_test_helpers", _TESTS / "ui" / "conftest.py")
+Server, free_port = _ui.Server, _ui.free_port
+Phone = Any
 
 
 @pytest.fixture(scope="module")
