@@ -36,6 +36,7 @@ __all__ = [
     "Part",
     "Paused",
     "Readmitted",
+    "Rebought",
     "Said",
     "Seated",
     "Started",
@@ -151,6 +152,14 @@ class Readmitted(_Event, tag="readmitted", frozen=True):
     name: str
 
 
+class Rebought(_Event, tag="rebuy", frozen=True):
+    """The person at ``seat``, out of chips, buys back in under the rebuy house rule (the rules'
+    ``rebuy_chips``): the chips are theirs from the next hand dealt."""
+
+    seat: int
+    id: str | None = None
+
+
 class Voted(_Event, tag="voted", frozen=True):
     """The person at ``seat`` asks for a new game (a majority of the people seated starts one)."""
 
@@ -193,6 +202,7 @@ Event = (
     | Seated
     | Left
     | Readmitted
+    | Rebought
     | Voted
     | Paused
     | Configured

@@ -61,6 +61,7 @@ COMMANDS = (
     "leave",
     "remove",
     "readmit",
+    "rebuy",
     "pause",
     "resume",
     "configure",
@@ -349,6 +350,8 @@ class TableService:
                     return [t.remove_event(seat, message.get("seat"))]
                 case "readmit":
                     return [t.readmit_event(seat, message.get("name"))]
+                case "rebuy":
+                    return [t.rebuy_event(seat, cid)]
                 case "pause" | "resume":
                     return [t.pause_event(seat, kind == "pause")]
                 case "configure":
