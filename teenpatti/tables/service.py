@@ -21,7 +21,7 @@ import asyncio
 import logging
 import secrets
 from importlib import import_module
-from typing import Any
+from typing import Any, Protocol
 
 from ..bus.base import Bus
 from ..bus.memory import MemoryBus
@@ -44,6 +44,7 @@ from .writer import Writer
 
 __all__ = [
     "COMMANDS",
+    "Alerting",
     "Clock",
     "Connection",
     "LiveTable",
@@ -89,6 +90,16 @@ def command_id(message: dict[str, Any]) -> str | None:
     if not cid.isascii():
         raise TableError("message/id", "a command id is plain ASCII text")
     return cid
+
+
+class Alerting(Protocol):
+    """What is told of a table's changes besides its sockets (:class:`teenpatti.push.Pusher`)."""
+
+    def changed(self, live: LiveTable) -> None:
+        """A version was applied, whoever wrote it."""
+
+    def stored(self, live: LiveTable) -> None:
+        """This process wrote the version just applied."""
 
 
 def _load_computer_players() -> None:
@@ -164,16 +175,22 @@ class TableService:
             purge_every=self.timing.purge_every,
         )
         self._loops: list[asyncio.Task[None]] = []
+        self.alerts: Alerting | None = None
+        """Told of every change, and of this process's own appends (turn alerts)."""
 
     # ------------------------------------------------------------------ wiring
     def _changed(self, live: LiveTable) -> None:
         self.clocks.schedule(live)
         self.fanout.broadcast(live)
+        if self.alerts is not None:
+            self.alerts.changed(live)
 
     def _won(self, live: LiveTable) -> None:
         self.cluster.won(live)
 
     def _stored(self, live: LiveTable, version: int) -> None:
+        if self.alerts is not None:
+            self.alerts.stored(live)
         if not self.cluster.clustered:
             return  # no other process to tell (and no task to make a move)
         code = live.table.code

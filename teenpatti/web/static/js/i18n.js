@@ -1,6 +1,7 @@
 // Every string of the page in English and Nepali. `t(key, params)` picks the current language;
 // numbers in params are written with that language's digits. The choice is remembered.
 
+import { HOUSE } from "./house-strings.js";
 import { SOCIAL } from "./social-strings.js";
 
 const STORE_KEY = "tp.lang";
@@ -172,6 +173,13 @@ export const STRINGS = {
     "mine.yours": "Your turn",
     "mine.theirs": "{name}'s turn",
     "notice.turn": "Your turn at table {code}",
+    "push.ask": "Tell me when it's my turn",
+    "push.busy": "Turning on…",
+    "push.on": "Alerts on: this phone is told when it is your turn, even with the page closed.",
+    "push.stop": "Stop the alerts",
+    "push.denied": "Alerts are blocked for this site: allow them in the browser's settings.",
+    "push.http": "Alerts need the table's https link. Keep this page open: it rings and buzzes on your turn.",
+    "push.failed": "The alerts could not be turned on: try again.",
 
     "join.title": "Join a table",
     "join.code": "Table code",
@@ -441,6 +449,11 @@ export const STRINGS = {
     "err.server/full": "This server has all the tables it can hold: try again later.",
     "err.table/limit": "Too many tables are open from your connection: finish one first.",
     "err.origin/forbidden": "Tables can only be opened and joined from this site's own page.",
+    "err.push/off": "This server sends no turn alerts.",
+    "err.push/live": "Only play-anytime tables send turn alerts.",
+    "err.push/invalid": "This browser's alert subscription could not be read: try again.",
+    "err.push/endpoint": "Alerts go only through a browser's own push service; this one is not allowed.",
+    "err.push/keys": "This browser's alert keys are not valid: try again.",
     "err.message/content_type": "The server could not read that request.",
     "err.message/incomplete": "The request did not arrive whole: try again.",
     "err.rate/lookups": "Too many wrong table codes: wait a little before trying again.",
@@ -686,6 +699,13 @@ export const STRINGS = {
     "mine.yours": "तपाईंको पालो",
     "mine.theirs": "{name} को पालो",
     "notice.turn": "टेबल {code} मा तपाईंको पालो",
+    "push.ask": "मेरो पालो आउँदा मलाई भन्नुहोस्",
+    "push.busy": "खोल्दै…",
+    "push.on": "सूचना खुला छ: पेज बन्द भए पनि तपाईंको पालो आउँदा यो फोनमा सूचना आउँछ।",
+    "push.stop": "सूचना बन्द गर्नुहोस्",
+    "push.denied": "यो साइटको सूचना रोकिएको छ: ब्राउजरको सेटिङमा खोल्नुहोस्।",
+    "push.http": "सूचनाका लागि टेबलको https लिङ्क चाहिन्छ। यो पेज खुला राख्नुहोस्: तपाईंको पालो आउँदा फोन बज्छ र काँप्छ।",
+    "push.failed": "सूचना खोल्न सकिएन: फेरि कोसिस गर्नुहोस्।",
 
     "join.title": "टेबलमा बस्नुहोस्",
     "join.code": "टेबलको कोड",
@@ -955,6 +975,11 @@ export const STRINGS = {
     "err.server/full": "यो सर्भरमा अब थप टेबल अट्दैन: पछि फेरि कोसिस गर्नुहोस्।",
     "err.table/limit": "तपाईंको इन्टरनेटबाट धेरै टेबल खुला छन्: पहिले एउटा सक्नुहोस्।",
     "err.origin/forbidden": "टेबल यही साइटको आफ्नै पेजबाट मात्र खोल्न र त्यसमा बस्न सकिन्छ।",
+    "err.push/off": "यो सर्भरले पालोको सूचना पठाउँदैन।",
+    "err.push/live": "पालोको सूचना \"जुनसुकै बेला\" टेबलमा मात्र आउँछ।",
+    "err.push/invalid": "यो ब्राउजरको सूचनाको विवरण पढ्न सकिएन: फेरि कोसिस गर्नुहोस्।",
+    "err.push/endpoint": "सूचना ब्राउजरको आफ्नै सेवाबाट मात्र आउँछ; यो सेवा चल्दैन।",
+    "err.push/keys": "यो ब्राउजरको सूचनाका साँचो मिलेनन्: फेरि कोसिस गर्नुहोस्।",
     "err.message/content_type": "सर्भरले त्यो अनुरोध पढ्न सकेन।",
     "err.message/incomplete": "अनुरोध पूरा आइपुगेन: फेरि कोसिस गर्नुहोस्।",
     "err.rate/lookups": "धेरै गलत टेबल कोड: फेरि कोसिस गर्नुअघि केही बेर पर्खनुहोस्।",
@@ -1035,7 +1060,7 @@ export const STRINGS = {
     "ranking.count": "सम्भावित २२,१०० तासमध्ये {n} ({p})",
   },
 };
-for (const which of ["en", "ne"]) Object.assign(STRINGS[which], SOCIAL[which]);
+for (const which of ["en", "ne"]) Object.assign(STRINGS[which], SOCIAL[which], HOUSE[which]);
 
 /** The language a first visit gets: Nepali when the phone puts Nepali ("ne", "ne-NP") before
  *  English among its languages, else English. */
