@@ -35,6 +35,7 @@ from ..engine import EngineError
 from ..engine.rules import catalogue
 from ..metrics import CONTENT_TYPE, NOT_READY
 from ..store.base import EventStore
+from ..tables.clock import Clock
 from ..tables.outgoing import frame
 from ..tables.service import COMMANDS, Connection, LiveTable, TableService, Timing
 from ..tables.table import token_hash
@@ -132,6 +133,7 @@ def create_app(
     tables: TableLimits | None = None,
     freeze_every: float | None = None,
     reach: Reach | None = None,
+    clock: Clock | None = None,
 ) -> Starlette:
     """The app over ``store`` (or an async function that opens it when the app starts) and
     ``bus`` (an async function that opens it; in-process when ``None``).
@@ -145,9 +147,11 @@ def create_app(
     of the garbage collector's sight (``gc.freeze``): with thousands of tables, a full
     collection of long-lived tables would otherwise pause every table for hundreds of
     milliseconds. ``reach`` says where friends reach the server: the links and QR codes to share
-    are built from it (see :mod:`teenpatti.web.reach`)."""
+    are built from it (see :mod:`teenpatti.web.reach`). ``clock`` is the service's time: turn
+    timers, graces, deals and the reconciler's and lease keeper's rounds (the system's clock when
+    ``None``; tests hand in a :class:`~teenpatti.tables.clock.ManualClock` and move it)."""
     opened: list[EventStore] = []
-    service = TableService(store if not callable(store) else _NotOpen(), timing)
+    service = TableService(store if not callable(store) else _NotOpen(), timing, clock)
     metrics = service.metrics
     rules = catalogue()  # the same for every request: built once
     reach = reach or Reach()
