@@ -150,11 +150,12 @@ class Rounds:
     >>> async def demo() -> list[int]:
     ...     rounds = Rounds()
     ...     waiting = asyncio.ensure_future(rounds.wait(2))
+    ...     await asyncio.sleep(0)  # it waits from the count now: 0
     ...     rounds.done()
     ...     await asyncio.sleep(0)
     ...     early = waiting.done()
     ...     rounds.done()
-    ...     return [rounds.count, await waiting, early]
+    ...     return [rounds.count, await asyncio.wait_for(waiting, 5), early]
     >>> asyncio.run(demo())
     [2, 2, False]
 

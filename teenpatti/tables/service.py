@@ -28,7 +28,7 @@ from ..bus.memory import MemoryBus
 from ..metrics import Metrics
 from ..store.base import CodeTaken, EventStore
 from .chat import ChatError
-from .clock import Clock, SystemClock, Tasks
+from .clock import Clock, Rounds, SystemClock, Tasks
 from .clocks import Clocks, wants_clocks
 from .cluster import Cluster
 from .codes import new_code, new_seed, new_token
@@ -109,6 +109,8 @@ class TableService:
         self.timing = timing or Timing()
         self.clock: Clock = clock or SystemClock()
         self.tasks = Tasks()
+        self.changes = Rounds()
+        """Every new version of a table in memory, counted (tests wait on it, not on time)."""
         bus = bus or MemoryBus()
         clustered = not isinstance(bus, MemoryBus)
         self.fanout = Fanout(self.clock, self.metrics)
@@ -167,6 +169,7 @@ class TableService:
     def _changed(self, live: LiveTable) -> None:
         self.clocks.schedule(live)
         self.fanout.broadcast(live)
+        self.changes.done()
 
     def _won(self, live: LiveTable) -> None:
         self.cluster.won(live)
