@@ -35,6 +35,7 @@ __all__ = [
     "Left",
     "Part",
     "Paused",
+    "Readmitted",
     "Said",
     "Seated",
     "Started",
@@ -144,6 +145,12 @@ class Left(_Event, tag="left", frozen=True):
     removed: bool = False
 
 
+class Readmitted(_Event, tag="readmitted", frozen=True):
+    """The host lets a person they removed sit down again (``name``, as they were seated)."""
+
+    name: str
+
+
 class Voted(_Event, tag="voted", frozen=True):
     """The person at ``seat`` asks for a new game (a majority of the people seated starts one)."""
 
@@ -185,6 +192,7 @@ Event = (
     | Control
     | Seated
     | Left
+    | Readmitted
     | Voted
     | Paused
     | Configured

@@ -34,15 +34,18 @@ from ..bus.base import Bus
 from ..engine import EngineError
 from ..engine.rules import catalogue
 from ..metrics import CONTENT_TYPE, NOT_READY
+from ..push.keep import PushKeep
+from ..push.sender import PushConfig, Pusher
 from ..store.base import EventStore
 from ..tables.clock import Clock
 from ..tables.outgoing import frame
 from ..tables.service import COMMANDS, Connection, LiveTable, TableService, Timing
-from ..tables.table import token_hash
+from ..tables.table import HANDS_MAX, token_hash
 from . import logs
 from .edge import BUDGET, SINK, Budget, address_key
 from .headers import SecurityHeaders
 from .limits import Lobby, Refused, retry_after
+from .push import push_routes
 from .reach import Reach
 from .shell import shell_routes
 
@@ -98,10 +101,13 @@ async def _body(request: Request) -> Any:
 
 def _status(error: EngineError, status: int = 400) -> int:
     """The HTTP status for a refusal: 503 when the store cannot be reached (try again), 404 for
-    an unknown table, 415 for a body that is not JSON, else ``status``."""
+    an unknown table, 415 for a body that is not JSON, 403 for a removed person sitting down
+    again, else ``status``."""
     if getattr(error, "retryable", False):
         return 503
-    return {"table/unknown": 404, "message/content_type": 415}.get(error.code, status)
+    return {"table/unknown": 404, "message/content_type": 415, "seat/removed": 403}.get(
+        error.code, status
+    )
 
 
 def _same_origin(request: Request, public_url: str | None) -> bool:
@@ -134,6 +140,7 @@ def create_app(
     freeze_every: float | None = None,
     reach: Reach | None = None,
     clock: Clock | None = None,
+    push: Callable[[], Awaitable[tuple[PushConfig, PushKeep]]] | None = None,
 ) -> Starlette:
     """The app over ``store`` (or an async function that opens it when the app starts) and
     ``bus`` (an async function that opens it; in-process when ``None``).
@@ -149,16 +156,20 @@ def create_app(
     milliseconds. ``reach`` says where friends reach the server: the links and QR codes to share
     are built from it (see :mod:`teenpatti.web.reach`). ``clock`` is the service's time: turn
     timers, graces, deals and the reconciler's and lease keeper's rounds (the system's clock when
-    ``None``; tests hand in a :class:`~teenpatti.tables.clock.ManualClock` and move it)."""
+    ``None``; tests hand in a :class:`~teenpatti.tables.clock.ManualClock` and move it).
+    ``push`` (an async function giving the VAPID keys and settings and the subscriptions' keep)
+    turns on turn alerts for play-anytime tables (see :mod:`teenpatti.push`)."""
     opened: list[EventStore] = []
     service = TableService(store if not callable(store) else _NotOpen(), timing, clock)
     metrics = service.metrics
     rules = catalogue()  # the same for every request: built once
+    rules["options"]["hands"]["max"] = HANDS_MAX  # the most a game here may have
     reach = reach or Reach()
     ready: list[bool] = []
     lobby = Lobby(lobby_rate, lookup_misses)
     caps = tables or TableLimits()
     opened_by: dict[str, list[str]] = {}
+    pushers: list[Pusher] = []
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -167,6 +178,10 @@ def create_app(
         opened.append(service.store)
         if bus is not None:
             service.use_bus(await bus())
+        if push is not None:
+            config, keep = await push()
+            pushers.append(Pusher(config, keep, metrics, service.fanout.connected))
+            service.alerts = pushers[0]
         await service.start()
         ready.append(True)
         freezer = asyncio.create_task(_freeze_every(freeze_every)) if freeze_every else None
@@ -176,6 +191,8 @@ def create_app(
             if freezer is not None:
                 freezer.cancel()
             await service.stop()
+            for pusher in pushers:
+                await pusher.close()
             await opened[0].close()
 
     def _error(
@@ -278,7 +295,7 @@ def create_app(
         try:
             body = await _body(request)
             name = body.get("name") if isinstance(body, dict) else None
-            token, seat = await service.join(live.table.code, name)
+            token, seat = await service.join(live.table.code, name, _bearer(request))
         except EngineError as error:
             return _error(error.code, error.reason, _status(error))
         except _Gone:
@@ -464,6 +481,15 @@ def create_app(
         Route("/api/tables/{code}/hands", hand_histories),
         Route("/api/tables/{code}/qr.svg", qr_code),
         WebSocketRoute("/ws/{code}", socket),
+        *push_routes(
+            service,
+            lambda: pushers[0] if pushers else None,
+            look_up=look_up,
+            body=_body,
+            error=lambda code, reason, status: _error(code, reason, status),
+            same_origin=lambda request: _same_origin(request, reach.public_url),
+            bearer=_bearer,
+        ),
     ]
     if STATIC.is_dir():
         routes += shell_routes(STATIC)
