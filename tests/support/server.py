@@ -78,6 +78,15 @@ def serve_command() -> list[str]:
     return [sys.executable, "-c", "from teenpatti.cli import main; main()"]
 
 
+def refusing_socket(host: str = "127.0.0.1") -> socket.socket:
+    """A TCP socket bound to a port of ``host`` the kernel chose, and not listening: while it is
+    open, a connection to that port is refused (a service that is down), and no other process
+    can take the port."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind((host, 0))
+    return sock
+
+
 # ---------------------------------------------------------------------- the server process
 class Server:
     """One ``teenpatti serve`` subprocess on ``127.0.0.1:port`` over the data folder ``data``
