@@ -169,6 +169,8 @@ class Table:
         """The contributions sent for the next hand, by seat."""
         self.timeouts: set[int] = set()
         """The moves of the hand in play (by index) that the turn timer made for its player."""
+        self.timed: dict[int, set[int]] = {}
+        """The same for every hand of the game, by hand number (past hands show a timeout)."""
         self._public: tuple[int, dict[str, Any]] | None = None
         self._shown: tuple[object, dict[int, dict[str, Any]]] = (None, {})
         """The hand in play and the cards of its seats as JSON (:meth:`_cards`)."""
@@ -274,7 +276,7 @@ class Table:
                 else:
                     shuffle = Shuffle(secret, version=event.deck)
                 self.game.start_hand(shuffle)
-                self.timeouts = set()
+                self.timeouts = self.timed[self.game.hand_number] = set()
                 self.next_seed = event.next_seed
                 self.parts = {}
             case Part():
@@ -306,6 +308,7 @@ class Table:
         self.games_played += 1
         self.next_seed = seed
         self.timeouts = set()
+        self.timed = {}
         self.parts = {}
 
     def _seat_late(self, event: Seated) -> None:
@@ -502,9 +505,19 @@ class Table:
         game = self.game
         if game is None:
             return []
-        if self.revealed:
-            return game.histories_for(EVERYONE, reveal=True)
-        return game.histories_for(seat, reveal=False)
+        out = (
+            game.histories_for(EVERYONE, reveal=True)
+            if self.revealed
+            else game.histories_for(seat, reveal=False)
+        )
+        for history in out:  # a move the turn timer made reads as a timeout
+            timed = self.timed.get(history["hand"])
+            if timed:
+                history["actions"] = [
+                    {**a, "timeout": True} if i in timed else a
+                    for i, a in enumerate(history["actions"])
+                ]
+        return out
 
     def act_event(
         self, seat: int | None, move: Move | Any, by: str = "person", cid: str | None = None

@@ -44,8 +44,12 @@ test("a move's label shows what it costs, the amount chosen on the stepper and w
   assert.deepEqual(moves.moveLabel(chaal, st, 35), { text: `${i18n.t("act.chaal")} 35`, amount: 35 });
   assert.deepEqual(moves.moveLabel(legal[0], st, 35), { text: i18n.t("act.pack"), amount: 0 });
   const asked = moves.moveLabel(legal[1], st, null, 1).text;
-  assert.equal(asked, i18n.t("act.with", { action: `${i18n.t("act.sideshow")} 20`, name: "Bikash" }));
-  assert.match(asked, /Bikash/);
+  assert.equal(asked, "Side show with Bikash 20"); // the partner before the price
+  // a side show with one partner on offer names it too
+  assert.equal(moves.moveLabel({ ...legal[1], targets: [1] }, st).text, "Side show with Bikash 20");
+  i18n.setLang("ne");
+  assert.equal(moves.moveLabel(legal[1], st, null, 1).text, "Bikash सँग साइड सो २०");
+  i18n.setLang("en");
 });
 
 test("a move in words says the chips it paid, and nothing when it paid none", () => {

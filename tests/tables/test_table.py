@@ -639,3 +639,31 @@ def test_a_timeout_and_chips_handed_back_are_in_the_state() -> None:
     main, back = hand["pots"]
     assert (main["amount"], main["returned"]) == (40, False)
     assert back == {"amount": 10, "winners": [rich], "returned": True}
+
+
+def test_past_hands_credit_the_seat_holder_of_the_time_and_show_timeouts() -> None:
+    # A computer plays seat 2 in hand 1; Dipa arrives late and takes it from hand 2. Hand 1's
+    # history still names the computer, hand 2's names Dipa; the timer's move reads as a timeout.
+    log = Log({"seats": 3, "preset": "nepal", "hands": 10})
+    table = log.table
+    log.commit(table.join_event("Bina", "t1"))
+    log.commit(table.start_event(0, SEED))
+    log.commit(table.hand_event(NEXT_SEED))
+    computer = table.seats[2].name
+    log.commit(table.join_event("Dipa", "t2"))  # during hand 1: the computer plays it on
+    assert table.game is not None and table.game.hand is not None
+    first = table.game.hand.actor
+    log.commit(table.act_event(first, {"do": "pack"}, by="timer"))
+    while table.hand_in_play:
+        actor = table.game.hand.actor
+        log.commit(table.act_event(actor, {"do": "pack"}))
+    log.commit(table.hand_event(SEED))
+    assert table.seats[2].name == "Dipa"
+    while table.hand_in_play:
+        log.commit(table.act_event(table.game.hand.actor, {"do": "pack"}))
+    for built in (table, log.rebuilt()):
+        one, two = built.histories(0)
+        assert [s["name"] for s in one["seats"]] == ["Host", "Bina", computer]
+        assert [s["name"] for s in two["seats"]] == ["Host", "Bina", "Dipa"]
+        assert one["actions"][0] == {**one["actions"][0], "seat": first, "timeout": True}
+        assert not any("timeout" in a for a in one["actions"][1:] + two["actions"])

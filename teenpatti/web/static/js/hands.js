@@ -8,7 +8,8 @@ import { cardFace } from "./cards.js";
 import { h } from "./dom.js";
 import { joinNames, num, t } from "./i18n.js";
 import { checkHand, bytesToHex } from "./fair.js";
-import { moveText, seatName } from "./moves.js";
+import { pastMoveText } from "./happened.js";
+import { seatName } from "./moves.js";
 
 /** The words for a check's outcome. Pure. */
 export function checkWords(result) {
@@ -16,6 +17,15 @@ export function checkWords(result) {
   if (result.busy) return t("hands.checking");
   if (!result.verified) return t("hands.bad", { reason: result.reason });
   return t(result.complete ? "hands.okAll" : "hands.okShown");
+}
+
+/** Who held `seat` in a past hand, as the history names them (a late friend who took a computer's
+ *  seat is not credited with the computer's earlier moves); "You" or "(computer)" when the seat is
+ *  still held by the same name. Pure. */
+export function heldBy(st, history, seat) {
+  const held = history.seats[seat] ? history.seats[seat].name : "?";
+  const row = st.seats[seat];
+  return row && row.name === held ? seatName(st, seat) : held;
 }
 
 /** Whether this phone should send its part of the next deal now, and for which commitment. Pure. */
@@ -135,9 +145,9 @@ export class PastHands {
 
   item(st, history, i) {
     const number = history.hand || i + 1;
-    const name = (seat) => (st.seats[seat] ? seatName(st, seat) : history.seats[seat].name);
+    const name = (seat) => heldBy(st, history, seat);
     const moves = history.actions.map((a, k) =>
-      h("li", { "data-key": `m${k}` }, `${name(a.seat)}: ${moveText(a, a.paid)}`),
+      h("li", { "data-key": `m${k}`, "data-testid": "past-move" }, `${name(a.seat)}: ${pastMoveText(history.actions, k, name)}`),
     );
     const cards = history.seats
       .map((row, seat) => ({ row, seat }))
