@@ -204,7 +204,7 @@ before commands were typed (clients know them; each path is one command's); any 
 
 T = TypeVar("T")
 _decoder = msgspec.json.Decoder(AfterHello)
-_hello = msgspec.json.Decoder(Hello)
+_any = msgspec.json.Decoder(ClientMessage)  # a lone struct's tag may be left out: not a hello's
 _AT = re.compile(r" - at `\$\.?([^`]*)`$")
 _MISSING = re.compile(r"missing required field `([^`]+)`")
 _EXPECTED = re.compile(r"^Expected `([^`]+)`")
@@ -245,9 +245,19 @@ def decode(text: str | bytes) -> Command | Sync | Ping:
 
 def decode_hello(text: str | bytes) -> Hello:
     """A socket's first message, typed: anything but a hello that fits is :class:`TableError`
-    (``message/hello``, or ``token/invalid`` for a token that is not text)."""
+    (``message/hello``, or ``token/invalid`` for a token that is not text).
+
+    >>> decode_hello('{"type": "hello", "token": "Xq3", "patches": true}')
+    Hello(token='Xq3', patches=True)
+    >>> decode_hello('{"token": "Xq3"}')
+    Traceback (most recent call last):
+    ...
+    teenpatti.tables.errors.TableError: say hello first, with your seat token if you have one
+    """
     try:
-        return _hello.decode(text)
+        hello = _any.decode(text)
+        if isinstance(hello, Hello):
+            return hello
     except msgspec.ValidationError as error:
         refused = _refusal(error, text, "hello")
         if refused.code == "token/invalid":
