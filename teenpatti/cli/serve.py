@@ -119,6 +119,33 @@ def serve(
     log_format: str = typer.Option(
         "text", "--log-format", help="text (readable) or json (one object a line)."
     ),
+    push: bool = typer.Option(
+        True,
+        "--push/--no-push",
+        help="Turn alerts for play-anytime tables by Web Push (phones need the page over HTTPS).",
+    ),
+    vapid_key: Path | None = typer.Option(
+        None,
+        "--vapid-key",
+        envvar="TEENPATTI_VAPID_KEY",
+        help="The VAPID private key (PEM, P-256) that signs alerts; default: made at the first "
+        "start in --data (vapid.pem). Several processes of one server share one key.",
+    ),
+    vapid_subject: str | None = typer.Option(
+        None,
+        "--vapid-subject",
+        envvar="TEENPATTI_VAPID_SUBJECT",
+        help="How push services reach the operator: mailto:you@example.org or an https URL "
+        "(default: --public-url, else mailto:teenpatti@localhost).",
+    ),
+    push_hosts: str = typer.Option(
+        "",
+        "--push-hosts",
+        envvar="TEENPATTI_PUSH_HOSTS",
+        help="More push services to send to, comma-separated: push.example.org (https), or "
+        "http://127.0.0.1:PORT (plain http to that port: a test's push service). The browsers' "
+        "own services are always allowed; nothing else by default.",
+    ),
 ) -> None:
     """Start the table server: lobby, WebSockets and the phone UI on one port."""
     import uvicorn
@@ -152,6 +179,28 @@ def serve(
     async def open_the_bus() -> Bus:
         return await open_bus(bus)
 
+    from ..push.keep import PushKeep, open_keep
+    from ..push.keys import VapidKeys
+    from ..push.sender import PushConfig
+    from ..push.subscription import PushHosts
+
+    try:
+        keys = VapidKeys.load_or_make(data, vapid_key) if push else None
+    except (OSError, ValueError) as error:
+        raise typer.BadParameter(f"--vapid-key: {error}") from None
+    subject = vapid_subject or (
+        public_url if public_url and public_url.startswith("https://") else None
+    )
+
+    async def open_push() -> tuple[PushConfig, PushKeep]:
+        assert keys is not None
+        config = PushConfig(
+            keys,
+            subject=subject or "mailto:teenpatti@localhost",
+            hosts=PushHosts.parse(push_hosts),
+        )
+        return config, await open_keep(database, data)
+
     asgi = create_app(
         store,
         bus=open_the_bus,
@@ -163,6 +212,7 @@ def serve(
         tables=TableLimits(per_process=max_tables, per_address=tables_per_address),
         freeze_every=1.0,
         reach=reach,
+        push=open_push if push else None,
     )
     ping_interval, ping_timeout = _pair(ws_ping, "--ws-ping", "INTERVAL,TIMEOUT, like 20,20")
     proxies = tuple(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())

@@ -50,6 +50,7 @@ __all__ = [
     "Part",
     "Pause",
     "Ping",
+    "Readmit",
     "Remove",
     "Resume",
     "Start",
@@ -127,6 +128,12 @@ class Remove(_Command, tag="remove", frozen=True, kw_only=True):
     seat: int
 
 
+class Readmit(_Command, tag="readmit", frozen=True, kw_only=True):
+    """The host lets a person they removed (by ``name``) sit down again."""
+
+    name: str
+
+
 class Pause(_Command, tag="pause", frozen=True):
     """The host pauses the game."""
 
@@ -171,7 +178,7 @@ class Ping(_Message, tag="ping", frozen=True):
     """Answered with ``pong`` and the table's version."""
 
 
-Command = Start | Act | Again | Leave | Remove | Pause | Resume | Configure | Chat | Part
+Command = Start | Act | Again | Leave | Remove | Readmit | Pause | Resume | Configure | Chat | Part
 """The commands that may change a table (each may carry an ``id``)."""
 ClientMessage = Hello | Command | Sync | Ping
 """Every message a client sends."""
@@ -189,6 +196,7 @@ FIELD_CODES: dict[str, tuple[str, str]] = {
     "action.amount": ("action/malformed", "amount must be a whole number"),
     "action.with": ("action/malformed", "with must be a whole number"),
     "seat": ("seat/invalid", "say which seat, by its number"),
+    "name": ("seat/not_removed", "nobody of that name was removed from this game"),
     "late": ("settings/late", "late must be true or false"),
     "chat": ("settings/chat", "chat must be true or false"),
     "phrase": ("chat/phrase", "that is not one of the quick phrases"),

@@ -40,6 +40,7 @@ __all__ = [
     "Part",
     "Paused",
     "Played",
+    "Readmitted",
     "Said",
     "Seated",
     "Started",
@@ -172,6 +173,12 @@ class Left(_Event, tag="left", frozen=True):
     removed: bool = False
 
 
+class Readmitted(_Event, tag="readmitted", frozen=True):
+    """The host lets a person they removed sit down again (``name``, as they were seated)."""
+
+    name: str
+
+
 class Voted(_Event, tag="voted", frozen=True):
     """The person at ``seat`` asks for a new game (a majority of the people seated starts one)."""
 
@@ -213,6 +220,7 @@ Event = (
     | Control
     | Seated
     | Left
+    | Readmitted
     | Voted
     | Paused
     | Configured

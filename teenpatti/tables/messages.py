@@ -178,6 +178,8 @@ class State(_Message, tag="state", kw_only=True):
     paused: bool
     votes: list[int]
     chat: list[ChatLine]
+    removed: list[str] | UnsetType = UNSET
+    """The names of the persons the host removed from this game (only while there are any)."""
     next_commitment: str | UnsetType = UNSET
     next_parts: list[int] | UnsetType = UNSET
     standings: list[Standing] | UnsetType = UNSET

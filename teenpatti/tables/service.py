@@ -21,7 +21,7 @@ import asyncio
 import logging
 import secrets
 from importlib import import_module
-from typing import Any
+from typing import Any, Protocol
 
 from ..bus.base import Bus
 from ..bus.memory import MemoryBus
@@ -42,6 +42,7 @@ from .commands import (
     Part,
     Pause,
     Ping,
+    Readmit,
     Remove,
     Resume,
     Start,
@@ -59,9 +60,19 @@ from .table import Table, clean_name, token_hash
 from .thinker import Thinker
 from .writer import Writer
 
-__all__ = ["Clock", "Connection", "LiveTable", "TableService", "Timing"]
+__all__ = ["Alerting", "Clock", "Connection", "LiveTable", "TableService", "Timing"]
 
 log = logging.getLogger("teenpatti.tables")
+
+
+class Alerting(Protocol):
+    """What is told of a table's changes besides its sockets (:class:`teenpatti.push.Pusher`)."""
+
+    def changed(self, live: LiveTable) -> None:
+        """A version was applied, whoever wrote it."""
+
+    def stored(self, live: LiveTable) -> None:
+        """This process wrote the version just applied."""
 
 
 def _load_computer_players() -> None:
@@ -137,16 +148,22 @@ class TableService:
             purge_every=self.timing.purge_every,
         )
         self._loops: list[asyncio.Task[None]] = []
+        self.alerts: Alerting | None = None
+        """Told of every change, and of this process's own appends (turn alerts)."""
 
     # ------------------------------------------------------------------ wiring
     def _changed(self, live: LiveTable) -> None:
         self.clocks.schedule(live)
         self.fanout.broadcast(live)
+        if self.alerts is not None:
+            self.alerts.changed(live)
 
     def _won(self, live: LiveTable) -> None:
         self.cluster.won(live)
 
     def _stored(self, live: LiveTable, version: int) -> None:
+        if self.alerts is not None:
+            self.alerts.stored(live)
         if not self.cluster.clustered:
             return  # no other process to tell (and no task to make a move)
         code = live.table.code
@@ -260,11 +277,12 @@ class TableService:
                 await self.writer.reload(live)
         return live
 
-    async def join(self, code: str, name: Any) -> tuple[str, int]:
-        """Seat a person at a table that has not started; returns ``(token, seat)``."""
+    async def join(self, code: str, name: Any, was: str | None = None) -> tuple[str, int]:
+        """Seat a person; returns ``(token, seat)``. ``was`` is the seat token the phone held
+        at this table before (a person the host removed is refused with it)."""
         live = await self.find(code)
         token = new_token()
-        await self.writer.commit(live, lambda t: [t.join_event(name, token)])
+        await self.writer.commit(live, lambda t: [t.join_event(name, token, was)])
         seat = live.table.seat_of(token)
         assert seat is not None
         return token, seat
@@ -320,6 +338,8 @@ class TableService:
                     return [t.leave_event(seat)]
                 case Remove(seat=target):
                     return [t.remove_event(seat, target)]
+                case Readmit(name=name):
+                    return [t.readmit_event(seat, name)]
                 case Pause() | Resume():
                     return [t.pause_event(seat, isinstance(asked, Pause))]
                 case Configure():

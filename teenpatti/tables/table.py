@@ -20,7 +20,9 @@ Events are the typed structs of :mod:`teenpatti.tables.events` (stored as JSON, 
 - ``control``: the computer takes over ``seat`` (``bot`` true) or its person returns (false);
 - ``again``: a new game at the same table, same seats;
 - ``seated``: a person arriving after the start takes a computer's seat from the next hand;
-- ``left``: a person left, or the host removed them (the computer plays their seat on);
+- ``left``: a person left, or the host removed them (the computer plays their seat on; a removed
+  person cannot sit down again, by name or with their old token, for the rest of the game);
+- ``readmitted``: the host lets a person they removed sit down again;
 - ``voted``: a person asks for a new game (a majority of the people seated starts it);
 - ``paused``: the host paused or resumed the game;
 - ``configured``: the host changed whether latecomers may sit and whether free text is allowed;
@@ -69,6 +71,7 @@ from .events import (
     Part,
     Paused,
     Played,
+    Readmitted,
     Said,
     Seated,
     Started,
@@ -99,7 +102,7 @@ REMOVED_KEPT = 64
 """How many removed persons' token hashes a table remembers (to tell them why they cannot return
 with that token)."""
 
-QUIET = (Voted, Configured, Said, Part)
+QUIET = (Voted, Configured, Said, Part, Readmitted)
 """Events that change nothing in the game: they leave the turn's clock as it was."""
 
 COMMAND_IDS_KEPT = 256
@@ -198,6 +201,10 @@ class Table:
         """The seats whose persons asked for a new game since the last one started."""
         self.removed: dict[str, bool] = {}
         """Token hashes of persons who left (``False``) or were removed (``True``), latest kept."""
+        self.barred: dict[str, tuple[str, str]] = {}
+        """The persons the host removed during this game and has not let back, by the key of
+        their name: their name and their token's hash. They cannot sit down again until the
+        next game (by that name, or from the phone that still holds the old token)."""
         self.chat: deque[dict[str, Any]] = deque(maxlen=chat.CHAT_KEPT)
         self.said = 0
         """How many chat messages the table has had (each message's number)."""
@@ -242,6 +249,8 @@ class Table:
                 self._seat_late(event)
             case Left():
                 self._leave(event.seat, event.removed)
+            case Readmitted():
+                self.barred.pop(name_key(event.name), None)
             case Voted():
                 self.votes.add(event.seat)
             case Paused(paused=paused):
@@ -259,6 +268,7 @@ class Table:
                     self.seats.append(Seat(name, None, True))
                 self._new_game(event.dealer, event.seed)
             case Again():
+                self.barred.clear()  # a removal holds for the rest of the game
                 self._new_game(event.dealer, event.seed)
             case Hand():
                 assert self.game is not None and self.next_seed is not None
@@ -331,6 +341,10 @@ class Table:
         self.removed[seat.token_hash] = removed
         if len(self.removed) > REMOVED_KEPT:
             del self.removed[next(iter(self.removed))]
+        if removed:
+            self.barred[name_key(seat.name)] = (seat.name, seat.token_hash)
+            if len(self.barred) > REMOVED_KEPT:
+                del self.barred[next(iter(self.barred))]
         self.votes.discard(index)
         if self.game is None:  # before the start the seat is freed, the others move up
             del self.seats[index]
@@ -356,10 +370,18 @@ class Table:
             raise TableError("table/not_host", f"only the host can {what}")
 
     # ------------------------------------------------------------------ commands -> events
-    def join_event(self, name: Any, token: str) -> Joined | Seated:
+    def join_event(self, name: Any, token: str, was: str | None = None) -> Joined | Seated:
         """The event that seats a new person, or :class:`TableError`. Once the game has started,
-        a person takes a computer's seat from the next hand, if the host lets latecomers sit."""
+        a person takes a computer's seat from the next hand, if the host lets latecomers sit.
+        ``was`` is the seat token the phone held here before, if any: a person the host removed
+        is refused (``seat/removed``), by that token or by their name, until let back."""
         name = clean_name(name)
+        tokenlike = isinstance(was, str) and was.isascii() and len(was) <= 100
+        old = token_hash(was) if tokenlike else None  # type: ignore[arg-type]
+        if name_key(name) in self.barred or any(h == old for _, h in self.barred.values()):
+            raise TableError(
+                "seat/removed", "the host has removed you from this table: ask them to let you back"
+            )
         if self.game is not None:
             return self._late_event(name, token)
         if len(self.seats) >= self.settings.seats:
@@ -398,6 +420,13 @@ class Table:
         if target == seat:
             raise TableError("seat/self", "to go, leave the table instead")
         return Left(seat=target, removed=True)
+
+    def readmit_event(self, seat: int | None, name: Any) -> Readmitted:
+        """The event for the host letting a person they removed sit down again (by ``name``)."""
+        self._host_only(seat, "let a removed player back")
+        if not isinstance(name, str) or name_key(name) not in self.barred:
+            raise TableError("seat/not_removed", "nobody of that name was removed from this game")
+        return Readmitted(name=self.barred[name_key(name)][0])
 
     def pause_event(self, seat: int | None, paused: bool) -> Paused:
         """The event that pauses (or resumes) the game: the host only, while it is played."""
@@ -576,6 +605,8 @@ class Table:
             "votes": sorted(self.votes),
             "chat": list(self.chat),
         }
+        if self.barred:  # only while someone is: replies stay small
+            out["removed"] = [name for name, _ in self.barred.values()]
         if self.next_seed is not None and self.status == "playing":
             out["next_commitment"] = self._next_commitment(self.next_seed)
             out["next_parts"] = sorted(self.parts)

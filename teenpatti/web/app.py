@@ -34,17 +34,20 @@ from ..bus.base import Bus
 from ..engine import EngineError
 from ..engine.rules import catalogue
 from ..metrics import CONTENT_TYPE, NOT_READY
+from ..push.keep import PushKeep
+from ..push.sender import PushConfig, Pusher
 from ..store.base import EventStore
 from ..tables import commands, messages
 from ..tables.commands import ID_MAX
 from ..tables.errors import TableError
 from ..tables.outgoing import frame
 from ..tables.service import Connection, LiveTable, TableService, Timing
-from ..tables.table import token_hash
+from ..tables.table import HANDS_MAX, token_hash
 from . import logs
 from .edge import BUDGET, SINK, Budget, address_key
 from .headers import SecurityHeaders
 from .limits import Lobby, Refused, retry_after
+from .push import push_routes
 from .reach import Reach
 from .shell import shell_routes
 
@@ -100,10 +103,13 @@ async def _body(request: Request) -> Any:
 
 def _status(error: EngineError, status: int = 400) -> int:
     """The HTTP status for a refusal: 503 when the store cannot be reached (try again), 404 for
-    an unknown table, 415 for a body that is not JSON, else ``status``."""
+    an unknown table, 415 for a body that is not JSON, 403 for a removed person sitting down
+    again, else ``status``."""
     if getattr(error, "retryable", False):
         return 503
-    return {"table/unknown": 404, "message/content_type": 415}.get(error.code, status)
+    return {"table/unknown": 404, "message/content_type": 415, "seat/removed": 403}.get(
+        error.code, status
+    )
 
 
 def _same_origin(request: Request, public_url: str | None) -> bool:
@@ -135,6 +141,7 @@ def create_app(
     tables: TableLimits | None = None,
     freeze_every: float | None = None,
     reach: Reach | None = None,
+    push: Callable[[], Awaitable[tuple[PushConfig, PushKeep]]] | None = None,
 ) -> Starlette:
     """The app over ``store`` (or an async function that opens it when the app starts) and
     ``bus`` (an async function that opens it; in-process when ``None``).
@@ -148,16 +155,20 @@ def create_app(
     of the garbage collector's sight (``gc.freeze``): with thousands of tables, a full
     collection of long-lived tables would otherwise pause every table for hundreds of
     milliseconds. ``reach`` says where friends reach the server: the links and QR codes to share
-    are built from it (see :mod:`teenpatti.web.reach`)."""
+    are built from it (see :mod:`teenpatti.web.reach`). ``push`` (an async function giving the
+    VAPID keys and settings and the subscriptions' keep) turns on turn alerts for play-anytime
+    tables (see :mod:`teenpatti.push`)."""
     opened: list[EventStore] = []
     service = TableService(store if not callable(store) else _NotOpen(), timing)
     metrics = service.metrics
     rules = catalogue()  # the same for every request: built once
+    rules["options"]["hands"]["max"] = HANDS_MAX  # the most a game here may have
     reach = reach or Reach()
     ready: list[bool] = []
     lobby = Lobby(lobby_rate, lookup_misses)
     caps = tables or TableLimits()
     opened_by: dict[str, list[str]] = {}
+    pushers: list[Pusher] = []
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -166,6 +177,10 @@ def create_app(
         opened.append(service.store)
         if bus is not None:
             service.use_bus(await bus())
+        if push is not None:
+            config, keep = await push()
+            pushers.append(Pusher(config, keep, metrics, service.fanout.connected))
+            service.alerts = pushers[0]
         await service.start()
         ready.append(True)
         freezer = asyncio.create_task(_freeze_every(freeze_every)) if freeze_every else None
@@ -175,6 +190,8 @@ def create_app(
             if freezer is not None:
                 freezer.cancel()
             await service.stop()
+            for pusher in pushers:
+                await pusher.close()
             await opened[0].close()
 
     def _error(
@@ -277,7 +294,7 @@ def create_app(
         try:
             body = await _body(request)
             name = body.get("name") if isinstance(body, dict) else None
-            token, seat = await service.join(live.table.code, name)
+            token, seat = await service.join(live.table.code, name, _bearer(request))
         except EngineError as error:
             return _error(error.code, error.reason, _status(error))
         except _Gone:
@@ -461,6 +478,15 @@ def create_app(
         Route("/api/tables/{code}/hands", hand_histories),
         Route("/api/tables/{code}/qr.svg", qr_code),
         WebSocketRoute("/ws/{code}", socket),
+        *push_routes(
+            service,
+            lambda: pushers[0] if pushers else None,
+            look_up=look_up,
+            body=_body,
+            error=lambda code, reason, status: _error(code, reason, status),
+            same_origin=lambda request: _same_origin(request, reach.public_url),
+            bearer=_bearer,
+        ),
     ]
     if STATIC.is_dir():
         routes += shell_routes(STATIC)

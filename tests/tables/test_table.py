@@ -29,7 +29,7 @@ from teenpatti.tables.codes import (
     new_seed,
     new_token,
 )
-from teenpatti.tables.events import Act, Event, Played, decode
+from teenpatti.tables.events import Act, Event, Played, Seated, decode
 from teenpatti.tables.service import TableService, Timing
 from teenpatti.tables.table import (
     BOT_NAMES,
@@ -667,3 +667,28 @@ def test_past_hands_credit_the_seat_holder_of_the_time_and_show_timeouts() -> No
         assert [s["name"] for s in two["seats"]] == ["Host", "Bina", "Dipa"]
         assert one["actions"][0] == {**one["actions"][0], "seat": first, "timeout": True}
         assert not any("timeout" in a for a in one["actions"][1:] + two["actions"])
+
+
+def test_a_removal_holds_until_the_host_lets_back_or_the_next_game() -> None:
+    log = Log({"seats": 3, "preset": "limited", "hands": 1})
+    table = log.table
+    log.commit(table.join_event("Bina", "t1"))
+    log.commit(table.start_event(0, SEED))
+    log.commit(table.remove_event(0, 1))
+    for name, was in (("Bina", None), ("bina", None), ("Other", "t1")):
+        with pytest.raises(TableError) as refused:
+            table.join_event(name, "t2", was)
+        assert refused.value.code == "seat/removed"
+    assert table.state(None)["removed"] == ["Bina"]
+    with pytest.raises(TableError) as refused:
+        table.readmit_event(1, "Bina")  # the seat is the computer's now: not the host
+    assert refused.value.code == "table/not_host"
+    log.commit(table.hand_event(NEXT_SEED))
+    while table.hand_in_play:
+        assert table.game is not None and table.game.hand is not None
+        log.commit(table.act_event(table.game.hand.actor, {"do": "pack"}))
+    assert table.status == "finished"
+    assert log.rebuilt().barred == table.barred != {}
+    log.commit(*table.again_event(0, SEED))  # a new game: the removal is over
+    assert table.barred == {} and "removed" not in table.state(None)
+    assert isinstance(table.join_event("Bina", "t2", "t1"), Seated)
