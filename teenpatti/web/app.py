@@ -39,7 +39,7 @@ from ..push.sender import PushConfig, Pusher
 from ..store.base import EventStore
 from ..tables.outgoing import frame
 from ..tables.service import COMMANDS, Connection, LiveTable, TableService, Timing
-from ..tables.table import token_hash
+from ..tables.table import HANDS_MAX, token_hash
 from . import logs
 from .edge import BUDGET, SINK, Budget, address_key
 from .headers import SecurityHeaders
@@ -159,6 +159,7 @@ def create_app(
     service = TableService(store if not callable(store) else _NotOpen(), timing)
     metrics = service.metrics
     rules = catalogue()  # the same for every request: built once
+    rules["options"]["hands"]["max"] = HANDS_MAX  # the most a game here may have
     reach = reach or Reach()
     ready: list[bool] = []
     lobby = Lobby(lobby_rate, lookup_misses)

@@ -1,6 +1,7 @@
 // Every string of the page in English and Nepali. `t(key, params)` picks the current language;
 // numbers in params are written with that language's digits. The choice is remembered.
 
+import { HOUSE } from "./house-strings.js";
 import { SOCIAL } from "./social-strings.js";
 
 const STORE_KEY = "tp.lang";
@@ -1027,7 +1028,7 @@ export const STRINGS = {
     "ranking.count": "सम्भावित २२,१०० तासमध्ये {n} ({p})",
   },
 };
-for (const which of ["en", "ne"]) Object.assign(STRINGS[which], SOCIAL[which]);
+for (const which of ["en", "ne"]) Object.assign(STRINGS[which], SOCIAL[which], HOUSE[which]);
 
 /** The language a first visit gets: Nepali when the phone puts Nepali ("ne", "ne-NP") before
  *  English among its languages, else English. */
