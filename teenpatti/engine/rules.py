@@ -94,8 +94,9 @@ class AllIn(StrEnum):
 RULES_EDITION = 2
 """The edition of the rules this engine plays by default. Edition 1 settled a show whose own
 payment brought the pot to its limit as a show (equal hands against the asker); edition 2
-(docs/rules.md, decision 14) lets the pot limit's showdown decide, equal best hands sharing. Tables and hand
-histories name their edition, so a game stored under edition 1 replays as it was played."""
+(docs/rules.md, decision 14) lets the pot limit's showdown decide, equal best hands sharing.
+Tables and hand histories name their edition, so a game stored under edition 1 replays as it was
+played."""
 _EDITIONS = (1, 2)
 
 _RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 from ..bus.base import Bus
 from ..bus.memory import MemoryBus
+from ..engine import RULES_EDITION
 from ..metrics import Metrics
 from ..store.base import CodeTaken, EventStore
 from .chat import ChatError
@@ -267,7 +268,9 @@ class TableService:
         settings = Settings.from_json(data)
         token = new_token()
         first = Created(
-            settings=settings.to_json(), host=Host(name=name, token_hash=token_hash(token))
+            settings=settings.to_json(),
+            host=Host(name=name, token_hash=token_hash(token)),
+            rules_edition=RULES_EDITION,
         )
         for _ in range(20):
             code = new_code()

@@ -348,11 +348,11 @@ class Table:
     def apply(self, event: Event) -> None:
         """Apply one event from the log (trusted: it was checked before it was stored)."""
         match event:
-            case Created(settings=settings, host=host):
+            case Created(settings=settings, host=host, rules_edition=edition):
                 stored = dict(settings)  # logs from before "play" had only the timer
                 stored.setdefault("play", "live" if stored.get("turn_seconds") else "anytime")
                 self.settings = Settings(**stored)
-                self.rules = Rules.from_options(self.settings.rules)
+                self.rules = Rules.from_options(self.settings.rules).of_edition(edition)
                 self.seats = [Seat(host.name, host.token_hash, False, True)]
             case Joined():
                 assert event.seat == len(self.seats)
