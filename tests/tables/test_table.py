@@ -29,7 +29,7 @@ from teenpatti.tables.codes import (
     new_seed,
     new_token,
 )
-from teenpatti.tables.events import Act, Event, Seated, decode
+from teenpatti.tables.events import Act, Event, Played, Seated, decode
 from teenpatti.tables.service import TableService, Timing
 from teenpatti.tables.table import (
     BOT_NAMES,
@@ -362,12 +362,12 @@ def test_act_event_uses_the_seat_it_is_given() -> None:
         table.act_event(None, {"do": "pack"})
     assert spectator.value.code == "table/not_seated"
     for raw, code in (("pack", "action/malformed"), ({"do": "fly"}, "action/unknown")):
-        with pytest.raises(IllegalAction) as bad:
+        with pytest.raises(TableError) as bad:  # refused as the socket refuses it
             table.act_event(actor, raw)
         assert bad.value.code == code
     assert (table.state(other), table.version) == before  # refusals change nothing
     event = table.act_event(actor, {"do": "pack", "seat": other})
-    assert event == Act(seat=actor, action={"seat": actor, "do": "pack"}, by="person")
+    assert event == Act(seat=actor, action=Played(seat=actor, do="pack"), by="person")
     log.commit(event)
     assert table.status == "finished"
     assert [s["seat"] for s in table.state(None)["standings"]] == [other, actor]

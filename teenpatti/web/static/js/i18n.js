@@ -1,6 +1,8 @@
 // Every string of the page in English and Nepali. `t(key, params)` picks the current language;
 // numbers in params are written with that language's digits. The choice is remembered.
 
+import { HOUSE } from "./house-strings.js";
+import { LEARN } from "./learn-strings.js";
 import { SOCIAL } from "./social-strings.js";
 
 const STORE_KEY = "tp.lang";
@@ -213,6 +215,7 @@ export const STRINGS = {
     "seat.allin": "All in",
     "seat.out": "Sitting out",
     "seat.dealer": "Dealer",
+    "seat.dealerMark": "D",
     "seat.offline": "Offline",
     "seat.turn": "their turn",
     "seat.yourTurn": "your turn",
@@ -409,6 +412,7 @@ export const STRINGS = {
     "err.message/id": "The app sent a move it could not name: reload the page.",
     "err.table/damaged": "This table's records are damaged and it cannot be played. Sorry: open a new table.",
     "err.rules": "Those house rules cannot be played together: choose again.",
+    "err.message/invalid": "The server could not read that message: reload the page.",
     "err.message/unknown": "The server does not know that message.",
     "err.message/too_large": "That message is too large.",
     "err.message/json": "The server could not read that message.",
@@ -723,6 +727,7 @@ export const STRINGS = {
     "seat.allin": "अल इन",
     "seat.out": "बाहिर",
     "seat.dealer": "डिलर",
+    "seat.dealerMark": "डि",
     "seat.offline": "अफलाइन",
     "seat.turn": "उहाँको पालो",
     "seat.yourTurn": "तपाईंको पालो",
@@ -919,12 +924,13 @@ export const STRINGS = {
     "err.message/id": "एपले पठाएको कुरा चिनिएन: पेज फेरि खोल्नुहोस्।",
     "err.table/damaged": "यो टेबलको रेकर्ड बिग्रिएको छ, खेल्न मिल्दैन। माफ गर्नुहोस्: नयाँ टेबल खोल्नुहोस्।",
     "err.rules": "यी नियम सँगै चल्दैनन्: फेरि छान्नुहोस्।",
+    "err.message/invalid": "सर्भरले त्यो सन्देश पढ्न सकेन: पेज फेरि खोल्नुहोस्।",
     "err.message/unknown": "सर्भरले त्यो सन्देश चिनेन।",
     "err.message/too_large": "त्यो सन्देश धेरै ठूलो भयो।",
     "err.message/json": "सर्भरले त्यो सन्देश पढ्न सकेन।",
     "err.message/hello": "पेजले सुरुमै जोडिन सकेन: पेज फेरि खोल्नुहोस्।",
     "err.history/wild": "त्यो बाजीको रेकर्डको जोकर पत्ती चल्दैन।",
-    "err.history/json": "त्यो बाजीको रेकर्ड मिलेको JSON होइन।",
+    "err.history/json": "त्यो बाजीको रेकर्डको फाइल बिग्रिएको छ: पढ्न सकिएन।",
     "err.history/format": "त्यो बाजीको रेकर्ड चिनिने ढाँचामा छैन।",
     "err.history/file": "त्यो बाजीको रेकर्ड फाइल पढ्न सकिएन।",
     "err.table/not_seated": "टेबलमा बस्ने खेलाडीले मात्र यो गर्न सक्नुहुन्छ।",
@@ -1027,7 +1033,7 @@ export const STRINGS = {
     "ranking.count": "सम्भावित २२,१०० तासमध्ये {n} ({p})",
   },
 };
-for (const which of ["en", "ne"]) Object.assign(STRINGS[which], SOCIAL[which]);
+for (const which of ["en", "ne"]) Object.assign(STRINGS[which], SOCIAL[which], HOUSE[which], LEARN[which]);
 
 /** The language a first visit gets: Nepali when the phone puts Nepali ("ne", "ne-NP") before
  *  English among its languages, else English. */
@@ -1142,11 +1148,11 @@ export function joinNames(names) {
   return t("result.and", { a: head, b: names[names.length - 1] });
 }
 
-/** The two-language name of a kind of hand: "Pure sequence · डबल रन". */
+/** The name of a kind of hand in the page's language, for text that cannot mark a second language
+ *  (a screen reader's announcement, an aria-label): one voice reads it. On screen, `handName`
+ *  (cards.js) shows both languages, each marked with its own. */
 export function category(cat) {
-  const mine = t(`cat.${cat}`);
-  const other = t(`cat.${cat}`, {}, current === "en" ? "ne" : "en");
-  return mine === other ? mine : `${mine} · ${other}`;
+  return t(`cat.${cat}`);
 }
 
 document.documentElement.lang = current;

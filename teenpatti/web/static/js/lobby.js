@@ -5,6 +5,7 @@
 import { catalogue, changedOptions } from "./catalogue.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { ruleLine } from "./rulewords.js";
 import { invitePanel } from "./share.js";
 import { socialPanel } from "./social.js";
 
@@ -78,13 +79,7 @@ export function customRules(settings) {
   const named = rules.preset && rules.preset !== (cat ? cat.default : "nepal");
   const changed = changedOptions(rules)
     .filter(([key]) => !SHOWN_APART.has(key))
-    .map(([key, value]) => {
-      const label = t(`opt.${key}`);
-      let shown = t(`opt.${key}.${value}`);
-      if (key === "blind_turns_max" && value !== null) shown = t("opt.blind_turns_max.n", { n: value });
-      if (shown === `opt.${key}.${value}`) shown = String(value);
-      return `${label === `opt.${key}` ? key : label}: ${shown}`;
-    });
+    .map(([key, value]) => ruleLine(key, value));
   return [
     named
       ? h("p", { class: "muted small", "data-testid": "preset" }, `${t(`preset.${rules.preset}`)} · ${t(`play.${settings.play || "live"}`)}`)
