@@ -25,11 +25,12 @@ from typing import Any, Protocol
 
 from ..bus.base import Bus
 from ..bus.memory import MemoryBus
+from ..engine import RULES_EDITION
 from ..metrics import Metrics
 from ..store.base import CodeTaken, EventStore
 from . import commands
 from .chat import ChatError
-from .clock import Clock, SystemClock, Tasks
+from .clock import Clock, Rounds, SystemClock, Tasks
 from .clocks import Clocks, wants_clocks
 from .cluster import Cluster
 from .codes import new_code, new_seed, new_token
@@ -95,6 +96,8 @@ class TableService:
         self.timing = timing or Timing()
         self.clock: Clock = clock or SystemClock()
         self.tasks = Tasks()
+        self.changes = Rounds()
+        """Every new version of a table in memory, counted (tests wait on it, not on time)."""
         bus = bus or MemoryBus()
         clustered = not isinstance(bus, MemoryBus)
         self.fanout = Fanout(self.clock, self.metrics)
@@ -157,6 +160,7 @@ class TableService:
         self.fanout.broadcast(live)
         if self.alerts is not None:
             self.alerts.changed(live)
+        self.changes.done()
 
     def _won(self, live: LiveTable) -> None:
         self.cluster.won(live)
@@ -240,7 +244,11 @@ class TableService:
         name = clean_name(data.get("name"))
         settings = Settings.from_json(data)
         token = new_token()
-        first = Created(settings=settings, host=Host(name=name, token_hash=token_hash(token)))
+        first = Created(
+            settings=settings,
+            host=Host(name=name, token_hash=token_hash(token)),
+            rules_edition=RULES_EDITION,
+        )
         for _ in range(20):
             code = new_code()
             table_id = secrets.token_hex(8)
