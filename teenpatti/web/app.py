@@ -37,8 +37,12 @@ from ..metrics import CONTENT_TYPE, NOT_READY
 from ..push.keep import PushKeep
 from ..push.sender import PushConfig, Pusher
 from ..store.base import EventStore
+from ..tables import commands, messages
+from ..tables.clock import Clock
+from ..tables.commands import ID_MAX
+from ..tables.errors import TableError
 from ..tables.outgoing import frame
-from ..tables.service import COMMANDS, Connection, LiveTable, TableService, Timing
+from ..tables.service import Connection, LiveTable, TableService, Timing
 from ..tables.table import HANDS_MAX, token_hash
 from . import logs
 from .edge import BUDGET, SINK, Budget, address_key
@@ -138,6 +142,7 @@ def create_app(
     tables: TableLimits | None = None,
     freeze_every: float | None = None,
     reach: Reach | None = None,
+    clock: Clock | None = None,
     push: Callable[[], Awaitable[tuple[PushConfig, PushKeep]]] | None = None,
 ) -> Starlette:
     """The app over ``store`` (or an async function that opens it when the app starts) and
@@ -152,11 +157,13 @@ def create_app(
     of the garbage collector's sight (``gc.freeze``): with thousands of tables, a full
     collection of long-lived tables would otherwise pause every table for hundreds of
     milliseconds. ``reach`` says where friends reach the server: the links and QR codes to share
-    are built from it (see :mod:`teenpatti.web.reach`). ``push`` (an async function giving the
-    VAPID keys and settings and the subscriptions' keep) turns on turn alerts for play-anytime
-    tables (see :mod:`teenpatti.push`)."""
+    are built from it (see :mod:`teenpatti.web.reach`). ``clock`` is the service's time: turn
+    timers, graces, deals and the reconciler's and lease keeper's rounds (the system's clock when
+    ``None``; tests hand in a :class:`~teenpatti.tables.clock.ManualClock` and move it).
+    ``push`` (an async function giving the VAPID keys and settings and the subscriptions' keep)
+    turns on turn alerts for play-anytime tables (see :mod:`teenpatti.push`)."""
     opened: list[EventStore] = []
-    service = TableService(store if not callable(store) else _NotOpen(), timing)
+    service = TableService(store if not callable(store) else _NotOpen(), timing, clock)
     metrics = service.metrics
     rules = catalogue()  # the same for every request: built once
     rules["options"]["hands"]["max"] = HANDS_MAX  # the most a game here may have
@@ -346,7 +353,7 @@ def create_app(
 
         async def refuse(code: str, reason: str) -> None:
             metrics.error(code)
-            await websocket.send_text(json.dumps({"type": "error", "code": code, "reason": reason}))
+            await websocket.send_text(_socket_error(code, reason))
             await websocket.close(4000)
 
         try:
@@ -362,23 +369,21 @@ def create_app(
             return
         try:
             raw = await asyncio.wait_for(websocket.receive_text(), hello_timeout)
-            hello = json.loads(raw) if len(raw) <= MAX_MESSAGE else None
-            if not isinstance(hello, dict) or hello.get("type") != "hello":
-                await refuse(
+            if len(raw) > MAX_MESSAGE:
+                raise TableError(
                     "message/hello", "say hello first, with your seat token if you have one"
                 )
-                return
-            token = hello.get("token")
-            if isinstance(token, str):
-                lobby.check(host, token=token)
-            seat = service.seat_for(live, token)
+            hello = commands.decode_hello(raw)
+            if hello.token is not None:
+                lobby.check(host, token=hello.token)
+            seat = service.seat_for(live, hello.token)
         except Refused as refused:
             await refuse(refused.code, refused.reason)
             return
         except EngineError as error:
             await refuse(error.code, error.reason)
             return
-        except (TimeoutError, json.JSONDecodeError, WebSocketDisconnect, KeyError, RuntimeError):
+        except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
             with contextlib.suppress(Exception):
                 await refuse(
                     "message/hello", "say hello first, with your seat token if you have one"
@@ -386,9 +391,9 @@ def create_app(
             return
         conn = Connection(
             seat,
-            token_hash=token_hash(str(token)) if seat is not None else None,
+            token_hash=token_hash(hello.token) if hello.token is not None else None,
             sink=websocket.scope.get("extensions", {}).get(SINK),
-            patches=hello.get("patches") is True,
+            patches=hello.patches,
         )
         closing: list[int] = []
         writer = asyncio.create_task(send_queued(websocket, conn, closing, metrics.queued.inc))
@@ -536,45 +541,42 @@ def _bearer(request: Request) -> str | None:
 
 
 def _socket_error(code: str, reason: str) -> str:
-    return json.dumps({"type": "error", "code": code, "reason": reason})
+    return messages.encode(messages.Error(code=code, reason=reason)).decode()
 
 
 async def _handle(service: TableService, live: Any, conn: Connection, text: str) -> str | None:
     """One client message -> ``None`` (the state update follows) or an error to send back."""
 
-    def error(code: str, reason: str, echo: Any = None, retryable: bool = False) -> str:
+    def error(code: str, reason: str, echo: str | None = None, retryable: bool = False) -> str:
         service.metrics.error(code)
-        out: dict[str, Any] = {"type": "error", "code": code, "reason": reason}
+        out = messages.Error(code=code, reason=reason)
         if retryable:
-            out["retryable"] = True
-        if isinstance(echo, str) and len(echo) <= 64:
-            out["id"] = echo  # which command this answers
-        return json.dumps(out)
+            out.retryable = True
+        if echo is not None and len(echo) <= ID_MAX:
+            out.id = echo  # which command this answers
+        return messages.encode(out).decode()
 
     if len(text) > MAX_MESSAGE:
         return error("message/too_large", "that message is too large")
     try:
-        message = json.loads(text)
-    except (ValueError, RecursionError):  # bad JSON, or nested too deep to parse
-        return error("message/json", "send each message as a JSON object")
-    if not isinstance(message, dict):
-        return error("message/json", "send each message as a JSON object")
-    kind = message.get("type")
-    if kind == "ping":
-        return json.dumps({"type": "pong", "version": live.table.version})
-    if kind != "sync" and kind not in COMMANDS:
-        return error("message/unknown", f"{str(kind)[:40]!r} is not a message this table knows")
+        message = commands.decode(text)
+    except TableError as refused:
+        return error(refused.code, refused.reason, commands.echo(text))
+    if isinstance(message, commands.Ping):
+        return messages.encode(messages.Pong(version=live.table.version)).decode()
+    cid = None if isinstance(message, commands.Sync) else message.id
     try:
-        if kind == "sync":
+        if isinstance(message, commands.Sync):
             await service.find(live.table.code)  # catch up from the store if need be
             service.send_state(live, conn)
         elif not await service.command(live.table.code, conn.seat, message):
             service.send_state(live, conn)  # a repeat: the state it made
     except EngineError as err:
-        return error(err.code, err.reason, message.get("id"), getattr(err, "retryable", False))
+        return error(err.code, err.reason, cid, getattr(err, "retryable", False))
     except Exception:  # a fault of ours must cost this message only, never the socket
+        kind = type(message).__name__.lower()
         log.exception("table %s: %s message failed", live.table.code, kind)
-        return error("server/error", "that did not work: try again", message.get("id"), True)
+        return error("server/error", "that did not work: try again", cid, True)
     return None
 
 

@@ -7,10 +7,10 @@ const moves = await import(new URL("moves.js", JS));
 const i18n = await import(new URL("i18n.js", JS));
 
 const legal = [
-  { do: "pack", cost: 0, max: 0, targets: [] },
-  { do: "sideshow", cost: 20, max: 20, targets: [1] },
-  { do: "chaal", cost: 20, max: 40, targets: [] },
-  { do: "see", cost: 0, max: 0, targets: [] },
+  { do: "pack", cost: 0, max: 0, label: "Pack", targets: [] },
+  { do: "sideshow", cost: 20, max: 20, label: "Side show 20", targets: [1] },
+  { do: "chaal", cost: 20, max: 40, label: "Chaal 20-40", targets: [] },
+  { do: "see", cost: 0, max: 0, label: "See", targets: [] },
 ];
 
 test("legal moves come in button order, whatever order the server lists them in", () => {

@@ -7,9 +7,7 @@ never holds up a move."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import sqlite3
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,31 +15,8 @@ from typing import Any
 
 import httpx
 import pytest
-
-
-def _load(name: str, path: Path) -> Any:
-    """A helper module by its path (the name ``conftest`` is taken by another folder's when
-    modules of several folders run in one process)."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-_HERE = Path(__file__).resolve().parent
-_helpers = _load("teenpatti_server_test_helpers", _HERE / "conftest.py")
-_push = _load("teenpatti_test_push_service", _HERE / "push_service.py")
-FAST, Client, Server, free_port = (
-    _helpers.FAST,
-    _helpers.Client,
-    _helpers.Server,
-    _helpers.free_port,
-)
-Phone, PushService, b64, unb64 = _push.Phone, _push.PushService, _push.b64, _push.unb64
+from push_service import Phone, PushService, b64, unb64
+from support.server import FAST, Client, Server, refusing_socket
 
 MakeClient = Callable[..., Client]
 Run = Callable[..., Any]
@@ -113,14 +88,14 @@ def test_alerts_through_a_game_and_a_restart(
         reply = await subscribe(srv, code, guest["token"], bikash.subscription())
         assert reply.status_code == 201
         # Asha starts the game with her page open: only Bikash is told; the first turn is his.
-        me = ws(srv.ws, code, 0, "asha")
+        me = ws(srv, code, 0, "asha")
         await me.hello(host["token"])
         await me.send({"type": "start"})
         await me.state(lambda s: bool(s["hand"]) and s["hand"]["actor"] == 1)
         await me.close()
         # Bikash packs; the second hand's first turn is Asha's (her page is closed).
         await act(
-            ws(srv.ws, code, 1, "bikash"),
+            ws(srv, code, 1, "bikash"),
             guest["token"],
             "pack",
             lambda s: bool(s["hand"]) and s["hand"]["number"] == 2,
@@ -136,7 +111,7 @@ def test_alerts_through_a_game_and_a_restart(
     async def second() -> None:
         # Asha packs the last hand: the game is over, Bikash is told.
         await act(
-            ws(srv.ws, code, 0, "asha again"),
+            ws(srv, code, 0, "asha again"),
             host["token"],
             "pack",
             lambda s: s["status"] == "finished",
@@ -144,7 +119,7 @@ def test_alerts_through_a_game_and_a_restart(
 
     arun(second(), 30)
     push_service.wait(lambda: len(push_service.received) == 5)
-    srv.stop()  # a graceful stop sends what is on its way: the lists below are final
+    srv.close()  # a graceful stop sends what is on its way: the lists below are final
     table = {"table": code}
     assert push_service.alerts(asha) == [
         {"kind": "join", "name": "Bikash", **table},
@@ -228,13 +203,14 @@ def test_bad_subscriptions_are_refused_and_keep_nothing(
 
     arun(body(), 30)
     srv.assert_healthy()
-    srv.stop()
+    srv.close()
 
 
 def test_a_slow_dead_or_gone_push_service_never_holds_a_move(
     tmp_path: Path, push_service: PushService, ws: MakeClient, arun: Run
 ) -> None:
-    closed = free_port()  # nothing listens there: a push service that is down
+    refusing = refusing_socket()  # nothing listens there: a push service that is down
+    closed = refusing.getsockname()[1]
     srv = Server(
         tmp_path / "data",
         args=[*FAST, "--push-hosts", f"{push_service.origin},http://127.0.0.1:{closed}"],
@@ -257,14 +233,14 @@ def test_a_slow_dead_or_gone_push_service_never_holds_a_move(
                 await subscribe(srv, code, host["token"], phone.subscription())
             ).status_code == 201
         assert (await subscribe(srv, code, guest["token"], down.subscription())).status_code == 201
-        me = ws(srv.ws, code, 0, "asha")
+        me = ws(srv, code, 0, "asha")
         await me.hello(host["token"])
         await me.send({"type": "start"})
         await me.state(lambda s: bool(s["hand"]) and s["hand"]["actor"] == 1)
         await me.close()
         # Bikash packs: Asha's turn. Her slow service holds the alert; the other says 410.
         await act(
-            ws(srv.ws, code, 1, "bikash"),
+            ws(srv, code, 1, "bikash"),
             guest["token"],
             "pack",
             lambda s: bool(s["hand"]) and s["hand"]["number"] == 2,
@@ -272,7 +248,7 @@ def test_a_slow_dead_or_gone_push_service_never_holds_a_move(
         await asyncio.to_thread(push_service.wait, lambda: push_service.held == 1)
         # While her alert hangs, Asha plays on: her move is answered, hands go on.
         await act(
-            ws(srv.ws, code, 0, "asha"),
+            ws(srv, code, 0, "asha"),
             host["token"],
             "pack",
             lambda s: bool(s["hand"]) and s["hand"]["number"] == 3,
@@ -285,7 +261,8 @@ def test_a_slow_dead_or_gone_push_service_never_holds_a_move(
     srv.assert_healthy()
     assert metric(srv, "gone") == 1
     assert metric(srv, "failed") >= 2  # Bikash's start and first turn, to a service that is down
-    srv.stop()
+    srv.close()
+    refusing.close()
     assert kept(srv, "push_subscriptions") == 2  # the gone one was forgotten
     assert push_service.alerts(gone) == []
     assert push_service.alerts(slow) == [{"kind": "turn", "table": codes[0]}]

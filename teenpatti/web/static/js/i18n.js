@@ -2,6 +2,7 @@
 // numbers in params are written with that language's digits. The choice is remembered.
 
 import { HOUSE } from "./house-strings.js";
+import { LEARN } from "./learn-strings.js";
 import { SOCIAL } from "./social-strings.js";
 
 const STORE_KEY = "tp.lang";
@@ -100,6 +101,22 @@ export const STRINGS = {
     "opt.variant.help": "Which cards are wild: a wild card stands for whatever card makes its holder's hand best.",
     "opt.variant.fixed_rank": "One rank is wild all game",
     "opt.blind_turns_max.help": "How many turns a player may play blind before they must look.",
+    "opt.rebuy_chips": "Rebuy",
+    "opt.rebuy_chips.null": "No rebuys",
+    "opt.rebuy_chips.help": "A player who runs out of chips may buy back in for this many chips, from the next hand. The chips bought are taken off in the standings.",
+    "opt.rebuys_max": "Rebuys each",
+    "opt.rebuys_max.help": "How many times each player may buy back in during a game.",
+    "opt.rebuy_until_hand": "Rebuys until hand",
+    "opt.rebuy_until_hand.null": "Until the last hand",
+    "opt.rebuy_until_hand.help": "The last hand a rebuy may play from; after it is dealt, rebuys are over.",
+    "opt.rebuy_chips.n": "{n} chips a rebuy",
+    "opt.rebuy_chips.empty": "Empty: no rebuys.",
+    "opt.rebuys_max.n": "{n} times each",
+    "opt.rebuy_until_hand.n": "Up to hand {n}",
+    "opt.rebuy_until_hand.empty": "Empty: until the last hand.",
+    "group.rebuy": "Rebuys",
+    "house.err.rebuy": "Set the chips a rebuy gives first.",
+    "house.err.until": "At most the hands in the game ({n}).",
     "opt.range_max_stakes": "Bigger bets",
     "opt.range_max_stakes.n": "Blind up to {n} stakes, seen up to {seen}",
     "opt.range_max_stakes.help": "With range bets: the most a blind player may bet, in stakes (a seen player twice that).",
@@ -214,6 +231,7 @@ export const STRINGS = {
     "seat.allin": "All in",
     "seat.out": "Sitting out",
     "seat.dealer": "Dealer",
+    "seat.dealerMark": "D",
     "seat.offline": "Offline",
     "seat.turn": "their turn",
     "seat.yourTurn": "your turn",
@@ -297,6 +315,9 @@ export const STRINGS = {
     "mine.facedown": "Your three cards, face down",
     "mine.blindNote": "Blind: you have not looked",
     "mine.noCards": "You are not in this hand",
+    "mine.out": "You are out of chips: you sit out the rest of this game, and the standings come after hand {n}.",
+    "mine.rebuy": "Buy back in: {chips} chips",
+    "mine.rebuyNote": "From the next hand. Rebuys left: {left}; the last hand a rebuy plays from is hand {until}.",
 
     "side.asked": "{name} asks you for a side show",
     "side.cue": "{name} asks you for a side show. {actions}.",
@@ -371,6 +392,7 @@ export const STRINGS = {
     "end.place": "Place",
     "end.player": "Player",
     "end.chips": "Chips",
+    "end.rebuys": "{n} rebuys: {net} without them",
     "end.again": "Play again",
     "end.home": "Home",
 
@@ -410,6 +432,7 @@ export const STRINGS = {
     "err.message/id": "The app sent a move it could not name: reload the page.",
     "err.table/damaged": "This table's records are damaged and it cannot be played. Sorry: open a new table.",
     "err.rules": "Those house rules cannot be played together: choose again.",
+    "err.message/invalid": "The server could not read that message: reload the page.",
     "err.message/unknown": "The server does not know that message.",
     "err.message/too_large": "That message is too large.",
     "err.message/json": "The server could not read that message.",
@@ -468,6 +491,10 @@ export const STRINGS = {
     "err.hand/wild": "That wild card cannot be used.",
     "err.hand/players": "A hand needs at least two players with chips.",
     "err.hand/over": "No hand is in play.",
+    "err.rebuy/off": "This table plays without rebuys.",
+    "err.rebuy/over": "Rebuys are over for this game.",
+    "err.rebuy/has_chips": "Only a player out of chips buys back in.",
+    "err.rebuy/used": "You have used all your rebuys.",
     "err.hand/dealer": "There is no such seat to deal.",
     "err.hand/chips": "A seat's chips must be a whole number.",
     "err.hand/cards": "Those cards cannot be dealt.",
@@ -610,6 +637,22 @@ export const STRINGS = {
     "opt.variant.help": "कुन पत्ती जोकर: जोकरले आफ्नो धनीको तास सबैभन्दा राम्रो बनाउने जुनसुकै पत्तीको काम गर्छ।",
     "opt.variant.fixed_rank": "पूरै खेलभर एउटा अङ्क जोकर",
     "opt.blind_turns_max.help": "तास नहेरी कति पालो ब्लाइन्ड खेल्न पाइन्छ।",
+    "opt.rebuy_chips": "फेरि किन्ने",
+    "opt.rebuy_chips.null": "फेरि किन्न पाइँदैन",
+    "opt.rebuy_chips.help": "चिप्स सकिएको खेलाडीले यति चिप्स फेरि किनेर अर्को बाजीदेखि खेल्न पाउनुहुन्छ। अन्तिम नतिजामा किनेका चिप्स घटाइन्छ।",
+    "opt.rebuys_max": "एक जनाले कति पटक",
+    "opt.rebuys_max.help": "एउटा खेलमा एक जनाले कति पटक चिप्स फेरि किन्न पाउनुहुन्छ।",
+    "opt.rebuy_until_hand": "कुन बाजीसम्म",
+    "opt.rebuy_until_hand.null": "अन्तिम बाजीसम्म",
+    "opt.rebuy_until_hand.help": "फेरि किनेका चिप्स बढीमा कुन बाजीदेखि खेल्न मिल्छ; त्यो बाजी बाँडिएपछि फेरि किन्न पाइँदैन।",
+    "opt.rebuy_chips.n": "एक पटकमा {n} चिप्स",
+    "opt.rebuy_chips.empty": "खाली छोडे: फेरि किन्न पाइँदैन।",
+    "opt.rebuys_max.n": "एक जनाले {n} पटक",
+    "opt.rebuy_until_hand.n": "बाजी {n} सम्म",
+    "opt.rebuy_until_hand.empty": "खाली छोडे: अन्तिम बाजीसम्म।",
+    "group.rebuy": "चिप्स फेरि किन्ने",
+    "house.err.rebuy": "पहिले एक पटकमा कति चिप्स किन्ने, लेख्नुहोस्।",
+    "house.err.until": "बढीमा खेलका बाजीजति ({n})।",
     "opt.range_max_stakes": "ठूलो चाल",
     "opt.range_max_stakes.n": "ब्लाइन्ड {n} दाउसम्म, सिन {seen} सम्म",
     "opt.range_max_stakes.help": "दायरामा चाल हाल्दा: ब्लाइन्डले बढीमा कति दाउ हाल्न पाउने (सिनले त्यसको दोब्बर)।",
@@ -680,7 +723,7 @@ export const STRINGS = {
     "push.on": "सूचना खुला छ: पेज बन्द भए पनि तपाईंको पालो आउँदा यो फोनमा सूचना आउँछ।",
     "push.stop": "सूचना बन्द गर्नुहोस्",
     "push.denied": "यो साइटको सूचना रोकिएको छ: ब्राउजरको सेटिङमा खोल्नुहोस्।",
-    "push.http": "सूचनाका लागि टेबलको https लिङ्क चाहिन्छ। यो पेज खुला राख्नुहोस्: तपाईंको पालो आउँदा फोन बज्छ र काँप्छ।",
+    "push.http": "सूचनाका लागि टेबलको सुरक्षित लिङ्क (ठेगानाको सुरुमा ताल्चा भएको) चाहिन्छ। यो पेज खुला राख्नुहोस्: तपाईंको पालो आउँदा फोन बज्छ र काँप्छ।",
     "push.failed": "सूचना खोल्न सकिएन: फेरि कोसिस गर्नुहोस्।",
 
     "join.title": "टेबलमा बस्नुहोस्",
@@ -724,6 +767,7 @@ export const STRINGS = {
     "seat.allin": "अल इन",
     "seat.out": "बाहिर",
     "seat.dealer": "डिलर",
+    "seat.dealerMark": "डि",
     "seat.offline": "अफलाइन",
     "seat.turn": "उहाँको पालो",
     "seat.yourTurn": "तपाईंको पालो",
@@ -807,6 +851,9 @@ export const STRINGS = {
     "mine.facedown": "तपाईंका तीन पत्ती, घोप्टो",
     "mine.blindNote": "ब्लाइन्ड: तपाईंले हेर्नुभएको छैन",
     "mine.noCards": "तपाईं यो बाजीमा हुनुहुन्न",
+    "mine.out": "तपाईंका चिप्स सकिए: यो खेलका बाँकी बाजीमा तपाईं बस्नुहुन्न, र बाजी {n} पछि अन्तिम नतिजा आउँछ।",
+    "mine.rebuy": "फेरि किन्नुहोस्: {chips} चिप्स",
+    "mine.rebuyNote": "अर्को बाजीदेखि। अझै {left} पटक किन्न पाइन्छ; बढीमा बाजी {until} देखि खेल्न मिल्छ।",
 
     "side.asked": "{name} ले तपाईंसँग साइड सो माग्नुभयो",
     "side.cue": "{name} ले तपाईंसँग साइड सो माग्नुभयो। {actions}।",
@@ -881,6 +928,7 @@ export const STRINGS = {
     "end.place": "स्थान",
     "end.player": "खेलाडी",
     "end.chips": "चिप्स",
+    "end.rebuys": "{n} पटक फेरि किन्नुभयो: त्यो बाहेक {net}",
     "end.again": "फेरि खेल्नुहोस्",
     "end.home": "मुख्य मेनु",
 
@@ -920,12 +968,13 @@ export const STRINGS = {
     "err.message/id": "एपले पठाएको कुरा चिनिएन: पेज फेरि खोल्नुहोस्।",
     "err.table/damaged": "यो टेबलको रेकर्ड बिग्रिएको छ, खेल्न मिल्दैन। माफ गर्नुहोस्: नयाँ टेबल खोल्नुहोस्।",
     "err.rules": "यी नियम सँगै चल्दैनन्: फेरि छान्नुहोस्।",
+    "err.message/invalid": "सर्भरले त्यो सन्देश पढ्न सकेन: पेज फेरि खोल्नुहोस्।",
     "err.message/unknown": "सर्भरले त्यो सन्देश चिनेन।",
     "err.message/too_large": "त्यो सन्देश धेरै ठूलो भयो।",
     "err.message/json": "सर्भरले त्यो सन्देश पढ्न सकेन।",
     "err.message/hello": "पेजले सुरुमै जोडिन सकेन: पेज फेरि खोल्नुहोस्।",
     "err.history/wild": "त्यो बाजीको रेकर्डको जोकर पत्ती चल्दैन।",
-    "err.history/json": "त्यो बाजीको रेकर्ड मिलेको JSON होइन।",
+    "err.history/json": "त्यो बाजीको रेकर्डको फाइल बिग्रिएको छ: पढ्न सकिएन।",
     "err.history/format": "त्यो बाजीको रेकर्ड चिनिने ढाँचामा छैन।",
     "err.history/file": "त्यो बाजीको रेकर्ड फाइल पढ्न सकिएन।",
     "err.table/not_seated": "टेबलमा बस्ने खेलाडीले मात्र यो गर्न सक्नुहुन्छ।",
@@ -951,7 +1000,7 @@ export const STRINGS = {
     "err.push/live": "पालोको सूचना \"जुनसुकै बेला\" टेबलमा मात्र आउँछ।",
     "err.push/invalid": "यो ब्राउजरको सूचनाको विवरण पढ्न सकिएन: फेरि कोसिस गर्नुहोस्।",
     "err.push/endpoint": "सूचना ब्राउजरको आफ्नै सेवाबाट मात्र आउँछ; यो सेवा चल्दैन।",
-    "err.push/keys": "यो ब्राउजरको सूचनाका साँचो मिलेनन्: फेरि कोसिस गर्नुहोस्।",
+    "err.push/keys": "यो ब्राउजरको सूचनाको विवरण मिलेन: फेरि कोसिस गर्नुहोस्।",
     "err.message/content_type": "सर्भरले त्यो अनुरोध पढ्न सकेन।",
     "err.message/incomplete": "अनुरोध पूरा आइपुगेन: फेरि कोसिस गर्नुहोस्।",
     "err.rate/lookups": "धेरै गलत टेबल कोड: फेरि कोसिस गर्नुअघि केही बेर पर्खनुहोस्।",
@@ -978,8 +1027,12 @@ export const STRINGS = {
     "err.hand/wild": "त्यो जोकर पत्ती चल्दैन।",
     "err.hand/players": "बाजीका लागि चिप्स भएका कम्तीमा दुई जना चाहिन्छ।",
     "err.hand/over": "अहिले कुनै बाजी चलिरहेको छैन।",
+    "err.rebuy/off": "यो टेबलमा चिप्स फेरि किन्न पाइँदैन।",
+    "err.rebuy/over": "यो खेलमा अब चिप्स फेरि किन्न पाइँदैन।",
+    "err.rebuy/has_chips": "चिप्स सकिएपछि मात्र फेरि किन्न पाइन्छ।",
+    "err.rebuy/used": "तपाईंले फेरि किन्ने सबै पटक प्रयोग गरिसक्नुभयो।",
     "err.hand/dealer": "बाँड्ने सिट भेटिएन।",
-    "err.hand/chips": "सिटका चिप्स पूरा अङ्कमा हुनुपर्छ।",
+    "err.hand/chips": "सिटका चिप्स पूरा सङ्ख्यामा हुनुपर्छ।",
     "err.hand/cards": "ती पत्ती बाँड्न मिल्दैन।",
     "err.game/players": "खेलका लागि दुईदेखि छ जना खेलाडी चाहिन्छ।",
     "err.game/over": "खेल सकियो।",
@@ -1028,7 +1081,7 @@ export const STRINGS = {
     "ranking.count": "सम्भावित २२,१०० तासमध्ये {n} ({p})",
   },
 };
-for (const which of ["en", "ne"]) Object.assign(STRINGS[which], SOCIAL[which], HOUSE[which]);
+for (const which of ["en", "ne"]) Object.assign(STRINGS[which], SOCIAL[which], HOUSE[which], LEARN[which]);
 
 /** The language a first visit gets: Nepali when the phone puts Nepali ("ne", "ne-NP") before
  *  English among its languages, else English. */
@@ -1143,11 +1196,11 @@ export function joinNames(names) {
   return t("result.and", { a: head, b: names[names.length - 1] });
 }
 
-/** The two-language name of a kind of hand: "Pure sequence · डबल रन". */
+/** The name of a kind of hand in the page's language, for text that cannot mark a second language
+ *  (a screen reader's announcement, an aria-label): one voice reads it. On screen, `handName`
+ *  (cards.js) shows both languages, each marked with its own. */
 export function category(cat) {
-  const mine = t(`cat.${cat}`);
-  const other = t(`cat.${cat}`, {}, current === "en" ? "ne" : "en");
-  return mine === other ? mine : `${mine} · ${other}`;
+  return t(`cat.${cat}`);
 }
 
 document.documentElement.lang = current;

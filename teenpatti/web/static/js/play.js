@@ -153,7 +153,7 @@ function seatBox(st, seat, angle, winners, last) {
       "div",
       { class: "seat-top" },
       h("span", { class: "seat-name", title: seat.name }, name),
-      dealer ? h("span", { class: "dealer", title: t("seat.dealer") }, h("span", { "aria-hidden": "true" }, "D"), h("span", { class: "sr-only" }, t("seat.dealer"))) : null,
+      dealer ? h("span", { class: "dealer", title: t("seat.dealer") }, h("span", { "aria-hidden": "true" }, t("seat.dealerMark")), h("span", { class: "sr-only" }, t("seat.dealer"))) : null,
     ),
     hand
       ? h(
