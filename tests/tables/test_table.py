@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from teenpatti.engine import EngineError, IllegalAction, Rules
+from teenpatti.engine import IllegalAction, Rules
 from teenpatti.engine.deck import commitment
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables import codes as codes_module
@@ -29,6 +29,7 @@ from teenpatti.tables.codes import (
     new_seed,
     new_token,
 )
+from teenpatti.tables.errors import Refusal
 from teenpatti.tables.events import Act, Event, Played, Seated, decode
 from teenpatti.tables.service import TableService, Timing
 from teenpatti.tables.table import (
@@ -213,7 +214,7 @@ def test_settings_defaults_and_shortcuts() -> None:
     ],
 )
 def test_settings_refused(data: Any, code: str) -> None:
-    with pytest.raises(EngineError) as refused:
+    with pytest.raises(Refusal) as refused:
         Settings.from_json(data)
     assert refused.value.code == code
     assert refused.value.reason
@@ -324,7 +325,7 @@ def test_events_build_the_table() -> None:
         (lambda: table.act_event(0, {"do": "pack"}), "hand/over"),
     ]
     for refusal, code in refusals:
-        with pytest.raises(EngineError) as error:
+        with pytest.raises(Refusal) as error:
             refusal()
         assert error.value.code == code
     log.commit(table.hand_event(NEXT_SEED))
@@ -518,14 +519,14 @@ def test_two_services_on_one_file_the_stale_one_catches_up(tmp_path: Path) -> No
         actor = live.table.game.hand.actor  # type: ignore[union-attr]
         await first.command(code, actor, {"type": "act", "action": {"do": "see"}})
         version = live.table.version
-        with pytest.raises(EngineError) as conflict:
+        with pytest.raises(Refusal) as conflict:
             await second.command(code, actor, {"type": "act", "action": {"do": "see"}})
         assert conflict.value.code == "see/already_seen"
         assert other.table.version == version  # caught up by reading the log
         assert other.table.state(None) == live.table.state(None)
         # Now the first is the stale one.
         await second.command(code, actor, {"type": "act", "action": {"do": "pack"}})
-        with pytest.raises(EngineError) as conflict:
+        with pytest.raises(Refusal) as conflict:
             await first.command(code, actor, {"type": "act", "action": {"do": "pack"}})
         assert conflict.value.code in ("hand/over", "seat/out")
         assert live.table.version == other.table.version == version + 1
