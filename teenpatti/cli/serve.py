@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import os
+import socket
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,6 +53,13 @@ def serve(
         "network can join), or 127.0.0.1 to keep the table on this device.",
     ),
     port: int = typer.Option(8000, "--port", help="Port to listen on."),
+    fd: int | None = typer.Option(
+        None,
+        "--fd",
+        help="Serve on this listening socket, handed down by the process that started this one "
+        "(systemd's socket activation, or a test that bound port 0); --host and --port are "
+        "then read from it.",
+    ),
     data: Path = typer.Option(Path("data"), "--data", help="Folder for the SQLite event store."),
     database: str | None = typer.Option(
         None, "--database", help="postgresql://user:pass@host:port/db (default: SQLite in --data)."
@@ -155,6 +165,8 @@ def serve(
 
     if log_format not in ("text", "json"):
         raise typer.BadParameter("--log-format is text or json")
+    if fd is not None:
+        host, port = _listening(fd)
     try:
         reach = Reach(public_url=public_url, listen_host=host, port=port)
     except ValueError as error:
@@ -234,7 +246,7 @@ def serve(
     where = database.split("@")[-1] if database else f"SQLite in {data}"
     typer.echo(f"Teen Patti table server on port {port} ({where}; bus {bus or 'local'})")
     _print_addresses(reach, port)
-    uvicorn.run(
+    config = uvicorn.Config(
         asgi,
         host=host,
         port=port,
@@ -251,6 +263,26 @@ def serve(
         proxy_headers=bool(proxies),
         forwarded_allow_ips=",".join(proxies),
     )
+    server = uvicorn.Server(config)
+    # A socket handed down is served as it is (uvicorn's own fd= takes it for a Unix socket).
+    sockets = [socket.socket(fileno=fd)] if fd is not None else None
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run(sockets=sockets)
+    if not server.started:
+        raise typer.Exit(3)
+
+
+def _listening(fd: int) -> tuple[str, int]:
+    """The address and port of the listening socket ``fd``."""
+    try:
+        with socket.socket(fileno=os.dup(fd)) as sock:
+            listening = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN)
+            address = sock.getsockname()
+    except OSError as error:
+        raise typer.BadParameter(f"--fd {fd}: {error.strerror}") from None
+    if not listening or not isinstance(address, tuple):
+        raise typer.BadParameter(f"--fd {fd} is not a listening TCP socket")
+    return str(address[0]), int(address[1])
 
 
 def _print_addresses(reach: Reach, port: int) -> None:

@@ -29,7 +29,7 @@ from ..metrics import Metrics
 from ..store.base import CodeTaken, EventStore
 from . import commands
 from .chat import ChatError
-from .clock import Clock, SystemClock, Tasks
+from .clock import Clock, Rounds, SystemClock, Tasks
 from .clocks import Clocks, wants_clocks
 from .cluster import Cluster
 from .codes import new_code, new_seed, new_token
@@ -95,6 +95,8 @@ class TableService:
         self.timing = timing or Timing()
         self.clock: Clock = clock or SystemClock()
         self.tasks = Tasks()
+        self.changes = Rounds()
+        """Every new version of a table in memory, counted (tests wait on it, not on time)."""
         bus = bus or MemoryBus()
         clustered = not isinstance(bus, MemoryBus)
         self.fanout = Fanout(self.clock, self.metrics)
@@ -157,6 +159,7 @@ class TableService:
         self.fanout.broadcast(live)
         if self.alerts is not None:
             self.alerts.changed(live)
+        self.changes.done()
 
     def _won(self, live: LiveTable) -> None:
         self.cluster.won(live)

@@ -38,6 +38,7 @@ from ..push.keep import PushKeep
 from ..push.sender import PushConfig, Pusher
 from ..store.base import EventStore
 from ..tables import commands, messages
+from ..tables.clock import Clock
 from ..tables.commands import ID_MAX
 from ..tables.errors import Refusal, TableError
 from ..tables.outgoing import frame
@@ -141,6 +142,7 @@ def create_app(
     tables: TableLimits | None = None,
     freeze_every: float | None = None,
     reach: Reach | None = None,
+    clock: Clock | None = None,
     push: Callable[[], Awaitable[tuple[PushConfig, PushKeep]]] | None = None,
 ) -> Starlette:
     """The app over ``store`` (or an async function that opens it when the app starts) and
@@ -155,11 +157,13 @@ def create_app(
     of the garbage collector's sight (``gc.freeze``): with thousands of tables, a full
     collection of long-lived tables would otherwise pause every table for hundreds of
     milliseconds. ``reach`` says where friends reach the server: the links and QR codes to share
-    are built from it (see :mod:`teenpatti.web.reach`). ``push`` (an async function giving the
-    VAPID keys and settings and the subscriptions' keep) turns on turn alerts for play-anytime
-    tables (see :mod:`teenpatti.push`)."""
+    are built from it (see :mod:`teenpatti.web.reach`). ``clock`` is the service's time: turn
+    timers, graces, deals and the reconciler's and lease keeper's rounds (the system's clock when
+    ``None``; tests hand in a :class:`~teenpatti.tables.clock.ManualClock` and move it).
+    ``push`` (an async function giving the VAPID keys and settings and the subscriptions' keep)
+    turns on turn alerts for play-anytime tables (see :mod:`teenpatti.push`)."""
     opened: list[EventStore] = []
-    service = TableService(store if not callable(store) else _NotOpen(), timing)
+    service = TableService(store if not callable(store) else _NotOpen(), timing, clock)
     metrics = service.metrics
     rules = catalogue()  # the same for every request: built once
     rules["options"]["hands"]["max"] = HANDS_MAX  # the most a game here may have

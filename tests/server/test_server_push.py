@@ -15,8 +15,8 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import FAST, Client, Server, free_port
 from push_service import Phone, PushService, b64, unb64
+from support.server import FAST, Client, Server, refusing_socket
 
 MakeClient = Callable[..., Client]
 Run = Callable[..., Any]
@@ -119,7 +119,7 @@ def test_alerts_through_a_game_and_a_restart(
 
     arun(second(), 30)
     push_service.wait(lambda: len(push_service.received) == 5)
-    srv.stop()  # a graceful stop sends what is on its way: the lists below are final
+    srv.close()  # a graceful stop sends what is on its way: the lists below are final
     table = {"table": code}
     assert push_service.alerts(asha) == [
         {"kind": "join", "name": "Bikash", **table},
@@ -203,13 +203,14 @@ def test_bad_subscriptions_are_refused_and_keep_nothing(
 
     arun(body(), 30)
     srv.assert_healthy()
-    srv.stop()
+    srv.close()
 
 
 def test_a_slow_dead_or_gone_push_service_never_holds_a_move(
     tmp_path: Path, push_service: PushService, ws: MakeClient, arun: Run
 ) -> None:
-    closed = free_port()  # nothing listens there: a push service that is down
+    refusing = refusing_socket()  # nothing listens there: a push service that is down
+    closed = refusing.getsockname()[1]
     srv = Server(
         tmp_path / "data",
         args=[*FAST, "--push-hosts", f"{push_service.origin},http://127.0.0.1:{closed}"],
@@ -260,7 +261,8 @@ def test_a_slow_dead_or_gone_push_service_never_holds_a_move(
     srv.assert_healthy()
     assert metric(srv, "gone") == 1
     assert metric(srv, "failed") >= 2  # Bikash's start and first turn, to a service that is down
-    srv.stop()
+    srv.close()
+    refusing.close()
     assert kept(srv, "push_subscriptions") == 2  # the gone one was forgotten
     assert push_service.alerts(gone) == []
     assert push_service.alerts(slow) == [{"kind": "turn", "table": codes[0]}]

@@ -54,6 +54,13 @@ RETIRED = {
     "तपाईं ले": "तपाईंले is one word",
 }
 """Words the style note retires from the Nepali, and why (docs/nepali.md, "Words we do not say")."""
+KEPT_IN_LATIN = re.compile(
+    r"\{\w+\}|https?://\S+|--host|--public-url|Wi-Fi|\bAK47\b|\bQR\b|(?<![A-Za-z])[AKQJ](?![A-Za-z])"
+)
+"""What a Nepali string may keep in Latin letters (docs/nepali.md, "Digits"): placeholders, a link,
+what a server's operator types, a variant's name, QR and the card letters."""
+OTHER_LANGUAGE = {"app.other", "lang.button", "lang.label"}
+"""Strings in the other language on purpose, each shown marked with its language (``lang``)."""
 CHIP_ALONE = re.compile(r"चिप(?!्स)")
 """Chips are चिप्स, one or many."""
 A_MOVE = re.compile(r"\bmoves?\b", re.IGNORECASE)
@@ -218,3 +225,13 @@ def test_chaal_is_only_ever_the_bet() -> None:
         if A_MOVE.search(en[key]) and not A_BET.search(en[key]) and "चाल" in ne.get(key, "")
     ]
     assert found == [], "\n".join(found)
+
+
+def test_nepali_has_no_english() -> None:
+    found = [
+        f"{where}: {text}"
+        for where, text in nepali_texts()
+        if where.removeprefix("i18n ") not in OTHER_LANGUAGE
+        and re.search(r"[A-Za-z]", KEPT_IN_LATIN.sub(" ", text))
+    ]
+    assert found == [], "English in Nepali:\n" + "\n".join(found)

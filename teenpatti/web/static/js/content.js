@@ -116,7 +116,7 @@ export const RULES = [
     body: [
       {
         en: "When the pot reaches 100 boots (1,000 chips with a boot of 10), betting stops and everyone still in shows. The best hand takes the pot; equal best hands share it.",
-        ne: "पोट १०० बुट (बुट १० भए १,००० चिप्स) पुगेपछि दाउ रोकिन्छ र बाँकी सबैको तास खोलिन्छ। सबैभन्दा ठूलो तासले पोट लिन्छ; बराबर भए बाँडिन्छ।",
+        ne: "पोट १०० बुट (बुट १० भए १,००० चिप्स) पुगेपछि चाल हाल्न रोकिन्छ र बाँकी सबैको तास खोलिन्छ। सबैभन्दा ठूलो तासले पोट लिन्छ; बराबर भए बाँडिन्छ।",
       },
       {
         en: "If you cannot afford your chaal, you may go all in with what you have left, and everyone still in shows at once. Going all in, you can win from each player only as much as you put in yourself; the rest is a side pot for the best of the others.",

@@ -117,6 +117,7 @@ export function homePage(app) {
       menuItem("#join", t("home.join"), t("home.join.sub"), "menu-join"),
       store.savedTables().length ? menuItem("#mine", t("home.mine"), t("home.mine.sub"), "menu-mine") : null,
       menuItem(null, t("home.computer"), t("home.computer.sub"), "menu-computer", computer),
+      menuItem("#learn", t("home.learn"), t("home.learn.sub"), "menu-learn"),
       menuItem("#rules", t("home.rules"), t("home.rules.sub"), "menu-rules"),
       menuItem("#words", t("home.words"), t("home.words.sub"), "menu-words"),
     ),

@@ -2,6 +2,7 @@
 // numbers in params are written with that language's digits. The choice is remembered.
 
 import { HOUSE } from "./house-strings.js";
+import { LEARN } from "./learn-strings.js";
 import { SOCIAL } from "./social-strings.js";
 
 const STORE_KEY = "tp.lang";
@@ -682,7 +683,7 @@ export const STRINGS = {
     "push.on": "सूचना खुला छ: पेज बन्द भए पनि तपाईंको पालो आउँदा यो फोनमा सूचना आउँछ।",
     "push.stop": "सूचना बन्द गर्नुहोस्",
     "push.denied": "यो साइटको सूचना रोकिएको छ: ब्राउजरको सेटिङमा खोल्नुहोस्।",
-    "push.http": "सूचनाका लागि टेबलको https लिङ्क चाहिन्छ। यो पेज खुला राख्नुहोस्: तपाईंको पालो आउँदा फोन बज्छ र काँप्छ।",
+    "push.http": "सूचनाका लागि टेबलको सुरक्षित लिङ्क (ठेगानाको सुरुमा ताल्चा भएको) चाहिन्छ। यो पेज खुला राख्नुहोस्: तपाईंको पालो आउँदा फोन बज्छ र काँप्छ।",
     "push.failed": "सूचना खोल्न सकिएन: फेरि कोसिस गर्नुहोस्।",
 
     "join.title": "टेबलमा बस्नुहोस्",
@@ -955,7 +956,7 @@ export const STRINGS = {
     "err.push/live": "पालोको सूचना \"जुनसुकै बेला\" टेबलमा मात्र आउँछ।",
     "err.push/invalid": "यो ब्राउजरको सूचनाको विवरण पढ्न सकिएन: फेरि कोसिस गर्नुहोस्।",
     "err.push/endpoint": "सूचना ब्राउजरको आफ्नै सेवाबाट मात्र आउँछ; यो सेवा चल्दैन।",
-    "err.push/keys": "यो ब्राउजरको सूचनाका साँचो मिलेनन्: फेरि कोसिस गर्नुहोस्।",
+    "err.push/keys": "यो ब्राउजरको सूचनाको विवरण मिलेन: फेरि कोसिस गर्नुहोस्।",
     "err.message/content_type": "सर्भरले त्यो अनुरोध पढ्न सकेन।",
     "err.message/incomplete": "अनुरोध पूरा आइपुगेन: फेरि कोसिस गर्नुहोस्।",
     "err.rate/lookups": "धेरै गलत टेबल कोड: फेरि कोसिस गर्नुअघि केही बेर पर्खनुहोस्।",
@@ -983,7 +984,7 @@ export const STRINGS = {
     "err.hand/players": "बाजीका लागि चिप्स भएका कम्तीमा दुई जना चाहिन्छ।",
     "err.hand/over": "अहिले कुनै बाजी चलिरहेको छैन।",
     "err.hand/dealer": "बाँड्ने सिट भेटिएन।",
-    "err.hand/chips": "सिटका चिप्स पूरा अङ्कमा हुनुपर्छ।",
+    "err.hand/chips": "सिटका चिप्स पूरा सङ्ख्यामा हुनुपर्छ।",
     "err.hand/cards": "ती पत्ती बाँड्न मिल्दैन।",
     "err.game/players": "खेलका लागि दुईदेखि छ जना खेलाडी चाहिन्छ।",
     "err.game/over": "खेल सकियो।",
@@ -1032,7 +1033,7 @@ export const STRINGS = {
     "ranking.count": "सम्भावित २२,१०० तासमध्ये {n} ({p})",
   },
 };
-for (const which of ["en", "ne"]) Object.assign(STRINGS[which], SOCIAL[which], HOUSE[which]);
+for (const which of ["en", "ne"]) Object.assign(STRINGS[which], SOCIAL[which], HOUSE[which], LEARN[which]);
 
 /** The language a first visit gets: Nepali when the phone puts Nepali ("ne", "ne-NP") before
  *  English among its languages, else English. */
