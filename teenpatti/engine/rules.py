@@ -19,6 +19,7 @@ from .evaluate import A23, Ranking, Variant
 __all__ = [
     "OPTION_NAMES",
     "PRESETS",
+    "RULES_EDITION",
     "AllIn",
     "Bets",
     "Direction",
@@ -90,6 +91,14 @@ class AllIn(StrEnum):
     TWO_LEFT = "two_left"
 
 
+RULES_EDITION = 2
+"""The edition of the rules this engine plays by default. Edition 1 settled a show whose own
+payment brought the pot to its limit as a show (equal hands against the asker); edition 2
+(docs/rules.md, decision 14) lets the pot limit's showdown decide, equal best hands sharing.
+Tables and hand histories name their edition, so a game stored under edition 1 replays as it was
+played."""
+_EDITIONS = (1, 2)
+
 _RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 _NEPAL_BOOTS = (5, 10, 20, 50)
 _NEPAL_HANDS = (10, 20, 30)
@@ -129,6 +138,9 @@ class Rules:
     fixed_rank: str = "2"
     two_three_five: bool = False
     all_in: AllIn = AllIn.SHOWDOWN
+    edition: int = RULES_EDITION
+    """Which edition of the rules (:data:`RULES_EDITION`): not a house rule a host chooses, but
+    what a stored game was played by (see :meth:`of_edition`)."""
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -163,6 +175,24 @@ class Rules:
         rules = replace(base, **changes)
         rules.check()
         return rules
+
+    def of_edition(self, edition: int) -> Rules:
+        """These rules as ``edition`` played them (a stored game names its edition).
+
+        >>> Rules().of_edition(1).edition, Rules().edition
+        (1, 2)
+        >>> Rules().of_edition(7)
+        Traceback (most recent call last):
+        ...
+        teenpatti.engine.errors.RulesError: unknown rules edition 7 (this engine plays 1 and 2)
+        """
+        if isinstance(edition, bool) or edition not in _EDITIONS:
+            raise RulesError(
+                "edition",
+                f"unknown rules edition {edition!r} (this engine plays"
+                f" {', '.join(map(str, _EDITIONS[:-1]))} and {_EDITIONS[-1]})",
+            )
+        return self if edition == self.edition else replace(self, edition=edition)
 
     def check(self) -> None:
         """Raise :class:`RulesError` if these rules are contradictory or out of range."""

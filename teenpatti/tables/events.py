@@ -70,6 +70,9 @@ class Created(_Event, tag="created", frozen=True):
 
     settings: Settings
     host: Host
+    rules_edition: int = 1
+    """The edition of the rules the table plays (the engine's ``RULES_EDITION`` when it was
+    opened): a table opened before editions were recorded played edition 1, and replays so."""
 
 
 class Played(msgspec.Struct, frozen=True, omit_defaults=True):

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 from ..bus.base import Bus
 from ..bus.memory import MemoryBus
+from ..engine import RULES_EDITION
 from ..metrics import Metrics
 from ..store.base import CodeTaken, EventStore
 from . import commands
@@ -243,7 +244,11 @@ class TableService:
         name = clean_name(data.get("name"))
         settings = Settings.from_json(data)
         token = new_token()
-        first = Created(settings=settings, host=Host(name=name, token_hash=token_hash(token)))
+        first = Created(
+            settings=settings,
+            host=Host(name=name, token_hash=token_hash(token)),
+            rules_edition=RULES_EDITION,
+        )
         for _ in range(20):
             code = new_code()
             table_id = secrets.token_hex(8)

@@ -195,9 +195,9 @@ class Table:
     def apply(self, event: Event) -> None:
         """Apply one event from the log (trusted: it was checked before it was stored)."""
         match event:
-            case Created(settings=settings, host=host):
+            case Created(settings=settings, host=host, rules_edition=edition):
                 self.settings = settings
-                self.rules = Rules.from_options(self.settings.rules)
+                self.rules = Rules.from_options(self.settings.rules).of_edition(edition)
                 self.seats = [Seat(host.name, host.token_hash, False, True)]
             case Joined():
                 assert event.seat == len(self.seats)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from teenpatti.engine import IllegalAction, Rules
+from teenpatti.engine import RULES_EDITION, IllegalAction, Rules
 from teenpatti.engine.deck import commitment
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables import codes as codes_module
@@ -128,6 +128,34 @@ def test_the_service_gives_every_table_its_own_code(
         await service.store.close()
 
     run(body())
+
+
+def test_a_table_plays_the_rules_edition_it_was_opened_under(tmp_path: Path) -> None:
+    # A new table records today's edition; a log from before editions were recorded replays
+    # under edition 1, where a show whose payment reaches the pot limit stays a show.
+    async def body() -> None:
+        service = TableService(SqliteStore(tmp_path / "e.sqlite3"), SLOW)
+        code, _, _ = await service.create({"name": "Asha"})
+        assert service.get(code).table.rules.edition == RULES_EDITION == 2
+        await service.stop()
+        await service.store.close()
+        again = TableService(SqliteStore(tmp_path / "e.sqlite3"), SLOW)
+        await again.start()
+        assert (await again.find(code)).table.rules.edition == 2  # rebuilt from its log
+        await again.stop()
+        await again.store.close()
+
+    run(body())
+    old = decode(
+        {
+            "type": "created",
+            "settings": Settings.from_json({"preset": "duo", "seats": 2}).to_json(),
+            "host": {"name": "Host", "token_hash": token_hash("t0")},
+        }
+    )
+    table = Table("id1", "K7WQ3M")
+    table.apply(old)
+    assert table.rules.edition == 1 and table.rules.preset == "duo"
 
 
 # ---------------------------------------------------------------------- settings and names
@@ -272,6 +300,7 @@ def created(settings: dict[str, Any], name: str = "Host", token: str = "t0") -> 
             "type": "created",
             "settings": Settings.from_json(settings).to_json(),
             "host": {"name": name, "token_hash": token_hash(token)},
+            "rules_edition": RULES_EDITION,
         }
     )
 
