@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..engine import Action, Outcome, cards_str, view
+from ..engine import Action, EngineError, Outcome, cards_str, view
 from ..engine.actions import LegalAction
 from ..engine.deck import commitment
 from ..engine.evaluate import Evaluator
@@ -162,9 +162,17 @@ class Render:
             }
             if game.finished:
                 out["standings"] = [
-                    {"place": s.place, "seat": s.seat, "name": s.name, "chips": s.chips}
+                    {
+                        "place": s.place,
+                        "seat": s.seat,
+                        "name": s.name,
+                        "chips": s.chips,
+                        **({"rebuys": s.rebuys, "net": s.net} if s.rebuys else {}),
+                    }
                     for s in game.standings()
                 ]
+        if game is not None and any(game.rebuys):  # only once someone has: replies stay small
+            out["rebuys"] = list(game.rebuys)
         self._public = (self.table.version, out)
         return out
 
@@ -194,7 +202,32 @@ class Render:
                 rows[sv.seat] = mixed = {**row, **cards}
                 self._own[(seat, sv.seat)] = (row, cards, mixed)
         out["legal"] = [] if self.table.paused else [_legal_json(a) for a in mine.legal_actions]
+        self._rebuy_offer(seat, out)
         return out
+
+    def _rebuy_offer(self, seat: int, out: dict[str, Any]) -> None:
+        """Tell a player out of chips what happens next: ``out`` (true) once they have none,
+        and ``rebuy`` (the chips, the rebuys left, the last hand they may play from) while the
+        rebuy house rule lets them buy back in now."""
+        game = self.table.game
+        if game is None or game.finished:
+            return
+        hand = game.hand
+        in_play = hand is not None and not hand.finished
+        held = hand.chips[seat] if in_play and hand is not None else game.chips[seat]
+        if held > 0:
+            return
+        out["out"] = True
+        try:
+            chips = game.check_rebuy(seat)
+        except EngineError:
+            return
+        rules = self.table.rules
+        out["rebuy"] = {
+            "chips": chips,
+            "left": rules.rebuys_max - game.rebuys[seat],
+            "until": rules.rebuy_until_hand or rules.hands,
+        }
 
     def _settings_json(self) -> dict[str, Any]:
         """The settings as JSON, made once for each settings object."""

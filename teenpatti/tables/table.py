@@ -25,6 +25,7 @@ Events are the typed structs of :mod:`teenpatti.tables.events` (stored as JSON, 
 - ``left``: a person left, or the host removed them (the computer plays their seat on; a removed
   person cannot sit down again, by name or with their old token, for the rest of the game);
 - ``readmitted``: the host lets a person they removed sit down again;
+- ``rebuy``: a person out of chips buys back in (the rebuy house rule), from the next hand;
 - ``voted``: a person asks for a new game (a majority of the people seated starts it);
 - ``paused``: the host paused or resumed the game;
 - ``configured``: the host changed whether latecomers may sit and whether free text is allowed;
@@ -67,6 +68,7 @@ from .events import (
     Paused,
     Played,
     Readmitted,
+    Rebought,
     Said,
     Seated,
     Started,
@@ -98,8 +100,12 @@ REMOVED_KEPT = 64
 """How many removed persons' token hashes a table remembers (to tell them why they cannot return
 with that token)."""
 
-QUIET = (Voted, Configured, Said, Part, Readmitted)
-"""Events that change nothing in the game: they leave the turn's clock as it was."""
+QUIET = (Voted, Configured, Said, Part, Readmitted, Rebought)
+"""Events that change nothing in the hand in play: they leave the turn's clock as it was (a rebuy
+plays from the next hand)."""
+
+IDENTIFIED = (Started, Again, Act, Part, Said, Rebought)
+"""Events of commands that may carry the client's id (a retried command applies once)."""
 
 COMMAND_IDS_KEPT = 256
 """How many of its latest command ids a table remembers (a retry comes within seconds)."""
@@ -209,6 +215,9 @@ class Table:
                 self._leave(event.seat, event.removed)
             case Readmitted():
                 self.barred.pop(name_key(event.name), None)
+            case Rebought():
+                assert self.game is not None
+                self.game.rebuy(event.seat)
             case Voted():
                 self.votes.add(event.seat)
             case Paused(paused=paused):
@@ -262,7 +271,7 @@ class Table:
         self.version += 1
         if not isinstance(event, QUIET):
             self.game_version = self.version
-        if isinstance(event, Started | Again | Act | Part | Said) and event.id is not None:
+        if isinstance(event, IDENTIFIED) and event.id is not None:
             self.command_ids[event.id] = self.version
             if len(self.command_ids) > COMMAND_IDS_KEPT:
                 del self.command_ids[next(iter(self.command_ids))]
@@ -385,6 +394,16 @@ class Table:
         if not isinstance(name, str) or name_key(name) not in self.barred:
             raise TableError("seat/not_removed", "nobody of that name was removed from this game")
         return Readmitted(name=self.barred[name_key(name)][0])
+
+    def rebuy_event(self, seat: int | None, cid: str | None = None) -> Rebought:
+        """The event for ``seat``, out of chips, buying back in (the rules' ``rebuy_chips``):
+        refused with the engine's ``rebuy/...`` codes (:meth:`Game.check_rebuy`)."""
+        if seat is None:
+            raise TableError("table/not_seated", "only a player at the table buys back in")
+        if self.game is None:
+            raise TableError("table/not_playing", "the game has not started")
+        self.game.check_rebuy(seat)
+        return Rebought(seat=seat, id=cid)
 
     def pause_event(self, seat: int | None, paused: bool) -> Paused:
         """The event that pauses (or resumes) the game: the host only, while it is played."""

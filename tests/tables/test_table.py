@@ -722,3 +722,63 @@ def test_a_removal_holds_until_the_host_lets_back_or_the_next_game() -> None:
     log.commit(*table.again_event(0, SEED))  # a new game: the removal is over
     assert table.barred == {} and "removed" not in table.state(None)
     assert isinstance(table.join_event("Bina", "t2", "t1"), Seated)
+
+
+def _bust_seat_two(until: int) -> Log:
+    """A three-seat table of 10 chips a player (boot 5) where everyone packs: after hand 2, seat
+    2 is out of chips and the others still have some."""
+    log = Log(
+        {
+            "seats": 3,
+            "preset": "nepal",
+            "boot": 5,
+            "starting_chips": 10,
+            "hands": 10,
+            "rebuy_chips": 50,
+            "rebuy_until_hand": until,
+        }
+    )
+    table = log.table
+    log.commit(table.join_event("Bina", "t1"))
+    log.commit(table.join_event("Chandra", "t2"))
+    log.commit(table.start_event(0, SEED))
+    for n in (1, 2):
+        log.commit(table.hand_event(hashlib.sha256(b"%d" % n).digest()))
+        while table.hand_in_play:
+            assert table.game is not None and table.game.hand is not None
+            log.commit(table.act_event(table.game.hand.actor, {"do": "pack"}))
+    assert table.game is not None and table.game.chips == [15, 15, 0]
+    return log
+
+
+def test_a_player_out_of_chips_is_told_and_may_buy_back_in() -> None:
+    log = _bust_seat_two(until=4)
+    table = log.table
+    assert table.state(2)["out"] is True
+    assert table.state(2)["rebuy"] == {"chips": 50, "left": 1, "until": 4}
+    assert "rebuy" not in table.state(0) and "out" not in table.state(0)
+    assert "rebuy" not in table.state(None) and "rebuys" not in table.state(None)
+    # A client that lies: a rebuy with chips in hand, or from a spectator, changes nothing.
+    for seat, code in ((0, "rebuy/has_chips"), (None, "table/not_seated")):
+        with pytest.raises(Refusal) as refused:
+            table.rebuy_event(seat)
+        assert refused.value.code == code
+    log.commit(table.rebuy_event(2))
+    assert table.game is not None and table.game.chips == [15, 15, 50]
+    assert "out" not in table.state(2) and table.state(None)["rebuys"] == [0, 0, 1]
+    with pytest.raises(Refusal) as twice:
+        table.rebuy_event(2)
+    assert twice.value.code == "rebuy/has_chips"
+    rebuilt = log.rebuilt()
+    assert rebuilt.game is not None and rebuilt.game.chips == [15, 15, 50]
+    assert rebuilt.state(2) == table.state(2)
+
+
+def test_no_rebuy_after_the_last_hand_for_rebuys() -> None:
+    log = _bust_seat_two(until=2)  # hand 3 is next: past the last hand a rebuy may play
+    table = log.table
+    state = table.state(2)
+    assert state["out"] is True and "rebuy" not in state
+    with pytest.raises(Refusal) as late:
+        table.rebuy_event(2)
+    assert late.value.code == "rebuy/over"
