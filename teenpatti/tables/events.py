@@ -41,6 +41,7 @@ __all__ = [
     "Paused",
     "Played",
     "Readmitted",
+    "Rebought",
     "Said",
     "Seated",
     "Started",
@@ -182,6 +183,14 @@ class Readmitted(_Event, tag="readmitted", frozen=True):
     name: str
 
 
+class Rebought(_Event, tag="rebuy", frozen=True):
+    """The person at ``seat``, out of chips, buys back in under the rebuy house rule (the rules'
+    ``rebuy_chips``): the chips are theirs from the next hand dealt."""
+
+    seat: int
+    id: str | None = None
+
+
 class Voted(_Event, tag="voted", frozen=True):
     """The person at ``seat`` asks for a new game (a majority of the people seated starts one)."""
 
@@ -224,6 +233,7 @@ Event = (
     | Seated
     | Left
     | Readmitted
+    | Rebought
     | Voted
     | Paused
     | Configured

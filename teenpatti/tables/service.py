@@ -44,6 +44,7 @@ from .commands import (
     Pause,
     Ping,
     Readmit,
+    Rebuy,
     Remove,
     Resume,
     Start,
@@ -348,6 +349,8 @@ class TableService:
                     return [t.remove_event(seat, target)]
                 case Readmit(name=name):
                     return [t.readmit_event(seat, name)]
+                case Rebuy():
+                    return [t.rebuy_event(seat, cid)]
                 case Pause() | Resume():
                     return [t.pause_event(seat, isinstance(asked, Pause))]
                 case Configure():
