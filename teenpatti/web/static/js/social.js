@@ -6,8 +6,7 @@
 
 import { h } from "./dom.js";
 import { joinNames, t } from "./i18n.js";
-import { seatName } from "./moves.js";
-import { spotStyle } from "./spots.js";
+import { isMyTurn, seatName } from "./moves.js";
 
 /** The quick phrases' keys and the reactions, as the server knows them. */
 export const PHRASES = ["shabash", "ramro_khel", "chito", "good_luck", "nice_hand", "oops", "thanks", "bye"];
@@ -133,34 +132,30 @@ export class Social {
   }
 }
 
-/** The bubbles over the seats: each new message at its sender's seat, for a few seconds. */
-export function chatBubbles(view, st) {
-  const social = view.social;
-  const n = st.seats.length;
-  const base = st.you === null ? 0 : st.you;
-  const now = Date.now();
-  const out = [];
-  for (const [seat, bubble] of social.bubbles) {
-    if (bubble.until <= now || !st.seats[seat]) continue;
-    const j = (seat - base + n) % n;
-    const angle = ((90 + (j * 360) / n) * Math.PI) / 180; // where play.js puts the seat
-    const m = bubble.message;
-    out.push(
-      h(
-        "div",
-        {
-          // seats at the top hang from the edge: their bubble goes below, towards the pot
-          class: `chat-bubble ${m.kind}${Math.sin(angle) < -0.3 ? " below" : ""}`,
-          "data-key": `bubble${seat}-${m.n}`,
-          "data-testid": `bubble-${seat}`,
-          "aria-hidden": "true", // screen readers hear the message in the log instead
-          style: spotStyle(angle),
-        },
-        chatText(m),
-      ),
-    );
-  }
-  return out;
+/** The longest part of a message a bubble shows; the chat log has the whole of it. */
+export const BUBBLE_MAX = 60;
+
+/** A message as its bubble shows it: the first `BUBBLE_MAX` characters, and "…" when cut. Pure. */
+export function bubbleText(text) {
+  const chars = [...text];
+  return chars.length > BUBBLE_MAX ? `${chars.slice(0, BUBBLE_MAX - 1).join("").trimEnd()}…` : text;
+}
+
+/** The bubble at a seat: the seat's newest message, inside its box, for a few seconds. */
+export function chatBubble(view, st, seat) {
+  const bubble = view.social.bubbles.get(seat);
+  if (!bubble || bubble.until <= Date.now()) return null;
+  const m = bubble.message;
+  return h(
+    "div",
+    {
+      class: `chat-bubble ${m.kind}`,
+      "data-key": `bubble${seat}-${m.n}`,
+      "data-testid": `bubble-${seat}`,
+      "aria-hidden": "true", // screen readers hear the message in the log instead
+    },
+    bubbleText(chatText(m)),
+  );
 }
 
 /** "Play again" at the end: the host's starts the next game; anyone else's asks for it (a vote). */
@@ -277,6 +272,16 @@ function chatPanel(view, st) {
               ),
             ),
           ),
+          // typing on your turn: the turn and its timer stay in sight beside the box, however far
+          // the phone scrolls to show it over the keyboard
+          isMyTurn(st)
+            ? h(
+                "p",
+                { class: "chat-turn", "data-key": "turn", "data-testid": "chat-turn" },
+                h("span", {}, t("turn.you")),
+                st.deadline ? h("span", { class: "timer", "data-timer-text": "" }, "") : null,
+              )
+            : null,
           st.settings.chat === false
             ? h("p", { class: "small muted", "data-key": "off", "data-testid": "chat-off" }, t("chat.textOff"))
             : h(
