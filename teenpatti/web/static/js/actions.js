@@ -1,10 +1,10 @@
 // This phone's own hand and moves: my cards (tap to see them), the action buttons in a fixed order,
 // the stepper that sizes a chaal, and the answer to a side show someone asks of me.
 
-import { cardBack, cardFace, cardsName, handName } from "./cards.js";
+import { cardBack, cardFace, cardsName, handName, sortCards } from "./cards.js";
 import { h } from "./dom.js";
 import { num, t } from "./i18n.js";
-import { moveLabel, orderedLegal, seatName } from "./moves.js";
+import { chaalRange, moveLabel, orderedLegal, seatName } from "./moves.js";
 
 export function myHand(view, st) {
   const hand = st.hand;
@@ -17,7 +17,7 @@ export function myHand(view, st) {
     ? h(
         "div",
         { class: "my-cards", "data-testid": "my-cards", "data-face": "up", role: "group", "aria-label": cardsName(seat.cards) },
-        seat.cards.map((c, i) => cardFace(c, "lg", `m${i}`)),
+        sortCards(seat.cards).map((c, i) => cardFace(c, "lg", `m${i}`)),
       )
     : h(
         see ? "button" : "div",
@@ -90,11 +90,12 @@ export function actions(view, st) {
     );
   }
   if (!legal.length) return h("section", { class: "actions empty", "data-testid": "actions", "aria-hidden": "true" });
-  const chaal = legal.find((a) => a.do === "chaal");
+  const range = chaalRange(st);
   let stepper = null;
-  if (chaal && chaal.max > chaal.cost) {
-    if (view.amount === null || view.amount < chaal.cost || view.amount > chaal.max) view.amount = chaal.cost;
-    const step = Math.max(1, Math.round(hand.boot / 2));
+  if (!range) view.amount = null;
+  else {
+    const { min, max, step } = range;
+    if (view.amount === null || view.amount < min || view.amount > max) view.amount = min;
     stepper = h(
       "div",
       { class: "stepper", role: "group", "aria-label": t("act.amount"), "data-testid": "stepper" },
@@ -105,9 +106,9 @@ export function actions(view, st) {
           class: "btn step",
           "aria-label": t("act.less"),
           "data-testid": "step-less",
-          disabled: view.amount <= chaal.cost,
+          disabled: view.amount <= min,
           onclick: () => {
-            view.amount = Math.max(chaal.cost, view.amount - step);
+            view.amount = Math.max(min, view.amount - step);
             view.render();
           },
         },
@@ -117,7 +118,7 @@ export function actions(view, st) {
         "output",
         { class: "amount", "data-testid": "amount", "aria-live": "polite" },
         num(view.amount),
-        h("span", { class: "small muted" }, ` (${t("act.range", { min: chaal.cost, max: chaal.max })})`),
+        h("span", { class: "small muted" }, ` (${t("act.range", { min, max })})`),
       ),
       h(
         "button",
@@ -126,9 +127,9 @@ export function actions(view, st) {
           class: "btn step",
           "aria-label": t("act.more"),
           "data-testid": "step-more",
-          disabled: view.amount >= chaal.max,
+          disabled: view.amount >= max,
           onclick: () => {
-            view.amount = Math.min(chaal.max, view.amount + step);
+            view.amount = Math.min(max, view.amount + step);
             view.render();
           },
         },

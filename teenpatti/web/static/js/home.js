@@ -5,6 +5,7 @@ import { codeText, h, uid } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { customRules, settingsText } from "./lobby.js";
 import { api } from "./net.js";
+import { installHint } from "./pwa.js";
 import * as store from "./store.js";
 
 const HANDS = [10, 20, 30];
@@ -47,6 +48,11 @@ function seatRange(preset) {
   return Array.from({ length: seats.max - seats.min + 1 }, (_, i) => seats.min + i);
 }
 const CODE_RE = /^[A-Z2-9]{6}$/;
+
+/** A table code as typed: spaces and dashes (a code read out in two halves) set aside. Pure. */
+export function codeOf(typed) {
+  return String(typed || "").replace(/[\s\-\u2010-\u2015]+/g, "").toUpperCase();
+}
 
 function defaults() {
   const p = store.prefs();
@@ -129,6 +135,7 @@ export function homePage(app) {
       menuItem("#rules", t("home.rules"), t("home.rules.sub"), "menu-rules"),
       menuItem("#words", t("home.words"), t("home.words.sub"), "menu-words"),
     ),
+    installHint(),
     h("p", { class: "muted small center" }, t("home.note")),
   );
 }
@@ -333,6 +340,8 @@ export function createPage(app) {
         const kept = keep(event.currentTarget);
         if (name === "preset") {
           kept.rules = {};
+          const range = seatRange(kept.preset);
+          kept.seats = Math.min(4, range[range.length - 1]);
           kept.play = playDefault(kept.preset);
           kept.hands = presetOptions(kept.preset).hands || 20;
         }
@@ -346,13 +355,13 @@ export function createPage(app) {
     select("preset", t("create.preset"), presetNames(), preset, (v) => t(`preset.${v}`), t(`preset.${preset}.help`)),
     seats.length > 1 ? choice("seats", t("create.seats"), seats, d.seats, (v) => String(v)) : h("input", { type: "hidden", name: "seats", value: JSON.stringify(seats[0]) }),
     choice("play", t("create.play"), PLAYS, d.play, (v) => t(`play.${v}`), t(`play.${d.play}.help`)),
-    choice("hands", t("create.hands"), HANDS, d.hands, (v) => String(v), t("create.hands.help")),
+    choice("hands", t("create.hands"), HANDS, d.hands, (v) => String(v), t("create.hands.help", { n: presetOptions(preset).hands || 20 })),
     preset === "nepal" ? choice("boot", t("create.boot"), optionValues("boot", "nepal", BOOTS), d.boot, (v) => String(v), t("create.boot.help")) : null,
     choice("bots", t("create.bots"), BOTS, d.bots, (v) => t(`bots.${v}`)),
     h(
       "details",
       { class: "advanced", "data-testid": "advanced" },
-      h("summary", {}, t("create.advanced")),
+      h("summary", {}, t(d.play === "live" ? "create.advanced" : "create.advancedRules")),
       h("p", { class: "help" }, t("create.advanced.help")),
       d.play === "live" ? choice("turn_seconds", t("create.timer"), TIMERS, d.turn_seconds, (v) => t("timer.secs", { n: v })) : null,
       house,
@@ -382,7 +391,7 @@ export function joinPage(app, code = "", message = "") {
     event.preventDefault();
     const form = event.currentTarget;
     const data = readForm(form);
-    const wanted = (fixed ? code : data.code || "").trim().toUpperCase();
+    const wanted = fixed ? code : codeOf(data.code);
     const name = (data.name || "").trim();
     if (!CODE_RE.test(wanted)) {
       status.textContent = t("err.code");
@@ -436,7 +445,7 @@ export function joinPage(app, code = "", message = "") {
             autocapitalize: "characters",
             autocomplete: "off",
             spellcheck: "false",
-            maxlength: 6,
+            maxlength: 16, // room for the spaces and dashes a code is read out with ("tlm qyj")
             class: "code-input",
             value: draft.code || "",
             "data-testid": "join-code",

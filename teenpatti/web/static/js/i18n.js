@@ -41,7 +41,7 @@ export const STRINGS = {
     "field.name.help": "Up to 24 characters; the others see it at the table.",
     "create.seats": "Seats at the table",
     "create.hands": "Hands in the game",
-    "create.hands.help": "Twenty is the standard game.",
+    "create.hands.help": "The usual game at this table is {n} hands.",
     "create.boot": "Boot",
     "create.boot.help": "What everyone puts in the pot before each deal. A bigger boot makes every hand worth more.",
     "create.bots": "The computer's strength",
@@ -51,6 +51,7 @@ export const STRINGS = {
     "bots.hard": "Hard",
     "bots.expert": "Expert",
     "create.advanced": "Advanced: turn timer and house rules",
+    "create.advancedRules": "Advanced: house rules",
     "create.advanced.help": "Our table's rules are chosen already; change them only if your group plays differently.",
     "create.timer": "Turn timer",
     "timer.none": "None",
@@ -145,7 +146,7 @@ export const STRINGS = {
     "preset.nepal.help": "2 to 6 players, boot 5 to 50, the stake stops at 8 boots, the pot at 100 boots.",
     "preset.classic.help": "Bets of any amount in a range, no stake cap and no pot limit; side shows only when all are seen.",
     "preset.club.help": "Up to ten players, boot 50, 12,800 chips each; look at your cards at any time.",
-    "preset.duo.help": "Two players, 100 points each, ten hands, boot 2; best played anytime.",
+    "preset.duo.help": "Two players, 100 chips each, ten hands, boot 2; best played anytime.",
     "preset.limited.help": "Boot 2, at most 4 blind turns, the largest seen chaal 256, 2,048 chips each.",
     "preset.limited2.help": "Boot 4, at most 4 blind turns, the largest seen chaal 512, 4,096 chips each.",
     "create.play": "How you play",
@@ -190,6 +191,9 @@ export const STRINGS = {
     "share.code": "Table code",
     "share.link": "Link to the table",
     "share.copy": "Copy link",
+    "share.manual": "Phones do not let a page on a plain http address copy or share: let friends scan the QR code, or press and hold the link to copy it.",
+    "pwa.install": "Add to home screen",
+    "pwa.installHelp": "Open Teen Patti straight from your phone's home screen, like an app.",
     "share.copied": "Link copied",
     "share.share": "Share",
     "share.qr": "Scan to join",
@@ -202,7 +206,9 @@ export const STRINGS = {
     "wait.start": "Start the game",
     "wait.host": "Waiting for {name} to start the game",
     "wait.joined": "{name} sat down at the table.",
-    "wait.settings": "{hands} hands · boot {boot} · computer: {bots} · timer: {timer}",
+    "wait.settings": "{hands} hands · boot {boot} · computer: {bots} · {timer}",
+    "wait.timed": "timer: {time}",
+    "wait.untimed": "no timer: play anytime",
     "wait.custom": "House rules: {rules}",
 
     "you": "You",
@@ -516,7 +522,7 @@ export const STRINGS = {
     "field.name.help": "बढीमा २४ अक्षर; टेबलमा अरूले यही नाम देख्नुहुन्छ।",
     "create.seats": "टेबलका सिट",
     "create.hands": "खेलमा कति बाजी",
-    "create.hands.help": "सामान्य खेल २० बाजीको हुन्छ।",
+    "create.hands.help": "यो टेबलको सामान्य खेल {n} बाजीको हुन्छ।",
     "create.boot": "बुट",
     "create.boot.help": "हरेक बाजीमा तास बाँड्नुअघि सबैले पोटमा हाल्ने चिप्स। बुट ठूलो भए हरेक बाजीको मोल बढ्छ।",
     "create.bots": "कम्प्युटर कति बलियो",
@@ -526,6 +532,7 @@ export const STRINGS = {
     "bots.hard": "कडा",
     "bots.expert": "विशेषज्ञ",
     "create.advanced": "थप: पालोको समय र आफ्नै नियम",
+    "create.advancedRules": "थप: आफ्नै नियम",
     "create.advanced.help": "हाम्रो टेबलका नियम छानिसकिएका छन्; तपाईंहरू अर्कै तरिकाले खेल्नुहुन्छ भने मात्र बदल्नुहोस्।",
     "create.timer": "पालोको समय",
     "timer.none": "समय सीमा छैन",
@@ -620,7 +627,7 @@ export const STRINGS = {
     "preset.nepal.help": "२ देखि ६ जना, बुट ५ देखि ५०, स्टेक ८ बुटमा रोकिन्छ, पोट १०० बुटमा।",
     "preset.classic.help": "दायराभित्र जति पनि दाउ, स्टेक र पोटको सीमा छैन; सबै सिन भएपछि मात्र साइड सो।",
     "preset.club.help": "१० जनासम्म, बुट ५०, सबैलाई १२,८०० चिप्स; तास जुनसुकै बेला हेर्न मिल्छ।",
-    "preset.duo.help": "दुई जना, सबैलाई १०० अङ्क, १० बाजी, बुट २; जुनसुकै बेला खेल्न राम्रो।",
+    "preset.duo.help": "दुई जना, सबैलाई १०० चिप्स, १० बाजी, बुट २; जुनसुकै बेला खेल्न राम्रो।",
     "preset.limited.help": "बुट २, बढीमा ४ पालो ब्लाइन्ड, सबैभन्दा ठूलो सिन चाल २५६, सबैलाई २,०४८ चिप्स।",
     "preset.limited2.help": "बुट ४, बढीमा ४ पालो ब्लाइन्ड, सबैभन्दा ठूलो सिन चाल ५१२, सबैलाई ४,०९६ चिप्स।",
     "create.play": "कसरी खेल्ने",
@@ -665,6 +672,9 @@ export const STRINGS = {
     "share.code": "टेबलको कोड",
     "share.link": "टेबलको लिङ्क",
     "share.copy": "लिङ्क कपी गर्नुहोस्",
+    "share.manual": "सादा http ठेगानाको पेजलाई फोनले कपी गर्न वा पठाउन दिँदैन: साथीहरूलाई QR कोड स्क्यान गर्न दिनुहोस्, वा लिङ्क थिचिराखेर कपी गर्नुहोस्।",
+    "pwa.install": "होम स्क्रिनमा राख्नुहोस्",
+    "pwa.installHelp": "तीन पत्ती फोनको होम स्क्रिनबाटै एप जस्तै खोल्नुहोस्।",
     "share.copied": "लिङ्क कपी भयो",
     "share.share": "पठाउनुहोस्",
     "share.qr": "बस्नका लागि स्क्यान गर्नुहोस्",
@@ -677,7 +687,9 @@ export const STRINGS = {
     "wait.start": "खेल सुरु गर्नुहोस्",
     "wait.host": "{name} ले खेल सुरु गर्नुहुन्छ: पर्खनुहोस्…",
     "wait.joined": "{name} टेबलमा बस्नुभयो।",
-    "wait.settings": "{hands} बाजी · बुट {boot} · कम्प्युटर: {bots} · समय: {timer}",
+    "wait.settings": "{hands} बाजी · बुट {boot} · कम्प्युटर: {bots} · {timer}",
+    "wait.timed": "समय: {time}",
+    "wait.untimed": "समय सीमा छैन: जुनसुकै बेला खेल्नुहोस्",
     "wait.custom": "आफ्नै नियम: {rules}",
 
     "you": "तपाईं",
@@ -1057,6 +1069,21 @@ export function errorText(code, reason = "") {
   const key = String(code).startsWith("rules/") ? "err.rules" : `err.${code}`;
   if (key in STRINGS.en) return t(key);
   return t("err.generic", { reason: reason || code, code });
+}
+
+/**
+ * Sentences joined into one line: ". " between them ("। " in Nepali), but only a space after one
+ * that ends its own sentence already ("…खोलियो।", "you packed."), so none ends twice. Empty
+ * parts are left out.
+ */
+export function sentences(parts, which = current) {
+  let out = "";
+  for (const part of parts.filter(Boolean)) {
+    if (!out) out = part;
+    else if (/[.!?।…]$/.test(out)) out += ` ${part}`;
+    else out += `${which === "ne" ? "।" : "."} ${part}`;
+  }
+  return out;
 }
 
 /** A list of names joined with "and". */

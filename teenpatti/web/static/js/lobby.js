@@ -9,6 +9,12 @@ import { socialPanel } from "./social.js";
 
 const SHOWN_APART = new Set(["boot", "hands"]); // the settings line says these
 
+/** Whether this page can neither copy nor share (a plain-http address that is not this device). */
+export function byHand() {
+  const clipboard = navigator.clipboard && typeof navigator.clipboard.writeText === "function";
+  return !window.isSecureContext || (!clipboard && typeof navigator.share !== "function");
+}
+
 export function waitingRoom(view, st) {
   const me = st.you;
   const host = st.seats.find((seat) => seat.host);
@@ -70,32 +76,42 @@ export function waitingRoom(view, st) {
       share && share.local_only
         ? h("p", { class: "warn small", role: "note", "data-testid": "share-local" }, t("share.local"))
         : null,
-      h(
-        "div",
-        { class: "row" },
-        h(
-          "button",
-          {
-            type: "button",
-            class: "btn",
-            "data-testid": "copy-link",
-            disabled: !link,
-            onclick: () => copyText(view, link, t("share.copied")),
-          },
-          t("share.copy"),
-        ),
-        h(
-          "button",
-          {
-            type: "button",
-            class: "btn",
-            "data-testid": "share",
-            disabled: !link,
-            onclick: () => shareTable(view, st.code, link),
-          },
-          t("share.share"),
-        ),
-      ),
+      // a plain-http address on the Wi-Fi: phones let no such page copy or share, so the link is
+      // written out whole to copy by hand (and the QR code above is there to scan)
+      byHand()
+        ? [
+            h("p", { class: "link-whole", "data-testid": "share-whole" }, link),
+            h("p", { class: "small muted", role: "note", "data-testid": "share-manual" }, t("share.manual")),
+          ]
+        : null,
+      byHand()
+        ? null
+        : h(
+            "div",
+            { class: "row" },
+            h(
+              "button",
+              {
+                type: "button",
+                class: "btn",
+                "data-testid": "copy-link",
+                disabled: !link,
+                onclick: () => copyText(view, link, t("share.copied")),
+              },
+              t("share.copy"),
+            ),
+            h(
+              "button",
+              {
+                type: "button",
+                class: "btn",
+                "data-testid": "share",
+                disabled: !link,
+                onclick: () => shareTable(view, st.code, link),
+              },
+              t("share.share"),
+            ),
+          ),
     ),
     h(
       "section",
@@ -129,7 +145,7 @@ export function settingsText(settings) {
     hands: rules.hands,
     boot: rules.boot,
     bots: t(`bots.${settings.bots}`),
-    timer: settings.turn_seconds ? t("timer.secs", { n: settings.turn_seconds }) : t("timer.none"),
+    timer: settings.turn_seconds ? t("wait.timed", { time: t("timer.secs", { n: settings.turn_seconds }) }) : t("wait.untimed"),
   });
 }
 

@@ -40,6 +40,7 @@ export class Social {
   constructor(view) {
     this.view = view;
     this.lastN = null; // the last chat message this phone has taken in
+    this.readN = null; // the last chat message shown in the open chat (or there when the page came)
     this.bubbles = new Map(); // seat -> {message, until}
     this.open = null; // "chat" | "menu" | null
     this.confirm = null; // {kind: "leave"} | {kind: "remove", seat, name}
@@ -189,6 +190,11 @@ export function againButton(view, st) {
 export function socialPanel(view, st) {
   const social = view.social;
   const me = st.you === null ? null : st.seats[st.you];
+  // what the others said since the chat was last open: a marker on the Chat button
+  const messages = st.chat || [];
+  const top = messages.length ? messages[messages.length - 1].n : 0;
+  if (social.readN === null || social.open === "chat") social.readN = top;
+  const unread = messages.filter((m) => m.n > social.readN && m.seat !== st.you && !social.isMuted(st, m.seat)).length;
   const toggle = (which) => () => {
     social.open = social.open === which ? null : which;
     social.confirm = null;
@@ -206,6 +212,7 @@ export function socialPanel(view, st) {
         "button",
         { type: "button", class: "btn", "aria-expanded": social.open === "chat" ? "true" : "false", "aria-controls": "chat-panel", "data-testid": "chat-open", onclick: toggle("chat") },
         t("chat.open"),
+        unread ? h("span", { class: "unread", "data-testid": "chat-unread" }, t("chat.unread", { n: unread })) : null,
       ),
       h(
         "button",
