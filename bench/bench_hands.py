@@ -2,8 +2,8 @@
 
 Each hand is dealt from its own 32-byte secret (``--deck 2``, as tables deal: ``teenpatti-deck/2``,
 only the cards dealt are drawn; ``--deck 1``: the whole-pack shuffle of ``teenpatti-deck/1``), and
-every move is chosen at random among ``hand.legal_actions()`` and played through ``hand.apply`` (a
-move taken from that list was checked when it was listed, and is not checked again). Run on one
+every move is chosen at random among ``hand.legal_actions()`` and played through ``hand.apply``
+(which checks it again through the gate, as it checks every move). Run on one
 core: ``.venv/bin/python bench/bench_hands.py``. Rates are per CPU second of this process
 (``time.process_time``), so time spent waiting for a busy machine's cores is not counted.
 

@@ -11,6 +11,8 @@ count apart):
   transport's buffer was over the high-water mark (the others went straight out);
 - ``teenpatti_clock_lateness_seconds``: how late a table's clock (a deal, a computer's move, a
   turn timer) fires after its time, which grows when the process is overloaded;
+- ``teenpatti_push_total{outcome=...}``: turn alerts by outcome (``sent``, ``gone``,
+  ``failed``, ``dropped``, ``store``; see :mod:`teenpatti.push.sender`);
 - ``teenpatti_errors_total{kind=...}``: errors by kind: the stable codes sent to clients
   (``rate/limited``, ``turn/not_yours``, ...) and the server's own (``store/append``, ...).
 

@@ -1,4 +1,11 @@
-"""The order the suite runs in: the longest modules first.
+"""The suite's tiers, and the order it runs in: the longest modules first.
+
+Tiers. Each test module belongs to the tiers of :data:`TIERS` (markers declared in
+``pyproject.toml``): ``server`` (starts a table server: a ``teenpatti serve`` process or uvicorn
+on a thread), ``browser`` (drives Chromium), ``db`` (starts PostgreSQL or Redis), ``container``
+(builds the image). A module in none of them needs no server, browser or database: that is the
+fast tier, ``scripts/test --fast`` (``-m "not server and not browser and not db and not
+container"``).
 
 ``scripts/test`` runs the suite on parallel workers with ``--dist loadscope
 --no-loadscope-reorder``: each module goes whole to one worker, in the order collected here. A
@@ -13,13 +20,46 @@ needs).
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from hypothesis import settings
 
 # No per-example deadline: the suite runs on busy, shared 2-core machines, where one slow example
-# says nothing about the code. The properties' example counts bound their time instead.
+# says nothing about the code. The properties' example counts bound their time instead. In CI
+# (CI set) every property runs its full count; elsewhere the "quick" profile runs a fifth of it
+# (see support.properties.examples), unless TEST_HYPOTHESIS=full.
 settings.register_profile("suite", deadline=None)
-settings.load_profile("suite")
+settings.register_profile("quick", deadline=None, max_examples=20)
+settings.load_profile(
+    "suite" if os.environ.get("CI") or os.environ.get("TEST_HYPOTHESIS") == "full" else "quick"
+)
+
+TIERS: dict[str, tuple[str, ...]] = {
+    "tests/ui/": ("server", "browser"),
+    "tests/scale/test_faults_ui.py": ("server", "db", "browser"),
+    "tests/scale/test_postgres_store.py": ("db",),
+    "tests/scale/test_redis_bus.py": ("db",),
+    "tests/scale/": ("server", "db"),
+    "tests/server/": ("server",),
+    "tests/reach/test_reach_caddy.py": ("server", "browser"),
+    "tests/reach/test_reach_pwa.py": ("server", "browser"),
+    "tests/reach/": ("server",),
+}
+"""The tiers of each module, by path prefix from the repository's top (the first match counts);
+a module under none is in the fast tier."""
+
+
+def tiers(path: str) -> tuple[str, ...]:
+    """The tiers of the tests of ``path``."""
+    return next((marks for prefix, marks in TIERS.items() if path.startswith(prefix)), ())
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    path = item.path.relative_to(item.config.rootpath).as_posix()
+    for mark in tiers(path):
+        item.add_marker(mark)
+
 
 FIRST = (
     "tests/ui/",

@@ -38,6 +38,8 @@ from itertools import pairwise
 from operator import mul
 
 from ..engine.actions import Action, ActionKind, LegalAction
+from ..engine.prices import can_raise, chaal_cost, max_chaal, raise_cost, show_cost
+from ..engine.rules import Bets, Rules
 from ..engine.view import HandView
 from ..odds import heads_up_equity
 from .base import Bot
@@ -159,6 +161,7 @@ class Reading:
     pot_limit: int | None
     opponents: list[Opponent]
     legal: dict[ActionKind, LegalAction]
+    rules: Rules
     seen_stay: float = 0.75
     """Chance a seen opponent pays its next chaal."""
     blind_stay: float = 0.95
@@ -168,6 +171,8 @@ class Reading:
     total once all in (the rest is a side pot the bot has no share of, or is handed back)."""
     chances: list[float] | None = None
     """:meth:`grid_chances`, once worked out (the opponents do not change with the prices)."""
+    bet_made: bool = False
+    """Whether a chaal, raise, all in or side show has been paid this hand (``show_after_bet``)."""
 
     def grid_chances(self) -> list[float]:
         """:meth:`best_chance` at each point of :data:`GRID` (worked out once per reading)."""
@@ -250,9 +255,11 @@ def read(view: HandView, level: Level, gamblers: frozenset[int] = frozenset()) -
         pot_limit=rules.pot_limit,
         opponents=opponents,
         legal={a.kind: a for a in view.legal_actions},
+        rules=rules,
         seen_stay=level.seen_stay,
         blind_stay=level.blind_stay,
         matched=matched,
+        bet_made=any(x.kind in _BETS for x in view.actions),
     )
 
 
@@ -382,19 +389,27 @@ def _beaten(weights: list[float], beaten: list[Sequence[float]]) -> tuple[float,
 
 
 _PACK = LegalAction(ActionKind.PACK)
+_BETS = frozenset((ActionKind.CHAAL, ActionKind.RAISE, ActionKind.ALLIN, ActionKind.SIDESHOW))
 
 
 def _as_seen(r: Reading, pot: int, chips: int) -> Reading:
-    """The position of a blind bot once it has seen: the same table, seen prices (a chaal and a
-    raise cost double; a show only against a seen player, at double; no side show counted)."""
+    """The position of a blind bot once it has seen: the same table at the engine's seen prices
+    (:mod:`teenpatti.engine.prices`: a chaal and a raise cost double, a show as the rules price
+    it against the other player, or none where a seen player may not ask a blind one); no side
+    show counted."""
+    rules, stake = r.rules, r.stake
     legal: dict[ActionKind, LegalAction] = {ActionKind.PACK: _PACK}
-    for kind in (ActionKind.CHAAL, ActionKind.RAISE):
-        option = r.legal.get(kind)
-        if option is not None and option.cost * 2 <= chips:
-            legal[kind] = LegalAction(kind, option.cost * 2, option.max_cost * 2)
-    show = r.legal.get(ActionKind.SHOW)
-    if show is not None and all(o.seen for o in r.opponents) and show.cost * 2 <= chips:
-        legal[ActionKind.SHOW] = LegalAction(ActionKind.SHOW, show.cost * 2, show.cost * 2)
+    chaal = chaal_cost(stake, True)
+    if chaal <= chips:
+        most = max_chaal(rules, stake, True) if rules.bets is Bets.RANGE else chaal
+        legal[ActionKind.CHAAL] = LegalAction(ActionKind.CHAAL, chaal, min(most, chips))
+    raised = raise_cost(stake, True)
+    if can_raise(rules, stake) and raised <= chips:
+        legal[ActionKind.RAISE] = LegalAction(ActionKind.RAISE, raised, raised)
+    if len(r.opponents) == 1 and (r.bet_made or not rules.show_after_bet):
+        show = show_cost(rules, stake, True, r.opponents[0].seen)
+        if show is not None and show <= chips:
+            legal[ActionKind.SHOW] = LegalAction(ActionKind.SHOW, show, show)
     r.grid_chances()  # worked out once, shared by every seen position made from ``r``
     return Reading(
         r.seat,
@@ -407,10 +422,12 @@ def _as_seen(r: Reading, pot: int, chips: int) -> Reading:
         r.pot_limit,
         r.opponents,
         legal,
+        r.rules,
         r.seen_stay,
         r.blind_stay,
         r.matched,
         r.chances,
+        r.bet_made,
     )
 
 

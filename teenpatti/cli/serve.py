@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import os
+import socket
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,6 +53,13 @@ def serve(
         "network can join), or 127.0.0.1 to keep the table on this device.",
     ),
     port: int = typer.Option(8000, "--port", help="Port to listen on."),
+    fd: int | None = typer.Option(
+        None,
+        "--fd",
+        help="Serve on this listening socket, handed down by the process that started this one "
+        "(systemd's socket activation, or a test that bound port 0); --host and --port are "
+        "then read from it.",
+    ),
     data: Path = typer.Option(Path("data"), "--data", help="Folder for the SQLite event store."),
     database: str | None = typer.Option(
         None, "--database", help="postgresql://user:pass@host:port/db (default: SQLite in --data)."
@@ -119,6 +129,33 @@ def serve(
     log_format: str = typer.Option(
         "text", "--log-format", help="text (readable) or json (one object a line)."
     ),
+    push: bool = typer.Option(
+        True,
+        "--push/--no-push",
+        help="Turn alerts for play-anytime tables by Web Push (phones need the page over HTTPS).",
+    ),
+    vapid_key: Path | None = typer.Option(
+        None,
+        "--vapid-key",
+        envvar="TEENPATTI_VAPID_KEY",
+        help="The VAPID private key (PEM, P-256) that signs alerts; default: made at the first "
+        "start in --data (vapid.pem). Several processes of one server share one key.",
+    ),
+    vapid_subject: str | None = typer.Option(
+        None,
+        "--vapid-subject",
+        envvar="TEENPATTI_VAPID_SUBJECT",
+        help="How push services reach the operator: mailto:you@example.org or an https URL "
+        "(default: --public-url, else mailto:teenpatti@localhost).",
+    ),
+    push_hosts: str = typer.Option(
+        "",
+        "--push-hosts",
+        envvar="TEENPATTI_PUSH_HOSTS",
+        help="More push services to send to, comma-separated: push.example.org (https), or "
+        "http://127.0.0.1:PORT (plain http to that port: a test's push service). The browsers' "
+        "own services are always allowed; nothing else by default.",
+    ),
 ) -> None:
     """Start the table server: lobby, WebSockets and the phone UI on one port."""
     import uvicorn
@@ -128,6 +165,8 @@ def serve(
 
     if log_format not in ("text", "json"):
         raise typer.BadParameter("--log-format is text or json")
+    if fd is not None:
+        host, port = _listening(fd)
     try:
         reach = Reach(public_url=public_url, listen_host=host, port=port)
     except ValueError as error:
@@ -152,6 +191,28 @@ def serve(
     async def open_the_bus() -> Bus:
         return await open_bus(bus)
 
+    from ..push.keep import PushKeep, open_keep
+    from ..push.keys import VapidKeys
+    from ..push.sender import PushConfig
+    from ..push.subscription import PushHosts
+
+    try:
+        keys = VapidKeys.load_or_make(data, vapid_key) if push else None
+    except (OSError, ValueError) as error:
+        raise typer.BadParameter(f"--vapid-key: {error}") from None
+    subject = vapid_subject or (
+        public_url if public_url and public_url.startswith("https://") else None
+    )
+
+    async def open_push() -> tuple[PushConfig, PushKeep]:
+        assert keys is not None
+        config = PushConfig(
+            keys,
+            subject=subject or "mailto:teenpatti@localhost",
+            hosts=PushHosts.parse(push_hosts),
+        )
+        return config, await open_keep(database, data)
+
     asgi = create_app(
         store,
         bus=open_the_bus,
@@ -163,6 +224,7 @@ def serve(
         tables=TableLimits(per_process=max_tables, per_address=tables_per_address),
         freeze_every=1.0,
         reach=reach,
+        push=open_push if push else None,
     )
     ping_interval, ping_timeout = _pair(ws_ping, "--ws-ping", "INTERVAL,TIMEOUT, like 20,20")
     proxies = tuple(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())
@@ -184,7 +246,7 @@ def serve(
     where = database.split("@")[-1] if database else f"SQLite in {data}"
     typer.echo(f"Teen Patti table server on port {port} ({where}; bus {bus or 'local'})")
     _print_addresses(reach, port)
-    uvicorn.run(
+    config = uvicorn.Config(
         asgi,
         host=host,
         port=port,
@@ -201,6 +263,26 @@ def serve(
         proxy_headers=bool(proxies),
         forwarded_allow_ips=",".join(proxies),
     )
+    server = uvicorn.Server(config)
+    # A socket handed down is served as it is (uvicorn's own fd= takes it for a Unix socket).
+    sockets = [socket.socket(fileno=fd)] if fd is not None else None
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run(sockets=sockets)
+    if not server.started:
+        raise typer.Exit(3)
+
+
+def _listening(fd: int) -> tuple[str, int]:
+    """The address and port of the listening socket ``fd``."""
+    try:
+        with socket.socket(fileno=os.dup(fd)) as sock:
+            listening = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN)
+            address = sock.getsockname()
+    except OSError as error:
+        raise typer.BadParameter(f"--fd {fd}: {error.strerror}") from None
+    if not listening or not isinstance(address, tuple):
+        raise typer.BadParameter(f"--fd {fd} is not a listening TCP socket")
+    return str(address[0]), int(address[1])
 
 
 def _print_addresses(reach: Reach, port: int) -> None:

@@ -68,6 +68,11 @@ class Game:
         self.hands_played = 0
         self.played: list[Hand] = []
         """Every finished hand, first first."""
+        self.played_names: list[tuple[str, ...]] = []
+        """Who held each seat in each finished hand (a seat may change hands between hands: a
+        person arriving late takes a computer's seat), so a past hand credits each move to
+        whoever made it."""
+        self._dealt_names: tuple[str, ...] = tuple(players)
 
     @property
     def seats(self) -> int:
@@ -101,8 +106,8 @@ class Game:
         (``EVERYONE``: every card), and the hands' secrets only if ``reveal`` (see
         :func:`~teenpatti.engine.history.export`)."""
         return [
-            export(hand, self.names, viewer=viewer, reveal=reveal, number=k)
-            for k, hand in enumerate(self.played, 1)
+            export(hand, names, viewer=viewer, reveal=reveal, number=k)
+            for k, (hand, names) in enumerate(zip(self.played, self.played_names, strict=True), 1)
         ]
 
     def hand_seed(self, number: int) -> bytes:
@@ -116,6 +121,7 @@ class Game:
         if self.hand is not None and not self.hand.finished:
             raise IllegalAction("game/hand_in_play", "the hand in play is not over")
         number = self.hands_played + 1
+        self._dealt_names = tuple(self.names)
         self.hand = Hand(self.rules, self.chips, self.dealer, seed=seed or self.hand_seed(number))
         if self.hand.finished:
             self._end_hand()
@@ -136,6 +142,7 @@ class Game:
         self.hands_played += 1
         self.chips = list(hand.chips)
         self.played.append(hand)
+        self.played_names.append(self._dealt_names)
         step = -1 if self.rules.direction is Direction.ANTICLOCKWISE else 1
         n = self.seats
         for k in range(1, n + 1):

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from enum import StrEnum
 
+from . import prices
 from .actions import Action, ActionKind, LegalAction, Outcome
 from .cards import CardError, cards_str, is_joker
 from .deck import DECK_V1, CardTree, Shuffle
@@ -262,8 +263,7 @@ class Hand:
         self._offered_seat = -1
         self._offered: list[LegalAction] = []
         """The legal moves last listed, for :attr:`_offered_seat` after :attr:`_offered_at`
-        moves: a move among them was checked when they were listed, so :meth:`apply` does not
-        check it again."""
+        moves (a hand changes only by a logged move, so the list holds until the next one)."""
         self.seats = n
         self.dealer = dealer
         step = self.step = facts.step
@@ -477,31 +477,20 @@ class Hand:
     def chaal_cost(self, seat: int) -> int:
         """What a chaal costs ``seat`` now: the stake blind, twice the stake seen (the least,
         under range bets)."""
-        return self.stake * 2 if self.seen[seat] else self.stake
+        return prices.chaal_cost(self.stake, self.seen[seat])
 
     def show_cost(self, seat: int) -> int:
-        """What asking for a show costs ``seat`` now."""
+        """What asking for a show costs ``seat`` now (where the rules allow it)."""
         seen = self.seen
-        cost = self.stake * 2 if seen[seat] else self.stake
-        facts = self._facts
-        if facts.quadruple and seen[seat] and not seen[self.next_in(seat)]:
-            cost = self.stake * 4
-        if facts.show_double:
-            cost *= 2
+        other = seen[self.next_in(seat)]
+        cost = prices.show_cost(self.rules, self.stake, seen[seat], other)
+        if cost is None:  # forbidden (``_show`` refuses it first): what it would cost allowed
+            cost = prices.show_cost(self.rules, self.stake, seen[seat], True)
+            assert cost is not None
         return cost
 
     def _max_chaal(self, seat: int) -> int:
-        cap = self._cap
-        stakes = self.rules.range_max_stakes  # 2 stakes blind and 4 seen, unless bigger bets
-        if self.seen[seat]:
-            top = self.stake * stakes * 2
-            return top if cap is None else max(self.stake * 2, min(top, cap * 2))
-        top = self.stake * stakes
-        return top if cap is None else max(self.stake, min(top, cap))
-
-    def _can_raise(self) -> bool:
-        cap = self._cap
-        return cap is None or self.stake * 2 <= cap
+        return prices.max_chaal(self.rules, self.stake, self.seen[seat])
 
     def _all_seen(self) -> bool:
         return all(seen or not live for seen, live in zip(self.seen, self.live, strict=True))
@@ -518,8 +507,8 @@ class Hand:
         ``verify_*`` methods raise from), so this list and :meth:`verify` cannot disagree. The
         checks share their first stages (the seat is in, it is its turn, it may bet): each stage
         is run once here, and an option is tried only when its stages have passed. The list is
-        kept until the next move: asking again costs a copy, and :meth:`apply` does not check
-        again a move taken from it.
+        kept until the next move: asking again costs a copy. It offers moves and never lets one
+        in: :meth:`apply` checks every move through the gate.
         """
         if self.finished:
             return []
@@ -535,53 +524,54 @@ class Hand:
         return list(out)
 
     def _options(self, seat: int) -> list[LegalAction]:
-        """The options of :meth:`legal_actions`, worked out. A check is not run where its first
-        test would refuse (said beside each such test): it would only make a refusal."""
+        """The options of :meth:`legal_actions`, worked out through the checks that refuse a
+        move: a move is listed only where its stages and its own check pass, so nothing here
+        restates a rule. A stage that refuses (not the seat's turn, past the blind-turn limit)
+        is run once and closes every move behind it."""
         if self._check_seat(seat) is not None:
             return []
         out: list[LegalAction] = []
-        seen = self.seen[seat]
-        if not seen and type(self._see(seat)) is int:  # (_see refuses a seen seat)
+        if type(self._see(seat)) is int:
             out.append(_SEE)
         if self._check_turn(seat) is not None:
             if type(self._answer(seat)) is int:
                 out += (_ACCEPT, _DECLINE)
             return out
-        if not seen and self.rules.blind_turns_max is not None:  # (_check_bet's first tests)
-            refused = self._check_bet(seat)
-            if refused is not None:
-                out.append(_PACK)  # (_pack: whoever's turn it is may pack)
-                return out
-        cost = self._chaal(seat, None)
-        if type(cost) is int:
-            if self._facts.range_bets:
-                most = min(self._max_chaal(seat), self.chips[seat])
-                out.append(_option(_K_CHAAL, cost, most))
-            else:
-                out.append(_CHAALS.get(cost) or _priced(_CHAALS, _K_CHAAL, cost))
-        cost = self._raise(seat)
-        if type(cost) is int:
-            out.append(_RAISES.get(cost) or _priced(_RAISES, _K_RAISE, cost))
-        if self.in_count == 2:  # (_show refuses unless two are left)
+        if self._check_bet(seat) is None:  # the moves that put chips in
+            facts = self._facts
+            cost = self._chaal(seat, None)
+            if type(cost) is int:
+                if facts.range_bets:
+                    most = min(self._max_chaal(seat), self.chips[seat])
+                    out.append(_option(_K_CHAAL, cost, most))
+                else:
+                    out.append(_CHAALS.get(cost) or _priced(_CHAALS, _K_CHAAL, cost))
+            cost = self._raise(seat)
+            if type(cost) is int:
+                out.append(_RAISES.get(cost) or _priced(_RAISES, _K_RAISE, cost))
             cost = self._show(seat)
             if type(cost) is int:
                 out.append(_option(_K_SHOW, cost, cost, (self.next_in(seat),)))
-        elif seen and self._side_show_asker(seat) is None:  # (it refuses a blind asker)
-            side_show, live = self._side_show_target, self.live
-            # (under ``previous`` it refuses any seat but the previous player)
-            candidates = (self.previous_in(seat),) if self._facts.sideshow_previous else self.order
-            targets = tuple(
-                t for t in candidates if t != seat and live[t] and type(side_show(seat, t)) is int
-            )
-            if targets:
-                cost = side_show(seat, targets[0])
-                assert type(cost) is int
-                out.append(_option(_K_SIDESHOW, cost, cost, targets))
-        if self.chips[seat] < (self.stake * 2 if seen else self.stake):  # (else _all_in refuses)
+            if self._side_show_asker(seat) is None:
+                side_show = self._side_show_target
+                if facts.sideshow_previous:  # the one seat it may ask: the check's default
+                    cost = side_show(seat, None)
+                    if type(cost) is int:
+                        out.append(_option(_K_SIDESHOW, cost, cost, (self.previous_in(seat),)))
+                else:
+                    targets, paid = [], 0
+                    for t in self.order:
+                        checked = side_show(seat, t)
+                        if type(checked) is int:
+                            paid = checked
+                            targets.append(t)
+                    if targets:
+                        out.append(_option(_K_SIDESHOW, paid, paid, tuple(targets)))
             cost = self._all_in(seat)
             if type(cost) is int:
                 out.append(_option(_K_ALLIN, cost, cost))
-        out.append(_PACK)  # (_pack: whoever's turn it is may pack)
+        if type(self._pack(seat)) is int:
+            out.append(_PACK)
         return out
 
     # ------------------------------------------------------------------ checking a move
@@ -629,33 +619,6 @@ class Hand:
         if kind is _K_SHOW:
             return self._show(seat)
         return self._side_show(seat, action.target)
-
-    def _offered_cost(self, action: Action) -> int | None:
-        """What ``action`` costs if it is one of the moves :meth:`legal_actions` listed for its
-        seat at this point of the hand (whose checks passed then), else ``None``."""
-        seat = action.seat
-        if seat != self._offered_seat or type(seat) is not int:
-            return None
-        kind, amount, target = action.kind, action.amount, action.target
-        for option in self._offered:
-            if option.kind is not kind:
-                continue
-            if kind is _K_CHAAL:
-                if target is not None:
-                    return None
-                if amount is None:
-                    return option.cost
-                if type(amount) is int and option.cost <= amount <= option.max_cost:
-                    return amount
-                return None
-            if amount is not None:
-                return None
-            if kind is _K_SIDESHOW:
-                if target is None:  # the previous player, under ``previous`` (its only target)
-                    return option.cost if self._facts.sideshow_previous else None
-                return option.cost if type(target) is int and target in option.targets else None
-            return option.cost if target is None else None
-        return None
 
     # The checks come in stages: ``_check_seat`` (the hand is on and the seat in it), then
     # ``_check_turn`` (its turn, no side show waiting), then ``_check_bet`` (it may put chips
@@ -759,7 +722,7 @@ class Hand:
 
     def _raise(self, seat: int) -> int | Refusal:
         cap = self._cap
-        if cap is not None and self.stake * 2 > cap:  # (not _can_raise)
+        if cap is not None and self.stake * 2 > cap:
             return (
                 "raise/stake_cap",
                 "the stake cannot go above {}, so there is no raise",
@@ -771,7 +734,7 @@ class Hand:
         return cost
 
     def _all_in(self, seat: int) -> int | Refusal:
-        cost = self.chaal_cost(seat)
+        cost = self.stake * 2 if self.seen[seat] else self.stake  # (chaal_cost)
         chips = self.chips[seat]
         if chips >= cost:
             return (
@@ -789,10 +752,9 @@ class Hand:
         return chips
 
     def _show(self, seat: int) -> int | Refusal:
-        rules = self.rules
         if self.in_count != 2:
             return _SHOW_PLAYERS
-        if rules.show_after_bet and not self.bet_made:
+        if self.rules.show_after_bet and not self.bet_made:
             return (
                 "show/after_bet",
                 "a show can be asked only once someone has paid a chaal or a raise this hand",
@@ -908,16 +870,14 @@ class Hand:
         """Play ``action`` if it is legal (else raise :class:`IllegalAction`, changing nothing);
         return it as recorded in :attr:`log` (a side show records the seat it asked).
 
-        A move taken from the list :meth:`legal_actions` gave at this point of the hand passed
-        its check then, and is not checked again."""
+        Every move goes through the gate (:meth:`_check`, what :meth:`verify` runs), whether or
+        not it was taken from :meth:`legal_actions`: the list offers moves, it never lets one
+        in."""
         log = self.log
-        cost = self._offered_cost(action) if len(log) == self._offered_at else None
-        if cost is None:
-            checked = self._check(action)
-            if type(checked) is not int:
-                assert isinstance(checked, tuple)
-                raise _error(checked)
-            cost = checked
+        cost = self._check(action)
+        if type(cost) is not int:
+            assert isinstance(cost, tuple)
+            raise _error(cost)
         seat, kind = action.seat, action.kind
         if kind is _K_SIDESHOW and action.target is None:
             action = Action(seat, kind, None, self.previous_in(seat))

@@ -203,25 +203,14 @@ def view(hand: Hand, viewer: int | None = None) -> HandView:
     legal: tuple[LegalAction, ...] = ()
     if viewer is not None:
         # The cards the viewer sees beyond the public rows (which hold the hands turned over
-        # for everyone): its own once seen (or once the hand is over), and its side-show
-        # partners' (what can_see_cards says of the other seats).
-        cards = hand.cards
-        mine = []
-        if (
-            seats[viewer].cards is None
-            and cards[viewer] is not None
-            and (hand.seen[viewer] or hand.finished)
-        ):
-            mine.append(viewer)
-        for pair in hand.side_shows:
-            if viewer in pair:
-                s = pair[0] if pair[1] == viewer else pair[1]
-                if seats[s].cards is None and cards[s] is not None and s not in mine:
-                    mine.append(s)
-        if mine:
-            rows = list(seats)
-            for s in mine:
+        # for everyone): can_see_cards decides, seat by seat, where the public row has none.
+        rows: list[SeatView] | None = None
+        for s, row in enumerate(seats):
+            if row.cards is None and can_see_cards(hand, viewer, s):
+                if rows is None:
+                    rows = list(seats)
                 rows[s] = _seat(hand, s, hand.cards[s])
+        if rows is not None:
             seats = tuple(rows)
         legal = tuple(hand.legal_actions(viewer))
     return HandView(

@@ -26,7 +26,7 @@ from typing import Any
 from ..engine import EngineError, IllegalAction, view
 from ..engine.actions import Action
 from ..metrics import BOT_FAILED, BOT_SLOW, CLOCK_REFUSED, Metrics
-from .clock import Clock, Tasks
+from .clock import Clock, Rounds, Tasks
 from .codes import new_seed
 from .events import Act, Event
 from .live import LiveTable, Timing
@@ -102,6 +102,9 @@ class Clocks:
         self._commit = commit
         self.metrics = metrics
         self.thinker = thinker
+        self.fired = Rounds()
+        """The clocks that have fired and finished their job, whatever it did (tests wait on
+        them)."""
 
     def schedule(self, live: LiveTable) -> None:
         """Set the one clock a table needs next, from its state (after every version)."""
@@ -172,9 +175,15 @@ class Clocks:
             self.metrics.lateness.observe(max(0.0, self.clock.time() - due))
             if live.timer is handle:
                 live.timer = None
-            self.tasks.spawn(start(version), f"table {code} clock")
+            self.tasks.spawn(self._count(start(version)), f"table {code} clock")
 
         handle = live.timer = self.clock.call_later(delay, fire)
+
+    async def _count(self, job: Coroutine[Any, Any, None]) -> None:
+        try:
+            await job
+        finally:
+            self.fired.done()
 
     def _job(
         self, live: LiveTable, job: Callable[[], list[Event]]

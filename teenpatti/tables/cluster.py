@@ -22,7 +22,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from ..bus.base import MISSED, PRESENCE, Bus
-from .clock import Clock, Tasks
+from .clock import Clock, Rounds, Tasks
 from .live import LiveTable, Timing
 from .registry import Registry
 
@@ -69,6 +69,8 @@ class Cluster:
         self.unsent: dict[str, int] = {}
         """Announcements the bus refused, by table: sent again by :meth:`resend`."""
         self._bus_down = False
+        self.rounds = Rounds()
+        """The lease rounds :meth:`keep_leases` has finished (tests wait on them)."""
 
     # ------------------------------------------------------------------ announcements
     async def announce(self, code: str, version: int) -> None:
@@ -207,6 +209,7 @@ class Cluster:
                 await self.renew()
             except Exception:  # pragma: no cover - a bug; the next round tries again
                 log.exception("lease round failed")
+            self.rounds.done()
             await self.clock.sleep(self.timing.lease_every)
 
     async def renew(self) -> None:

@@ -17,9 +17,13 @@ teenpatti.tables.events.BadEvent: Expected `int`, got `str` - at `$.seat`
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
+
+from ..engine import Action, ActionKind
+from .commands import Do
+from .settings import Settings
 
 __all__ = [
     "Act",
@@ -35,6 +39,8 @@ __all__ = [
     "Left",
     "Part",
     "Paused",
+    "Played",
+    "Readmitted",
     "Said",
     "Seated",
     "Started",
@@ -60,10 +66,33 @@ class Host(msgspec.Struct, frozen=True):
 
 
 class Created(_Event, tag="created", frozen=True):
-    """The table is opened with ``settings`` (as :meth:`Settings.to_json` gives them)."""
+    """The table is opened with ``settings``."""
 
-    settings: dict[str, Any]
+    settings: Settings
     host: Host
+
+
+class Played(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A move as the log keeps it (a hand-history action): ``seat`` plays ``do``, with
+    ``amount`` or ``with`` where they apply.
+
+    >>> Played.of(Played(seat=1, do="chaal", amount=20).action()) == Played(1, "chaal", 20)
+    True
+    """
+
+    seat: int
+    do: Do
+    amount: int | None = None
+    target: int | None = msgspec.field(default=None, name="with")
+
+    def action(self) -> Action:
+        """The engine's action."""
+        return Action(self.seat, ActionKind(self.do), self.amount, self.target)
+
+    @classmethod
+    def of(cls, action: Action) -> Played:
+        """The move the log keeps for the engine's ``action``."""
+        return cls(action.seat, action.kind.value, action.amount, action.target)
 
 
 class Joined(_Event, tag="joined", frozen=True):
@@ -114,8 +143,8 @@ class Act(_Event, tag="act", frozen=True):
     """``seat`` plays ``action`` (a hand-history action), ``by`` ``person``/``bot``/``timer``."""
 
     seat: int
-    action: dict[str, Any]
-    by: str
+    action: Played
+    by: Literal["person", "bot", "timer"]
     id: str | None = None
 
 
@@ -144,6 +173,12 @@ class Left(_Event, tag="left", frozen=True):
     removed: bool = False
 
 
+class Readmitted(_Event, tag="readmitted", frozen=True):
+    """The host lets a person they removed sit down again (``name``, as they were seated)."""
+
+    name: str
+
+
 class Voted(_Event, tag="voted", frozen=True):
     """The person at ``seat`` asks for a new game (a majority of the people seated starts one)."""
 
@@ -169,7 +204,7 @@ class Said(_Event, tag="said", frozen=True):
     ``id`` the client's id for it (a message sent again with it is stored once)."""
 
     seat: int
-    kind: str
+    kind: Literal["phrase", "emoji", "text"]
     text: str
     id: str | None = None
 
@@ -185,6 +220,7 @@ Event = (
     | Control
     | Seated
     | Left
+    | Readmitted
     | Voted
     | Paused
     | Configured

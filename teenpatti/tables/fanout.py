@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 
 from ..metrics import Metrics
+from . import messages
 from .clock import Clock
 from .live import Connection, LiveTable, Sent
 from .outgoing import Shared
@@ -155,7 +156,7 @@ class Fanout:
             if removed
             else ("seat/left", "you have left this table")
         )
-        conn.push(_encode({"type": "error", "code": code, "reason": reason}).decode())
+        conn.push(messages.encode(messages.Error(code=code, reason=reason)).decode())
         conn.close()
         return False
 

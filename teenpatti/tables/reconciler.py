@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 
-from .clock import Clock
+from .clock import Clock, Rounds
 from .clocks import Clocks
 from .cluster import Cluster
 from .live import LiveTable
@@ -63,6 +63,8 @@ class Reconciler:
         self.purge_every = purge_every
         self._purged = 0.0
         self._store_down = False
+        self.rounds = Rounds()
+        """The rounds :meth:`run` has finished (tests wait on them)."""
 
     async def run(self) -> None:
         """A round every ``every`` seconds, for as long as the process runs."""
@@ -71,6 +73,7 @@ class Reconciler:
                 await self.round()
             except Exception:  # pragma: no cover - a bug; the next round tries again
                 log.exception("reconciler round failed")
+            self.rounds.done()
             await self.clock.sleep(self.every)
 
     async def round(self) -> None:

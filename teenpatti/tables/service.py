@@ -21,72 +21,58 @@ import asyncio
 import logging
 import secrets
 from importlib import import_module
-from typing import Any
+from typing import Any, Protocol
 
 from ..bus.base import Bus
 from ..bus.memory import MemoryBus
 from ..metrics import Metrics
 from ..store.base import CodeTaken, EventStore
+from . import commands
 from .chat import ChatError
-from .clock import Clock, SystemClock, Tasks
+from .clock import Clock, Rounds, SystemClock, Tasks
 from .clocks import Clocks, wants_clocks
 from .cluster import Cluster
 from .codes import new_code, new_seed, new_token
+from .commands import (
+    Again,
+    Chat,
+    Command,
+    Configure,
+    Leave,
+    Part,
+    Pause,
+    Ping,
+    Readmit,
+    Remove,
+    Resume,
+    Start,
+    Sync,
+)
+from .errors import TableError, Unavailable
 from .events import Created, Event, Host, encode
 from .fanout import Fanout
 from .live import Connection, LiveTable, Timing
 from .presence import Presence
 from .reconciler import Reconciler
 from .registry import Registry
-from .table import Settings, Table, TableError, Unavailable, clean_name, token_hash
+from .settings import Settings
+from .table import Table, clean_name, token_hash
 from .thinker import Thinker
 from .writer import Writer
 
-__all__ = [
-    "COMMANDS",
-    "Clock",
-    "Connection",
-    "LiveTable",
-    "TableService",
-    "Timing",
-    "command_id",
-]
+__all__ = ["Alerting", "Clock", "Connection", "LiveTable", "TableService", "Timing"]
 
 log = logging.getLogger("teenpatti.tables")
 
-COMMANDS = (
-    "start",
-    "act",
-    "again",
-    "leave",
-    "remove",
-    "pause",
-    "resume",
-    "configure",
-    "chat",
-    "part",
-)
-"""The commands a client may send on its socket (docs/protocol.md)."""
 
-ID_MAX = 64
-"""The longest command id a client may give."""
+class Alerting(Protocol):
+    """What is told of a table's changes besides its sockets (:class:`teenpatti.push.Pusher`)."""
 
+    def changed(self, live: LiveTable) -> None:
+        """A version was applied, whoever wrote it."""
 
-def command_id(message: dict[str, Any]) -> str | None:
-    """A command's client-made ``id`` (``None`` if it has none), or ``message/id`` if it is not
-    short printable text.
-
-    >>> command_id({"type": "act", "id": "k3-17"}), command_id({"type": "act"})
-    ('k3-17', None)
-    """
-    cid = message.get("id")
-    if cid is None:
-        return None
-    if not isinstance(cid, str) or not 0 < len(cid) <= ID_MAX or not cid.isprintable():
-        raise TableError("message/id", f"a command id is text of 1 to {ID_MAX} characters")
-    if not cid.isascii():
-        raise TableError("message/id", "a command id is plain ASCII text")
-    return cid
+    def stored(self, live: LiveTable) -> None:
+        """This process wrote the version just applied."""
 
 
 def _load_computer_players() -> None:
@@ -109,6 +95,8 @@ class TableService:
         self.timing = timing or Timing()
         self.clock: Clock = clock or SystemClock()
         self.tasks = Tasks()
+        self.changes = Rounds()
+        """Every new version of a table in memory, counted (tests wait on it, not on time)."""
         bus = bus or MemoryBus()
         clustered = not isinstance(bus, MemoryBus)
         self.fanout = Fanout(self.clock, self.metrics)
@@ -162,16 +150,23 @@ class TableService:
             purge_every=self.timing.purge_every,
         )
         self._loops: list[asyncio.Task[None]] = []
+        self.alerts: Alerting | None = None
+        """Told of every change, and of this process's own appends (turn alerts)."""
 
     # ------------------------------------------------------------------ wiring
     def _changed(self, live: LiveTable) -> None:
         self.clocks.schedule(live)
         self.fanout.broadcast(live)
+        if self.alerts is not None:
+            self.alerts.changed(live)
+        self.changes.done()
 
     def _won(self, live: LiveTable) -> None:
         self.cluster.won(live)
 
     def _stored(self, live: LiveTable, version: int) -> None:
+        if self.alerts is not None:
+            self.alerts.stored(live)
         if not self.cluster.clustered:
             return  # no other process to tell (and no task to make a move)
         code = live.table.code
@@ -248,9 +243,7 @@ class TableService:
         name = clean_name(data.get("name"))
         settings = Settings.from_json(data)
         token = new_token()
-        first = Created(
-            settings=settings.to_json(), host=Host(name=name, token_hash=token_hash(token))
-        )
+        first = Created(settings=settings, host=Host(name=name, token_hash=token_hash(token)))
         for _ in range(20):
             code = new_code()
             table_id = secrets.token_hex(8)
@@ -267,7 +260,7 @@ class TableService:
         table.apply(first)
         self.registry.add(table, self.clock.time())
         if data.get("computer"):
-            await self.command(code, 0, {"type": "start"})
+            await self.command(code, 0, Start())
         return code, token, 0
 
     def get(self, code: str) -> LiveTable:
@@ -287,11 +280,12 @@ class TableService:
                 await self.writer.reload(live)
         return live
 
-    async def join(self, code: str, name: Any) -> tuple[str, int]:
-        """Seat a person at a table that has not started; returns ``(token, seat)``."""
+    async def join(self, code: str, name: Any, was: str | None = None) -> tuple[str, int]:
+        """Seat a person; returns ``(token, seat)``. ``was`` is the seat token the phone held
+        at this table before (a person the host removed is refused with it)."""
         live = await self.find(code)
         token = new_token()
-        await self.writer.commit(live, lambda t: [t.join_event(name, token)])
+        await self.writer.commit(live, lambda t: [t.join_event(name, token, was)])
         seat = live.table.seat_of(token)
         assert seat is not None
         return token, seat
@@ -315,19 +309,21 @@ class TableService:
         return seat
 
     # ------------------------------------------------------------------ commands
-    async def command(self, code: str, seat: int | None, message: dict[str, Any]) -> bool:
-        """Run a client's command (one of :data:`COMMANDS`) as ``seat`` (``None``: a spectator),
-        whose token the caller has checked with :meth:`seat_for`. Returns ``False`` if the
-        command's ``id`` was applied already (a retry: nothing is done again).
+    async def command(self, code: str, seat: int | None, message: Command | dict[str, Any]) -> bool:
+        """Run a client's command (a :data:`~teenpatti.tables.commands.Command`, or its JSON,
+        checked here) as ``seat`` (``None``: a spectator), whose token the caller has checked
+        with :meth:`seat_for`. Returns ``False`` if the command's ``id`` was applied already (a
+        retry: nothing is done again).
 
         Commands need no catching up first: a stale copy fails its compare-and-set."""
         live = await self.registry.find(code)
-        kind = message.get("type")
-        cid = command_id(message)
-        expected = message.get("version")
-        if kind not in COMMANDS:
-            raise TableError("message/unknown", f"{kind!r} is not a command")
-        if kind == "chat":
+        asked = commands.convert(message) if isinstance(message, dict) else message
+        if isinstance(asked, Sync | Ping):
+            raise TableError(
+                "message/unknown", f"{type(asked).__name__.lower()!r} is not a command"
+            )
+        cid = asked.id
+        if isinstance(asked, Chat):
             if seat is None:
                 raise TableError("table/not_seated", "only the players at the table can chat")
             if not live.chat_limit.take(seat, self.clock.time()):
@@ -336,30 +332,33 @@ class TableService:
         def make(t: Table) -> list[Event]:
             if cid is not None and cid in t.command_ids:
                 return []  # applied already: the client did not hear back, and sent it again
-            match kind:
-                case "start":
+            match asked:
+                case Start():
                     return [t.start_event(seat, new_seed(), cid)]
-                case "again":
+                case Again():
                     return list(t.again_event(seat, new_seed(), cid))
-                case "leave":
+                case Leave():
                     return [t.leave_event(seat)]
-                case "remove":
-                    return [t.remove_event(seat, message.get("seat"))]
-                case "pause" | "resume":
-                    return [t.pause_event(seat, kind == "pause")]
-                case "configure":
-                    return [t.configure_event(seat, message)]
-                case "chat":
-                    return [t.chat_event(seat, message, cid)]
-                case "part":
-                    return [t.part_event(seat, message, cid)]
+                case Remove(seat=target):
+                    return [t.remove_event(seat, target)]
+                case Readmit(name=name):
+                    return [t.readmit_event(seat, name)]
+                case Pause() | Resume():
+                    return [t.pause_event(seat, isinstance(asked, Pause))]
+                case Configure():
+                    return [t.configure_event(seat, asked)]
+                case Chat():
+                    return [t.chat_event(seat, asked, cid)]
+                case Part():
+                    return [t.part_event(seat, asked, cid)]
             # a chat message or a vote in between changes nothing the move was chosen from
-            fresh = isinstance(expected, int) and t.game_version <= expected <= t.version
+            expected = asked.version
+            fresh = expected is not None and t.game_version <= expected <= t.version
             if expected is not None and not fresh:
                 raise TableError(
                     "state/stale", "the table has moved on since you chose: look again"
                 )
-            return [t.act_event(seat, message.get("action"), cid=cid)]
+            return [t.act_event(seat, asked.action, cid=cid)]
 
         return await self.writer.commit(live, make) > 0
 

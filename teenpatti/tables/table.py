@@ -20,7 +20,9 @@ Events are the typed structs of :mod:`teenpatti.tables.events` (stored as JSON, 
 - ``control``: the computer takes over ``seat`` (``bot`` true) or its person returns (false);
 - ``again``: a new game at the same table, same seats;
 - ``seated``: a person arriving after the start takes a computer's seat from the next hand;
-- ``left``: a person left, or the host removed them (the computer plays their seat on);
+- ``left``: a person left, or the host removed them (the computer plays their seat on; a removed
+  person cannot sit down again, by name or with their old token, for the rest of the game);
+- ``readmitted``: the host lets a person they removed sit down again;
 - ``voted``: a person asks for a new game (a majority of the people seated starts it);
 - ``paused``: the host paused or resumed the game;
 - ``configured``: the host changed whether latecomers may sit and whether free text is allowed;
@@ -31,28 +33,31 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
+
+import msgspec
 
 from ..engine import (
     Action,
-    EngineError,
+    ActionKind,
     Game,
     IllegalAction,
     Outcome,
     Rules,
-    RulesError,
     cards_str,
     view,
 )
 from ..engine.actions import LegalAction
-from ..engine.deck import DECK_V2, PART_BYTES, Shuffle, commitment
+from ..engine.deck import DECK_V2, Shuffle, commitment
 from ..engine.evaluate import Evaluator
 from ..engine.hand import Hand as EngineHand
 from ..engine.history import EVERYONE
 from ..engine.pots import Pot, returned
-from ..engine.rules import OPTION_NAMES
 from . import chat, names
+from .commands import Chat, Configure, Move, read
+from .commands import Part as PartCommand
+from .errors import TableError, Unavailable
 from .events import (
     Act,
     Again,
@@ -65,15 +70,21 @@ from .events import (
     Left,
     Part,
     Paused,
+    Played,
+    Readmitted,
     Said,
     Seated,
     Started,
     Voted,
 )
 from .names import NAME_MAX, name_key
+from .settings import BOT_LEVELS, HANDS_MAX, PLAY_MODES, Settings
 
 __all__ = [
+    "BOT_LEVELS",
+    "HANDS_MAX",
     "NAME_MAX",
+    "PLAY_MODES",
     "Seat",
     "Settings",
     "Table",
@@ -87,38 +98,15 @@ __all__ = [
 BOT_NAMES = ("Asha", "Bikash", "Chandra", "Deepa", "Ekraj", "Firoza", "Gita", "Hari", "Indra")
 """Names the computer players take."""
 
-HANDS_MAX = 100
-"""The most hands a game may have at a table here (the nepal table allows 10, 20 or 30)."""
-
-BOT_LEVELS = ("random", "easy", "medium", "hard", "expert")
-"""The computer players' strengths a host may choose."""
-
 REMOVED_KEPT = 64
 """How many removed persons' token hashes a table remembers (to tell them why they cannot return
 with that token)."""
 
-QUIET = (Voted, Configured, Said, Part)
+QUIET = (Voted, Configured, Said, Part, Readmitted)
 """Events that change nothing in the game: they leave the turn's clock as it was."""
 
 COMMAND_IDS_KEPT = 256
 """How many of its latest command ids a table remembers (a retry comes within seconds)."""
-
-
-class TableError(EngineError):
-    """A command the table refuses (a full table, a bad name, not the host...)."""
-
-    retryable = False
-    """Whether the same command may succeed if sent again, unchanged (with the same id)."""
-
-
-class Unavailable(TableError):
-    """The event store cannot be reached now (``store/unavailable``): the command may or may not
-    have been stored; sent again with the same id, it applies at most once."""
-
-    retryable = True
-
-    def __init__(self) -> None:
-        super().__init__("store/unavailable", "the table cannot be reached now: trying again")
 
 
 def token_hash(token: str) -> str:
@@ -131,14 +119,6 @@ def clean_name(name: Any) -> str:
     :mod:`teenpatti.tables.names`. Names are shown as text by every client, so HTML in a name
     is harmless; it is kept as typed."""
     return names.clean_name(name, TableError)
-
-
-_SETTING_KEYS = frozenset(
-    {"name", "seats", "preset", "rules", "bots", "turn_seconds", "computer", "play", "late", "chat"}
-)
-PLAY_MODES = ("live", "anytime")
-"""``live``: a turn timer; ``anytime``: no timer, the table waits for each player as long as it
-takes (the default for ``duo``)."""
 
 
 _LEGAL: dict[LegalAction, dict[str, Any]] = {}
@@ -160,94 +140,6 @@ def _legal_json(option: LegalAction) -> dict[str, Any]:
             "targets": list(option.targets),
         }
     return out
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """What the host chose: seats, rules (preset and options, hands and boot included), the
-    computer players' strength, how the table plays (``live`` with a turn timer in seconds, or
-    ``anytime``: no timer) and the timer; whether people arriving after the start may take a
-    computer's seat (``late``) and whether the chat takes free text (``chat``): the host may
-    change these two during the game."""
-
-    seats: int = 4
-    rules: dict[str, Any] = field(default_factory=lambda: {"preset": "nepal"})
-    bots: str = "medium"
-    turn_seconds: int | None = 30
-    play: str = "live"
-    late: bool = True
-    chat: bool = True
-
-    @classmethod
-    def from_json(cls, data: Any) -> Settings:
-        """Check what a client sent; raise :class:`TableError` or ``RulesError`` on bad input."""
-        if not isinstance(data, dict):
-            raise TableError("settings/invalid", "table settings must be an object")
-        unknown = sorted(set(data) - _SETTING_KEYS - OPTION_NAMES)
-        if unknown:
-            raise TableError("settings/unknown", f"unknown table setting {unknown[0]!r}")
-        rules_in = data.get("rules", {})
-        if not isinstance(rules_in, dict):
-            raise TableError("settings/rules", "rules must be an object of house-rule options")
-        opts = dict(rules_in)
-        for key in (*OPTION_NAMES, "preset"):  # a house rule given at the top level wins
-            if key in data:
-                opts[key] = data[key]
-        rules = Rules.from_options(opts)
-        if rules.hands > HANDS_MAX:
-            raise RulesError(
-                "hands", f"a game here is at most {HANDS_MAX} hands, not {rules.hands}"
-            )
-        if not isinstance(data.get("computer", False), bool):
-            raise TableError("settings/computer", "computer must be true or false")
-        seats = data.get("seats", 4)
-        if isinstance(seats, bool) or not isinstance(seats, int):
-            raise TableError("settings/seats", "seats must be a whole number")
-        if not rules.min_players <= seats <= rules.max_players:
-            raise TableError(
-                "settings/seats",
-                f"a {rules.preset} table seats {rules.min_players} to {rules.max_players} players",
-            )
-        bots = data.get("bots", "medium")
-        if bots not in BOT_LEVELS:
-            raise TableError("settings/bots", f"the computer plays {', '.join(BOT_LEVELS)}")
-        play = data.get("play")
-        if play is None:  # no timer asked for, or a duo table: play anytime
-            untimed = "turn_seconds" in data and data["turn_seconds"] is None
-            play = "anytime" if untimed or rules.preset == "duo" else "live"
-        if play not in PLAY_MODES:
-            raise TableError("settings/play", "play is live (with a turn timer) or anytime")
-        turn = data.get("turn_seconds", 30 if play == "live" else None)
-        if play == "anytime" and turn is not None:
-            raise TableError("settings/timer", "an anytime table has no turn timer")
-        if play == "live" and (
-            isinstance(turn, bool) or not isinstance(turn, int) or not 5 <= turn <= 600
-        ):
-            raise TableError("settings/timer", "a live table's turn timer is 5 to 600 seconds")
-        for key in ("late", "chat"):
-            if not isinstance(data.get(key, True), bool):
-                raise TableError(f"settings/{key}", f"{key} must be true or false")
-        return cls(
-            seats=seats,
-            rules=rules.options(),
-            bots=bots,
-            turn_seconds=turn,
-            play=play,
-            late=data.get("late", True),
-            chat=data.get("chat", True),
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """The settings as stored and as clients see them."""
-        return {
-            "seats": self.seats,
-            "rules": self.rules,
-            "bots": self.bots,
-            "turn_seconds": self.turn_seconds,
-            "play": self.play,
-            "late": self.late,
-            "chat": self.chat,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +172,8 @@ class Table:
         """The contributions sent for the next hand, by seat."""
         self.timeouts: set[int] = set()
         """The moves of the hand in play (by index) that the turn timer made for its player."""
+        self.timed: dict[int, set[int]] = {}
+        """The same for every hand of the game, by hand number (past hands show a timeout)."""
         self._public: tuple[int, dict[str, Any]] | None = None
         self._shown: tuple[object, dict[int, dict[str, Any]]] = (None, {})
         """The hand in play and the cards of its seats as JSON (:meth:`_cards`)."""
@@ -307,6 +201,10 @@ class Table:
         """The seats whose persons asked for a new game since the last one started."""
         self.removed: dict[str, bool] = {}
         """Token hashes of persons who left (``False``) or were removed (``True``), latest kept."""
+        self.barred: dict[str, tuple[str, str]] = {}
+        """The persons the host removed during this game and has not let back, by the key of
+        their name: their name and their token's hash. They cannot sit down again until the
+        next game (by that name, or from the phone that still holds the old token)."""
         self.chat: deque[dict[str, Any]] = deque(maxlen=chat.CHAT_KEPT)
         self.said = 0
         """How many chat messages the table has had (each message's number)."""
@@ -340,9 +238,7 @@ class Table:
         """Apply one event from the log (trusted: it was checked before it was stored)."""
         match event:
             case Created(settings=settings, host=host):
-                stored = dict(settings)  # logs from before "play" had only the timer
-                stored.setdefault("play", "live" if stored.get("turn_seconds") else "anytime")
-                self.settings = Settings(**stored)
+                self.settings = settings
                 self.rules = Rules.from_options(self.settings.rules)
                 self.seats = [Seat(host.name, host.token_hash, False, True)]
             case Joined():
@@ -353,13 +249,15 @@ class Table:
                 self._seat_late(event)
             case Left():
                 self._leave(event.seat, event.removed)
+            case Readmitted():
+                self.barred.pop(name_key(event.name), None)
             case Voted():
                 self.votes.add(event.seat)
             case Paused(paused=paused):
                 self.paused = paused
             case Configured():
                 changes = {k: v for k in ("late", "chat") if (v := getattr(event, k)) is not None}
-                self.settings = replace(self.settings, **changes)
+                self.settings = msgspec.structs.replace(self.settings, **changes)
             case Said():
                 self.said += 1
                 self.chat.append(
@@ -370,6 +268,7 @@ class Table:
                     self.seats.append(Seat(name, None, True))
                 self._new_game(event.dealer, event.seed)
             case Again():
+                self.barred.clear()  # a removal holds for the rest of the game
                 self._new_game(event.dealer, event.seed)
             case Hand():
                 assert self.game is not None and self.next_seed is not None
@@ -387,14 +286,14 @@ class Table:
                 else:
                     shuffle = Shuffle(secret, version=event.deck)
                 self.game.start_hand(shuffle)
-                self.timeouts = set()
+                self.timeouts = self.timed[self.game.hand_number] = set()
                 self.next_seed = event.next_seed
                 self.parts = {}
             case Part():
                 self.parts[event.seat] = event.part
             case Act():
                 assert self.game is not None
-                self.game.apply(Action.from_json(event.action))
+                self.game.apply(event.action.action())
                 if event.by == "timer" and self.game.hand is not None:
                     self.timeouts.add(len(self.game.hand.log) - 1)
             case Control():
@@ -419,6 +318,7 @@ class Table:
         self.games_played += 1
         self.next_seed = seed
         self.timeouts = set()
+        self.timed = {}
         self.parts = {}
 
     def _seat_late(self, event: Seated) -> None:
@@ -441,6 +341,10 @@ class Table:
         self.removed[seat.token_hash] = removed
         if len(self.removed) > REMOVED_KEPT:
             del self.removed[next(iter(self.removed))]
+        if removed:
+            self.barred[name_key(seat.name)] = (seat.name, seat.token_hash)
+            if len(self.barred) > REMOVED_KEPT:
+                del self.barred[next(iter(self.barred))]
         self.votes.discard(index)
         if self.game is None:  # before the start the seat is freed, the others move up
             del self.seats[index]
@@ -466,10 +370,18 @@ class Table:
             raise TableError("table/not_host", f"only the host can {what}")
 
     # ------------------------------------------------------------------ commands -> events
-    def join_event(self, name: Any, token: str) -> Joined | Seated:
+    def join_event(self, name: Any, token: str, was: str | None = None) -> Joined | Seated:
         """The event that seats a new person, or :class:`TableError`. Once the game has started,
-        a person takes a computer's seat from the next hand, if the host lets latecomers sit."""
+        a person takes a computer's seat from the next hand, if the host lets latecomers sit.
+        ``was`` is the seat token the phone held here before, if any: a person the host removed
+        is refused (``seat/removed``), by that token or by their name, until let back."""
         name = clean_name(name)
+        tokenlike = isinstance(was, str) and was.isascii() and len(was) <= 100
+        old = token_hash(was) if tokenlike else None  # type: ignore[arg-type]
+        if name_key(name) in self.barred or any(h == old for _, h in self.barred.values()):
+            raise TableError(
+                "seat/removed", "the host has removed you from this table: ask them to let you back"
+            )
         if self.game is not None:
             return self._late_event(name, token)
         if len(self.seats) >= self.settings.seats:
@@ -509,6 +421,13 @@ class Table:
             raise TableError("seat/self", "to go, leave the table instead")
         return Left(seat=target, removed=True)
 
+    def readmit_event(self, seat: int | None, name: Any) -> Readmitted:
+        """The event for the host letting a person they removed sit down again (by ``name``)."""
+        self._host_only(seat, "let a removed player back")
+        if not isinstance(name, str) or name_key(name) not in self.barred:
+            raise TableError("seat/not_removed", "nobody of that name was removed from this game")
+        return Readmitted(name=self.barred[name_key(name)][0])
+
     def pause_event(self, seat: int | None, paused: bool) -> Paused:
         """The event that pauses (or resumes) the game: the host only, while it is played."""
         self._host_only(seat, "pause or resume the game")
@@ -519,26 +438,23 @@ class Table:
             raise TableError(code, "the game is paused already" if paused else "the game is on")
         return Paused(paused=paused)
 
-    def configure_event(self, seat: int | None, data: dict[str, Any]) -> Configured:
+    def configure_event(self, seat: int | None, data: Configure | Any) -> Configured:
         """The event for the host changing ``late`` and/or ``chat`` (both true or false)."""
         self._host_only(seat, "change the table's settings")
-        changes: dict[str, bool] = {}
-        for key in ("late", "chat"):
-            if key in data:
-                if not isinstance(data[key], bool):
-                    raise TableError(f"settings/{key}", f"{key} must be true or false")
-                changes[key] = data[key]
+        asked = data if isinstance(data, Configure) else read(Configure, data)
+        changes = {k: v for k in ("late", "chat") if (v := getattr(asked, k)) is not None}
         if not changes:
             raise TableError("settings/invalid", "say what to change: late, chat or both")
         return Configured(**changes)
 
-    def chat_event(self, seat: int | None, data: dict[str, Any], cid: str | None = None) -> Said:
+    def chat_event(self, seat: int | None, data: Chat | Any, cid: str | None = None) -> Said:
         """A chat message from ``seat`` (spectators read the chat but do not write in it);
         ``cid`` the client's id for it."""
         if seat is None:
             raise TableError("table/not_seated", "only the players at the table can chat")
-        kind, text = chat.message(data, free_text=self.settings.chat)
-        return Said(seat=seat, kind=kind, text=text, id=cid)
+        said = data if isinstance(data, Chat) else read(Chat, data)
+        kind, text = chat.message(said.fields(), free_text=self.settings.chat)
+        return Said(seat=seat, kind=kind, text=text, id=cid)  # type: ignore[arg-type]
 
     def start_event(self, seat: int | None, seed: bytes, cid: str | None = None) -> Started:
         """The event that starts the game (the host only), filling empty seats with the computer;
@@ -584,34 +500,27 @@ class Table:
             raise TableError("table/no_deal", "there is no hand to deal now")
         return Hand(next_seed=next_seed.hex(), deck=DECK_V2)
 
-    def part_event(self, seat: int | None, message: Any, cid: str | None = None) -> Part:
+    def part_event(
+        self, seat: int | None, message: PartCommand | Any, cid: str | None = None
+    ) -> Part:
         """The event for ``seat``'s contribution to the next hand's deal: ``message`` holds
         ``part`` (64 hex digits) and ``for``, the ``next_commitment`` it answers. Refused with
         ``deal/late`` once that hand is dealt (or for any other hand), ``deal/part`` if it is not
         64 hex digits, ``deal/sent`` if the seat has sent one already."""
         if seat is None:
             raise TableError("table/not_seated", "only a player at the table adds to the deal")
-        if not isinstance(message, dict):
-            raise TableError("deal/part", "a part is 64 hex digits")
-        answers = message.get("for")
+        sent = message if isinstance(message, PartCommand) else read(PartCommand, message)
         if (
             self.game is None
             or self.game.finished
             or self.hand_in_play
             or self.next_seed is None
-            or answers != commitment(bytes.fromhex(self.next_seed))
+            or sent.answers != commitment(bytes.fromhex(self.next_seed))
         ):
             raise TableError("deal/late", "that hand is dealt already: your part came too late")
-        part = message.get("part")
-        if (
-            not isinstance(part, str)
-            or len(part) != 2 * PART_BYTES
-            or any(c not in "0123456789abcdef" for c in part)
-        ):
-            raise TableError("deal/part", "a part is 64 lowercase hex digits")
         if seat in self.parts:
             raise TableError("deal/sent", "your part of this deal is in already")
-        return Part(seat=seat, part=part, id=cid)
+        return Part(seat=seat, part=sent.part, id=cid)
 
     @property
     def revealed(self) -> bool:
@@ -625,26 +534,36 @@ class Table:
         game = self.game
         if game is None:
             return []
-        if self.revealed:
-            return game.histories_for(EVERYONE, reveal=True)
-        return game.histories_for(seat, reveal=False)
+        out = (
+            game.histories_for(EVERYONE, reveal=True)
+            if self.revealed
+            else game.histories_for(seat, reveal=False)
+        )
+        for history in out:  # a move the turn timer made reads as a timeout
+            timed = self.timed.get(history["hand"])
+            if timed:
+                history["actions"] = [
+                    {**a, "timeout": True} if i in timed else a
+                    for i, a in enumerate(history["actions"])
+                ]
+        return out
 
     def act_event(
-        self, seat: int | None, raw: Any, by: str = "person", cid: str | None = None
+        self, seat: int | None, move: Move | Any, by: str = "person", cid: str | None = None
     ) -> Act:
-        """The event for a seat's action, checked by the engine (:class:`IllegalAction` if not)."""
+        """The event for a seat's move (a :class:`Move`, or its JSON), checked by the engine
+        (:class:`IllegalAction` if not legal now)."""
         if seat is None:
             raise TableError("table/not_seated", "spectators cannot act")
         if not self.hand_in_play:
             raise IllegalAction("hand/over", "no hand is in play")
         if self.paused:
             raise TableError("table/paused", "the host has paused the game")
-        if isinstance(raw, dict):
-            raw = {**raw, "seat": seat}
-        action = Action.from_json(raw)
+        asked = move if isinstance(move, Move) else read(Move, move, "action")
+        action = Action(seat, ActionKind(asked.do), asked.amount, asked.target)
         assert self.game is not None and self.game.hand is not None
         self.game.hand.verify(action)
-        return Act(seat=seat, action=action.to_json(), by=by, id=cid)
+        return Act(seat=seat, action=Played.of(action), by=by, id=cid)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ what a client sees
     def state(self, seat: int | None) -> dict[str, Any]:
@@ -686,6 +605,8 @@ class Table:
             "votes": sorted(self.votes),
             "chat": list(self.chat),
         }
+        if self.barred:  # only while someone is: replies stay small
+            out["removed"] = [name for name, _ in self.barred.values()]
         if self.next_seed is not None and self.status == "playing":
             out["next_commitment"] = self._next_commitment(self.next_seed)
             out["next_parts"] = sorted(self.parts)

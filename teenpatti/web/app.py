@@ -34,14 +34,21 @@ from ..bus.base import Bus
 from ..engine import EngineError
 from ..engine.rules import catalogue
 from ..metrics import CONTENT_TYPE, NOT_READY
+from ..push.keep import PushKeep
+from ..push.sender import PushConfig, Pusher
 from ..store.base import EventStore
+from ..tables import commands, messages
+from ..tables.clock import Clock
+from ..tables.commands import ID_MAX
+from ..tables.errors import TableError
 from ..tables.outgoing import frame
-from ..tables.service import COMMANDS, Connection, LiveTable, TableService, Timing
-from ..tables.table import token_hash
+from ..tables.service import Connection, LiveTable, TableService, Timing
+from ..tables.table import HANDS_MAX, token_hash
 from . import logs
 from .edge import BUDGET, SINK, Budget, address_key
 from .headers import SecurityHeaders
 from .limits import Lobby, Refused, retry_after
+from .push import push_routes
 from .reach import Reach
 from .shell import shell_routes
 
@@ -97,10 +104,13 @@ async def _body(request: Request) -> Any:
 
 def _status(error: EngineError, status: int = 400) -> int:
     """The HTTP status for a refusal: 503 when the store cannot be reached (try again), 404 for
-    an unknown table, 415 for a body that is not JSON, else ``status``."""
+    an unknown table, 415 for a body that is not JSON, 403 for a removed person sitting down
+    again, else ``status``."""
     if getattr(error, "retryable", False):
         return 503
-    return {"table/unknown": 404, "message/content_type": 415}.get(error.code, status)
+    return {"table/unknown": 404, "message/content_type": 415, "seat/removed": 403}.get(
+        error.code, status
+    )
 
 
 def _same_origin(request: Request, public_url: str | None) -> bool:
@@ -132,6 +142,8 @@ def create_app(
     tables: TableLimits | None = None,
     freeze_every: float | None = None,
     reach: Reach | None = None,
+    clock: Clock | None = None,
+    push: Callable[[], Awaitable[tuple[PushConfig, PushKeep]]] | None = None,
 ) -> Starlette:
     """The app over ``store`` (or an async function that opens it when the app starts) and
     ``bus`` (an async function that opens it; in-process when ``None``).
@@ -145,16 +157,22 @@ def create_app(
     of the garbage collector's sight (``gc.freeze``): with thousands of tables, a full
     collection of long-lived tables would otherwise pause every table for hundreds of
     milliseconds. ``reach`` says where friends reach the server: the links and QR codes to share
-    are built from it (see :mod:`teenpatti.web.reach`)."""
+    are built from it (see :mod:`teenpatti.web.reach`). ``clock`` is the service's time: turn
+    timers, graces, deals and the reconciler's and lease keeper's rounds (the system's clock when
+    ``None``; tests hand in a :class:`~teenpatti.tables.clock.ManualClock` and move it).
+    ``push`` (an async function giving the VAPID keys and settings and the subscriptions' keep)
+    turns on turn alerts for play-anytime tables (see :mod:`teenpatti.push`)."""
     opened: list[EventStore] = []
-    service = TableService(store if not callable(store) else _NotOpen(), timing)
+    service = TableService(store if not callable(store) else _NotOpen(), timing, clock)
     metrics = service.metrics
     rules = catalogue()  # the same for every request: built once
+    rules["options"]["hands"]["max"] = HANDS_MAX  # the most a game here may have
     reach = reach or Reach()
     ready: list[bool] = []
     lobby = Lobby(lobby_rate, lookup_misses)
     caps = tables or TableLimits()
     opened_by: dict[str, list[str]] = {}
+    pushers: list[Pusher] = []
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -163,6 +181,10 @@ def create_app(
         opened.append(service.store)
         if bus is not None:
             service.use_bus(await bus())
+        if push is not None:
+            config, keep = await push()
+            pushers.append(Pusher(config, keep, metrics, service.fanout.connected))
+            service.alerts = pushers[0]
         await service.start()
         ready.append(True)
         freezer = asyncio.create_task(_freeze_every(freeze_every)) if freeze_every else None
@@ -172,6 +194,8 @@ def create_app(
             if freezer is not None:
                 freezer.cancel()
             await service.stop()
+            for pusher in pushers:
+                await pusher.close()
             await opened[0].close()
 
     def _error(
@@ -277,7 +301,7 @@ def create_app(
         try:
             body = await _body(request)
             name = body.get("name") if isinstance(body, dict) else None
-            token, seat = await service.join(live.table.code, name)
+            token, seat = await service.join(live.table.code, name, _bearer(request))
         except EngineError as error:
             return _error(error.code, error.reason, _status(error))
         except _Gone:
@@ -332,7 +356,7 @@ def create_app(
 
         async def refuse(code: str, reason: str) -> None:
             metrics.error(code)
-            await websocket.send_text(json.dumps({"type": "error", "code": code, "reason": reason}))
+            await websocket.send_text(_socket_error(code, reason))
             await websocket.close(4000)
 
         try:
@@ -348,23 +372,21 @@ def create_app(
             return
         try:
             raw = await asyncio.wait_for(websocket.receive_text(), hello_timeout)
-            hello = json.loads(raw) if len(raw) <= MAX_MESSAGE else None
-            if not isinstance(hello, dict) or hello.get("type") != "hello":
-                await refuse(
+            if len(raw) > MAX_MESSAGE:
+                raise TableError(
                     "message/hello", "say hello first, with your seat token if you have one"
                 )
-                return
-            token = hello.get("token")
-            if isinstance(token, str):
-                lobby.check(host, token=token)
-            seat = service.seat_for(live, token)
+            hello = commands.decode_hello(raw)
+            if hello.token is not None:
+                lobby.check(host, token=hello.token)
+            seat = service.seat_for(live, hello.token)
         except Refused as refused:
             await refuse(refused.code, refused.reason)
             return
         except EngineError as error:
             await refuse(error.code, error.reason)
             return
-        except (TimeoutError, json.JSONDecodeError, WebSocketDisconnect, KeyError, RuntimeError):
+        except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
             with contextlib.suppress(Exception):
                 await refuse(
                     "message/hello", "say hello first, with your seat token if you have one"
@@ -372,9 +394,9 @@ def create_app(
             return
         conn = Connection(
             seat,
-            token_hash=token_hash(str(token)) if seat is not None else None,
+            token_hash=token_hash(hello.token) if hello.token is not None else None,
             sink=websocket.scope.get("extensions", {}).get(SINK),
-            patches=hello.get("patches") is True,
+            patches=hello.patches,
         )
         closing: list[int] = []
         writer = asyncio.create_task(send_queued(websocket, conn, closing, metrics.queued.inc))
@@ -463,6 +485,15 @@ def create_app(
         Route("/api/tables/{code}/hands", hand_histories),
         Route("/api/tables/{code}/qr.svg", qr_code),
         WebSocketRoute("/ws/{code}", socket),
+        *push_routes(
+            service,
+            lambda: pushers[0] if pushers else None,
+            look_up=look_up,
+            body=_body,
+            error=lambda code, reason, status: _error(code, reason, status),
+            same_origin=lambda request: _same_origin(request, reach.public_url),
+            bearer=_bearer,
+        ),
     ]
     if STATIC.is_dir():
         routes += shell_routes(STATIC)
@@ -513,45 +544,42 @@ def _bearer(request: Request) -> str | None:
 
 
 def _socket_error(code: str, reason: str) -> str:
-    return json.dumps({"type": "error", "code": code, "reason": reason})
+    return messages.encode(messages.Error(code=code, reason=reason)).decode()
 
 
 async def _handle(service: TableService, live: Any, conn: Connection, text: str) -> str | None:
     """One client message -> ``None`` (the state update follows) or an error to send back."""
 
-    def error(code: str, reason: str, echo: Any = None, retryable: bool = False) -> str:
+    def error(code: str, reason: str, echo: str | None = None, retryable: bool = False) -> str:
         service.metrics.error(code)
-        out: dict[str, Any] = {"type": "error", "code": code, "reason": reason}
+        out = messages.Error(code=code, reason=reason)
         if retryable:
-            out["retryable"] = True
-        if isinstance(echo, str) and len(echo) <= 64:
-            out["id"] = echo  # which command this answers
-        return json.dumps(out)
+            out.retryable = True
+        if echo is not None and len(echo) <= ID_MAX:
+            out.id = echo  # which command this answers
+        return messages.encode(out).decode()
 
     if len(text) > MAX_MESSAGE:
         return error("message/too_large", "that message is too large")
     try:
-        message = json.loads(text)
-    except (ValueError, RecursionError):  # bad JSON, or nested too deep to parse
-        return error("message/json", "send each message as a JSON object")
-    if not isinstance(message, dict):
-        return error("message/json", "send each message as a JSON object")
-    kind = message.get("type")
-    if kind == "ping":
-        return json.dumps({"type": "pong", "version": live.table.version})
-    if kind != "sync" and kind not in COMMANDS:
-        return error("message/unknown", f"{str(kind)[:40]!r} is not a message this table knows")
+        message = commands.decode(text)
+    except TableError as refused:
+        return error(refused.code, refused.reason, commands.echo(text))
+    if isinstance(message, commands.Ping):
+        return messages.encode(messages.Pong(version=live.table.version)).decode()
+    cid = None if isinstance(message, commands.Sync) else message.id
     try:
-        if kind == "sync":
+        if isinstance(message, commands.Sync):
             await service.find(live.table.code)  # catch up from the store if need be
             service.send_state(live, conn)
         elif not await service.command(live.table.code, conn.seat, message):
             service.send_state(live, conn)  # a repeat: the state it made
     except EngineError as err:
-        return error(err.code, err.reason, message.get("id"), getattr(err, "retryable", False))
+        return error(err.code, err.reason, cid, getattr(err, "retryable", False))
     except Exception:  # a fault of ours must cost this message only, never the socket
+        kind = type(message).__name__.lower()
         log.exception("table %s: %s message failed", live.table.code, kind)
-        return error("server/error", "that did not work: try again", message.get("id"), True)
+        return error("server/error", "that did not work: try again", cid, True)
     return None
 
 

@@ -49,6 +49,7 @@ OWN_MODULES = {
     "teenpatti.bots.solver.game",
     "teenpatti.bots.solver.cfr",
     "teenpatti.bots.solver.tables",
+    "teenpatti.bots.solver.multiway",
 }
 
 ALLOWED_ENGINE = {
@@ -58,6 +59,7 @@ ALLOWED_ENGINE = {
     "teenpatti.engine.cards",
     "teenpatti.engine.rules",
     "teenpatti.engine.bulk",
+    "teenpatti.engine.prices",
 }
 SIMULATES = {"search.py": {"teenpatti.engine.hand", "teenpatti.engine.errors"}}
 """Modules that build hands of their own from cards they drew (the rollout search): they may

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.properties import examples
 
 from teenpatti.engine import Action, Rules
 from teenpatti.engine.deck import (
@@ -75,7 +76,7 @@ def test_every_part_changes_the_deal() -> None:
 
 
 @given(st.binary(min_size=32, max_size=32), st.integers(1, 31))
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 def test_each_card_proves_alone(seed: bytes, count: int) -> None:
     cards = draw(seed, count)
     tree = CardTree(seed, cards)

@@ -10,6 +10,7 @@ from functools import cache
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.properties import examples
 
 from teenpatti.engine.cards import CardError, parse_card, parse_cards
 from teenpatti.engine.evaluate import TABLE_SIZE, Category, Evaluator, Ranking, table_index
@@ -347,7 +348,7 @@ WILD_SETUPS = [
 ]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.sampled_from(WILD_SETUPS),
     st.sampled_from(A23S),
@@ -375,7 +376,7 @@ def test_wild_hands_order_like_the_best_substitution(
     assert reference_key(best, a23, suits, t35) == key_a
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(
     st.sampled_from(WILD_SETUPS),
     st.booleans(),

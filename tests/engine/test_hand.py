@@ -180,6 +180,20 @@ def test_legal_actions_at_the_start() -> None:
     assert hand.chips == [990, 990, 990]
 
 
+def test_a_listed_move_still_goes_through_the_gate() -> None:
+    # The list offers moves; it never lets one in. A chaal listed when the seat could afford it
+    # is refused once it cannot (the state changed behind the list's back), and nothing moves.
+    hand = make([PAIR, SEQ, COLOUR])
+    chaal = next(a for a in hand.legal_actions() if a.kind is K.CHAAL)
+    hand.chips[2] = 5
+    state = lambda: (list(hand.chips), list(hand.contributed), list(hand.log), hand.to_act)  # noqa: E731
+    before = state()
+    with pytest.raises(IllegalAction) as refused:
+        hand.apply(chaal.action(2))
+    assert refused.value.code == "chaal/cannot_afford"
+    assert state() == before
+
+
 def test_legal_actions_with_two_players_include_a_show() -> None:
     hand = make([PAIR, SEQ])
     assert hand.to_act == 1

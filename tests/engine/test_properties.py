@@ -17,6 +17,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from support.properties import examples
 
 from teenpatti.engine import (
     PRESETS,
@@ -35,7 +36,7 @@ from teenpatti.engine import (
 K = ActionKind
 
 HAND_SETTINGS = settings(
-    max_examples=300,
+    max_examples=examples(300),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
@@ -235,7 +236,7 @@ def test_chips_are_conserved_in_a_hand(spec: Spec) -> None:
 BETS = (K.CHAAL, K.RAISE, K.ALLIN, K.SIDESHOW)
 
 
-@settings(HAND_SETTINGS, max_examples=150)
+@settings(HAND_SETTINGS, max_examples=examples(150))
 @given(specs())
 def test_side_shows_ask_only_a_player_whose_bet_came_before(spec: Spec) -> None:
     """Every side show offered names players still in and seen who have bet this hand (by the
@@ -436,7 +437,7 @@ def next_dealer(chips: list[int], dealer: int, step: int) -> int:
     )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_a_game(game_spec: tuple[Rules, int, bytes, int]) -> None:
     rules, players, seed, policy = game_spec

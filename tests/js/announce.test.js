@@ -7,8 +7,8 @@ const { announcements, endsHand, startsHand } = await import(new URL("announce.j
 const i18n = await import(new URL("i18n.js", JS));
 i18n.setLang("en");
 
-const chaal = { do: "chaal", cost: 20, max: 20, targets: [] };
-const pack = { do: "pack", cost: 0, max: 0, targets: [] };
+const chaal = { do: "chaal", cost: 20, max: 20, label: "Chaal 20", targets: [] };
+const pack = { do: "pack", cost: 0, max: 0, label: "Pack", targets: [] };
 
 test("the first state says nothing but whose turn it is", () => {
   const first = state({ legal: [chaal, pack] });
@@ -58,7 +58,7 @@ test("a new hand, a hand's result and the game's winner are each said once", () 
   const over = state({ version: 12, status: "finished", standings: [
     { place: 1, seat: 1, name: "Bikash", chips: 2000 },
     { place: 2, seat: 0, name: "Asha", chips: 0 },
-  ] }, { number: 2, finished: true, ended_by: "packs", pots: [{ amount: 40, winners: [1] }] });
+  ] }, { number: 2, finished: true, ended_by: "last_player", pots: [{ amount: 40, winners: [1], returned: false }] });
   assert.ok(endsHand(two, over));
   const said = announcements(two, over).polite;
   assert.equal(said.length, 3);
@@ -84,7 +84,7 @@ test("a move the turn timer made is said as a timeout: to me as mine, to others 
 test("no sentence ends twice: a result in Nepali, and a timeout among other moves", () => {
   const two = state({ version: 11 }, { number: 2 });
   const shown = [{ ...two.seats[0], cards: ["Ah", "Kh", "Qh"], category: "pure_sequence" }, { ...two.seats[1], cards: ["2c", "3d", "5s"], category: "high_card" }];
-  const over = state({ version: 12, seats: shown }, { number: 2, finished: true, ended_by: "show", pots: [{ amount: 40, winners: [0] }] });
+  const over = state({ version: 12, seats: shown }, { number: 2, finished: true, ended_by: "show", pots: [{ amount: 40, winners: [0], returned: false }] });
   i18n.setLang("ne");
   try {
     const said = announcements(two, over).polite.join("\n");

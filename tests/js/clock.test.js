@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { JS, state } from "./page.js";
+import { JS, older, state } from "./page.js";
 
 const clock = await import(new URL("clock.js", JS));
 
@@ -15,8 +15,8 @@ test("the time left follows the server's clock, not the phone's", () => {
 });
 
 test("without the server's time, a fresh deadline starts a whole turn", () => {
-  const before = state({ now: undefined, deadline: 5000 });
-  const after = state({ now: undefined, deadline: 9000 });
+  const before = older({ now: undefined, deadline: 5000 });
+  const after = older({ now: undefined, deadline: 9000 });
   clock.learnSkew(before, after, 2_000_000); // the server's "now" is read as deadline - turn_seconds
   assert.equal(clock.secondsLeft(after, 2_000_000), 30);
   assert.equal(clock.secondsLeft(after, 2_010_000), 20);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { test } from "node:test";
 
 import { JS } from "./page.js";
@@ -51,6 +52,7 @@ test("the deal order starts after the dealer, in the direction of play, skipping
 });
 
 const hands = await import(new URL("hands.js", JS));
+const i18n = await import(new URL("i18n.js", JS));
 const { state } = await import("./page.js");
 
 test("a part of the next deal is due between hands, once per commitment, from a seat only", () => {
@@ -67,5 +69,23 @@ test("a part of the next deal is due between hands, once per commitment, from a 
 test("a check's outcome reads as what was checked", () => {
   assert.equal(hands.checkWords(null), "");
   assert.match(hands.checkWords({ verified: true, complete: true }), /^✓/);
-  assert.match(hands.checkWords({ verified: false, reason: "seat 1 was dealt 2c" }), /seat 1 was dealt 2c/);
+  const dealt = { verified: false, code: "dealt", seat: 1, reason: "seat 1 was dealt 2c" };
+  assert.match(hands.checkWords(dealt, (seat) => ["Asha", "Bina"][seat]), /^✗ .*Bina was dealt other cards/);
+  assert.doesNotMatch(hands.checkWords(dealt), /2c/, "the technical reason is for the details only");
+  const thrown = { verified: false, code: "error", seat: null, reason: "TypeError: x", raw: "TypeError: x" };
+  assert.doesNotMatch(hands.checkWords(thrown), /TypeError/, "an exception reads as a sentence");
+  const all = { verified: true, complete: true };
+  assert.match(hands.checkWords(all, undefined, { contributions: ["ab", null] }), /players' phones/);
+  assert.match(hands.checkWords(all, undefined, { contributions: [null, null] }), /No phone sent a part/);
+});
+
+test("every way a check can fail has a sentence in both languages", async () => {
+  const source = await readFile(new URL("fair.js", JS), "utf8");
+  const codes = [...source.matchAll(/refuse\(\s*"([a-z_]+)"/g)].map((m) => m[1]);
+  assert.ok(codes.length >= 12, codes.join(" "));
+  for (const code of [...codes, "error"]) {
+    for (const which of ["en", "ne"]) {
+      assert.ok(i18n.STRINGS[which][`hands.why.${code}`], `hands.why.${code} in ${which}`);
+    }
+  }
 });

@@ -7,10 +7,10 @@ const moves = await import(new URL("moves.js", JS));
 const i18n = await import(new URL("i18n.js", JS));
 
 const legal = [
-  { do: "pack", cost: 0, max: 0, targets: [] },
-  { do: "sideshow", cost: 20, max: 20, targets: [1] },
-  { do: "chaal", cost: 20, max: 40, targets: [] },
-  { do: "see", cost: 0, max: 0, targets: [] },
+  { do: "pack", cost: 0, max: 0, label: "Pack", targets: [] },
+  { do: "sideshow", cost: 20, max: 20, label: "Side show 20", targets: [1] },
+  { do: "chaal", cost: 20, max: 40, label: "Chaal 20-40", targets: [] },
+  { do: "see", cost: 0, max: 0, label: "See", targets: [] },
 ];
 
 test("legal moves come in button order, whatever order the server lists them in", () => {
@@ -44,8 +44,12 @@ test("a move's label shows what it costs, the amount chosen on the stepper and w
   assert.deepEqual(moves.moveLabel(chaal, st, 35), { text: `${i18n.t("act.chaal")} 35`, amount: 35 });
   assert.deepEqual(moves.moveLabel(legal[0], st, 35), { text: i18n.t("act.pack"), amount: 0 });
   const asked = moves.moveLabel(legal[1], st, null, 1).text;
-  assert.equal(asked, i18n.t("act.with", { action: `${i18n.t("act.sideshow")} 20`, name: "Bikash" }));
-  assert.match(asked, /Bikash/);
+  assert.equal(asked, "Side show with Bikash 20"); // the partner before the price
+  // a side show with one partner on offer names it too
+  assert.equal(moves.moveLabel({ ...legal[1], targets: [1] }, st).text, "Side show with Bikash 20");
+  i18n.setLang("ne");
+  assert.equal(moves.moveLabel(legal[1], st, null, 1).text, "Bikash सँग साइड सो २०");
+  i18n.setLang("en");
 });
 
 test("a move in words says the chips it paid, and nothing when it paid none", () => {
@@ -74,24 +78,24 @@ test("each seat's last move is its latest, a See aside, with what it paid", () =
 
 test("under range bets the chaal stepper stops a step below a Raise of the same price", () => {
   const top = [
-    { do: "chaal", cost: 10, max: 20, targets: [] },
-    { do: "raise", cost: 20, max: 20, targets: [] },
+    { do: "chaal", cost: 10, max: 20, targets: [], label: "Chaal 10-20" },
+    { do: "raise", cost: 20, max: 20, targets: [], label: "Raise 20" },
   ];
   assert.deepEqual(moves.chaalRange(state({ legal: top })), { min: 10, max: 15, step: 5 });
   // a wider range goes on past the raise: only the top of the range would say the same thing twice
   const wide = [
-    { do: "chaal", cost: 10, max: 40, targets: [] },
-    { do: "raise", cost: 20, max: 20, targets: [] },
+    { do: "chaal", cost: 10, max: 40, targets: [], label: "Chaal 10-40" },
+    { do: "raise", cost: 20, max: 20, targets: [], label: "Raise 20" },
   ];
   assert.deepEqual(moves.chaalRange(state({ legal: wide })), { min: 10, max: 40, step: 5 });
   // no raise (the stake is at its cap): the whole range
   assert.deepEqual(moves.chaalRange(state({ legal: top.slice(0, 1) })), { min: 10, max: 20, step: 5 });
   // one price: no stepper
-  assert.equal(moves.chaalRange(state({ legal: [{ do: "chaal", cost: 10, max: 10, targets: [] }] })), null);
+  assert.equal(moves.chaalRange(state({ legal: [{ do: "chaal", cost: 10, max: 10, targets: [], label: "Chaal 10" }] })), null);
   // a range of one step, all of it the raise's: no stepper either
   const narrow = [
-    { do: "chaal", cost: 10, max: 15, targets: [] },
-    { do: "raise", cost: 15, max: 15, targets: [] },
+    { do: "chaal", cost: 10, max: 15, targets: [], label: "Chaal 10-15" },
+    { do: "raise", cost: 15, max: 15, targets: [], label: "Raise 15" },
   ];
   assert.equal(moves.chaalRange(state({ legal: narrow })), null);
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { JS, state } from "./page.js";
+import { JS, older, state } from "./page.js";
 
 const social = await import(new URL("social.js", JS));
 const i18n = await import(new URL("i18n.js", JS));
@@ -16,7 +16,7 @@ test("only the messages after the last one taken in are new", () => {
   const st = state({ chat });
   assert.deepEqual(social.newMessages(st, 4).map((m) => m.n), [5, 6]);
   assert.deepEqual(social.newMessages(st, 6), []);
-  assert.deepEqual(social.newMessages(state({ chat: undefined }), 0), []);
+  assert.deepEqual(social.newMessages(older({ chat: undefined }), 0), []);
 });
 
 test("a phrase is shown in the phone's language; reactions and typed text as they were sent", () => {

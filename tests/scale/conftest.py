@@ -32,13 +32,11 @@ from pathlib import Path
 
 import pytest
 from fault_helpers import PgProxy
-from scale_helpers import FAST, Server, server_helpers
+from scale_helpers import FAST, Server
 from scale_services import PgCluster, RedisServer, ServiceError, missing_services
-
-# The real-server fixtures of tests/server, shared as they are.
-ws = server_helpers.ws
-cli = server_helpers.cli
-arun = server_helpers.arun
+from support.server import arun as arun  # the real-server fixtures, shared as they are
+from support.server import cli as cli
+from support.server import ws as ws
 
 
 def _unavailable(reason: str) -> None:
@@ -126,7 +124,7 @@ def cluster(pg_url: str, redis_url: str, tmp_path: Path) -> Iterator[MakeCluster
 
     yield make
     for srv in made:
-        srv.stop()
+        srv.close()
     problems = [
         f"server {srv.data.name} logged an exception:\n{srv.log()[-4000:]}"
         for srv in made

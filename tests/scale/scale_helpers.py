@@ -1,6 +1,6 @@
-"""What the scale-out tests share: the real-server helpers of ``tests/server/conftest.py`` (the
-``teenpatti serve`` process, the lobby, the WebSocket client that checks every card it is sent),
-loaded once under a name of their own, and a few looks into PostgreSQL and Redis.
+"""What the scale-out tests share: the real-server helpers of :mod:`support.server` (the
+``teenpatti serve`` process, the lobby, the WebSocket client that checks every card it is sent)
+and a few looks into PostgreSQL and Redis.
 
 The test modules import from here (``from scale_helpers import ...``); ``conftest.py`` turns the
 helpers into fixtures.
@@ -8,15 +8,12 @@ helpers into fixtures.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import asyncpg
 import redis
+from support import server as support_server
 
 from teenpatti.engine import Action
 from teenpatti.tables.events import decode
@@ -39,25 +36,12 @@ __all__ = [
 ]
 
 
-def _load_server_helpers() -> ModuleType:
-    name = "teenpatti_server_test_helpers"
-    if name in sys.modules:
-        return sys.modules[name]
-    path = Path(__file__).resolve().parents[1] / "server" / "conftest.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None, path
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-server_helpers = _load_server_helpers()
-Server = server_helpers.Server
-Client = server_helpers.Client
-Api = server_helpers.Api
-card_problems = server_helpers.card_problems
-FAST: tuple[str, ...] = tuple(server_helpers.FAST)
+server_helpers = support_server
+Server = support_server.Server
+Client = support_server.Client
+Api = support_server.Api
+card_problems = support_server.card_problems
+FAST: tuple[str, ...] = tuple(support_server.FAST)
 
 
 # ---------------------------------------------------------------------- PostgreSQL

@@ -65,5 +65,6 @@ def test_readyz_follows_the_store_and_the_bus(services_available: None, tmp_path
     finally:
         if srv is not None:
             srv.kill()
+            srv.close()
         cache.stop()
         pg.stop()

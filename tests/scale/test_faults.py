@@ -59,8 +59,7 @@ def test_tables_play_on_through_store_bus_and_process_faults(
 
     arun(body(), 240)
     for srv in servers:
-        if srv.alive:
-            srv.stop()
+        srv.close()
         assert "Traceback" not in srv.log(), srv.log()[-4000:]
     print("time until every table moves again:", took)
 

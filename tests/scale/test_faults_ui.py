@@ -97,6 +97,6 @@ def test_a_move_tapped_during_a_store_outage_is_retried_by_the_page(
         assert seen[0]["seat"] == 0 and seen[0]["id"] == sent[0], seen
         context.close()
     finally:
-        srv.stop()
+        srv.close()
     assert not errors, errors
     assert "Traceback" not in srv.log(), srv.log()[-4000:]

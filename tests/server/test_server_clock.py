@@ -23,7 +23,7 @@ from teenpatti.tables.service import Timing
 from teenpatti.web.app import MAX_MESSAGE, create_app
 
 if TYPE_CHECKING:
-    from conftest import Client
+    from support.server import Client
 
 Run = Callable[..., Any]
 MakeClient = Callable[..., "Client"]

@@ -35,7 +35,7 @@ import websockets
 from websockets.frames import Frame, Opcode
 
 if TYPE_CHECKING:
-    from conftest import Api, Client, Server
+    from support.server import Api, Client, Server
 
 
 Run = Callable[..., Any]

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from conftest import Api, Client, Server
+    from support.server import Api, Client, Server
 
 Run = Callable[..., Any]
 MakeClient = Callable[..., "Client"]
@@ -512,16 +512,19 @@ def test_again_after_the_game_ends(server: Server, api: Api, ws: MakeClient, aru
 
 # ---------------------------------------------------------------------- the rules catalogue
 def test_rules_catalogue_is_what_the_server_plays(server: Server, api: Api, arun: Run) -> None:
-    """GET /api/rules serves the engine's catalogue, and a table opened with any preset's options
-    as the catalogue gives them plays exactly those options; a value a preset does not allow is
-    refused with the option's code."""
+    """GET /api/rules serves the engine's catalogue with this server's limit on hands, and a table
+    opened with any preset's options as the catalogue gives them plays exactly those options; a
+    value a preset does not allow, or past the limit, is refused with the option's code."""
     from teenpatti.engine.rules import catalogue
+    from teenpatti.tables.table import HANDS_MAX
 
     async def body() -> None:
         response = await api.request("GET", "/api/rules")
         assert response.status_code == 200
         served = response.json()
-        assert served == json.loads(json.dumps(catalogue()))
+        expected = json.loads(json.dumps(catalogue()))
+        expected["options"]["hands"]["max"] = HANDS_MAX
+        assert served == expected
         assert set(served["presets"]) >= {"nepal", "classic", "club", "duo", "limited"}
         for name, preset in served["presets"].items():
             seats = min(6, preset["seats"]["max"])
@@ -536,6 +539,10 @@ def test_rules_catalogue_is_what_the_server_plays(server: Server, api: Api, arun
         )
         assert refused.status_code == 400
         assert refused.json()["error"]["code"] == "rules/boot"
+        rules = {"preset": "club", "hands": served["options"]["hands"]["max"] + 1}
+        refused = await api.request("POST", "/api/tables", json_body={"name": "A", "rules": rules})
+        assert refused.status_code == 400
+        assert refused.json()["error"]["code"] == "rules/hands"
 
     arun(body(), 20)
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from conftest import Client, Server
+    from support.server import Client, Server
 
 Run = Callable[..., Any]
 MakeClient = Callable[..., "Client"]
@@ -202,3 +202,62 @@ def test_latecomers_refused_when_the_host_says_so(
         await a.close()
 
     arun(go(), 60)
+
+
+def test_a_removal_holds_for_the_game_until_the_host_lets_them_back(
+    server_factory: Callable[..., Server], ws: MakeClient, arun: Run
+) -> None:
+    srv = server_factory()
+    api = srv.api
+
+    async def join(code: str, name: str, was: str | None = None) -> Any:
+        headers = {"Authorization": f"Bearer {was}"} if was else None
+        path = f"/api/tables/{code}/join"
+        return await api.request("POST", path, json_body={"name": name}, headers=headers)
+
+    async def before() -> tuple[str, str, str]:
+        host = await api.create(name="Host", seats=3, preset="limited", hands=3, turn_seconds=None)
+        code = host["code"]
+        bina = await api.join(code, "Bina")
+        a, b = ws(srv, code, 0, "host"), ws(srv, code, 1, "bina")
+        await a.hello(host["token"])
+        await b.hello(bina["token"])
+        await a.send({"type": "start"})
+        await a.state(lambda s: s["status"] == "playing")
+        await a.send({"type": "remove", "seat": 1})
+        assert (await b.next(lambda m: m["type"] == "error", timeout=5))["code"] == "seat/removed"
+        state = await a.state(lambda s: s.get("removed") == ["Bina"])
+        assert state["seats"][1]["person"] is False
+        await a.close()
+        return code, host["token"], bina["token"]
+
+    async def after(code: str, host_token: str, bina_token: str) -> None:
+        # Back at once by the same name, by another spelling of it, or by another name from
+        # the phone that held the seat: each refused with seat/removed, and nothing changes.
+        for name, was in (("Bina", None), (" bina ", None), ("Someone", bina_token)):
+            refused = await join(code, name, was)
+            assert refused.status_code == 403, refused.text
+            assert refused.json()["error"]["code"] == "seat/removed"
+        assert "seated" not in {e["type"] for e in srv.events(code)}
+        # Only the host lets back, and only someone removed.
+        a = ws(srv, code, 0, "host")
+        await a.hello(host_token)
+        for message, code_ in (
+            ({"type": "readmit", "name": "Nobody"}, "seat/not_removed"),
+            ({"type": "readmit", "name": 7}, "seat/not_removed"),
+            ({"type": "readmit"}, "seat/not_removed"),
+        ):
+            assert (await a.request(message))["code"] == code_
+        await a.send({"type": "readmit", "name": "BINA"})
+        await a.state(lambda s: "removed" not in s)
+        back = await join(code, "Bina", bina_token)
+        assert back.status_code == 200, back.text
+        assert back.json()["seat"] == 1
+        await a.close()
+
+    code, host_token, bina_token = arun(before(), 60)
+    srv.kill()  # the table is rebuilt from its log: the removal holds
+    srv.start()
+    arun(after(code, host_token, bina_token), 60)
+    assert [e["type"] for e in srv.events(code)][-2:] == ["readmitted", "seated"]
+    srv.assert_healthy()

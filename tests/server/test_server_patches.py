@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from teenpatti.tables.patch import apply
 
 if TYPE_CHECKING:
-    from conftest import Api, Client, Server
+    from support.server import Api, Client, Server
 
 Run = Callable[..., Any]
 MakeClient = Callable[..., "Client"]

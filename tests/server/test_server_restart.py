@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from conftest import Api, Client, Server
+    from support.server import Api, Client, Server
 
 Run = Callable[..., Any]
 MakeClient = Callable[..., "Client"]

@@ -27,7 +27,7 @@ import httpx
 from websockets.frames import Frame, Opcode
 
 if TYPE_CHECKING:
-    from conftest import Client, Server
+    from support.server import Client, Server
 
 Run = Callable[..., Any]
 MakeClient = Callable[..., "Client"]

@@ -23,6 +23,7 @@ from teenpatti.tables.clocks import RETRY_MAX
 from teenpatti.tables.live import Connection, LiveTable
 from teenpatti.tables.service import TableService, Timing
 from teenpatti.tables.table import TableError
+from teenpatti.web.app import create_app
 
 DOCTOR = (sys.executable, "-c", "from teenpatti.cli import main; main()", "doctor")
 
@@ -489,6 +490,34 @@ def test_a_chat_message_sent_again_with_its_id_is_stored_once(tmp_path: Path) ->
         said = [e for e in said if e["type"] == "said"]
         assert [e.get("id") for e in said] == ["c-1", "c-2"]
         assert [m["text"] for m in live.table.public_state()["chat"]] == ["shabash", "shabash"]
+        await service.stop()
+
+    run(body)
+
+
+def test_the_rounds_are_counted_on_the_clock_the_app_is_given(tmp_path: Path) -> None:
+    """The app runs its service on the clock it is handed, and the reconciler's rounds and the
+    tables' clocks count what they have done: a test waits for them instead of sleeping."""
+
+    async def body() -> None:
+        clock = ManualClock()
+        app = create_app(SqliteStore(tmp_path / "s.sqlite3"), timing=TIMING, clock=clock)
+        service: TableService = app.state.service
+        assert service.clock is clock
+        await service.start()
+        live, _ = await started(service)
+        fired = service.clocks.fired.count
+        dealt = asyncio.ensure_future(service.clocks.fired.wait(1))
+        assert not live.table.hand_in_play
+        await clock.advance(TIMING.first_deal)  # the deal's clock fires once
+        assert await dealt == fired + 1 and live.table.hand_in_play
+        rounds = service.reconciler.rounds.count
+        assert rounds >= 1  # the first round runs at once
+        waiting = asyncio.ensure_future(service.reconciler.rounds.wait(2))
+        await clock.advance(TIMING.reconcile_every)
+        assert service.reconciler.rounds.count == rounds + 1 and not waiting.done()
+        await clock.advance(TIMING.reconcile_every)
+        assert await waiting == rounds + 2
         await service.stop()
 
     run(body)

@@ -29,7 +29,7 @@ from teenpatti.tables.codes import (
     new_seed,
     new_token,
 )
-from teenpatti.tables.events import Act, Event, decode
+from teenpatti.tables.events import Act, Event, Played, Seated, decode
 from teenpatti.tables.service import TableService, Timing
 from teenpatti.tables.table import (
     BOT_NAMES,
@@ -362,12 +362,12 @@ def test_act_event_uses_the_seat_it_is_given() -> None:
         table.act_event(None, {"do": "pack"})
     assert spectator.value.code == "table/not_seated"
     for raw, code in (("pack", "action/malformed"), ({"do": "fly"}, "action/unknown")):
-        with pytest.raises(IllegalAction) as bad:
+        with pytest.raises(TableError) as bad:  # refused as the socket refuses it
             table.act_event(actor, raw)
         assert bad.value.code == code
     assert (table.state(other), table.version) == before  # refusals change nothing
     event = table.act_event(actor, {"do": "pack", "seat": other})
-    assert event == Act(seat=actor, action={"seat": actor, "do": "pack"}, by="person")
+    assert event == Act(seat=actor, action=Played(seat=actor, do="pack"), by="person")
     log.commit(event)
     assert table.status == "finished"
     assert [s["seat"] for s in table.state(None)["standings"]] == [other, actor]
@@ -639,3 +639,56 @@ def test_a_timeout_and_chips_handed_back_are_in_the_state() -> None:
     main, back = hand["pots"]
     assert (main["amount"], main["returned"]) == (40, False)
     assert back == {"amount": 10, "winners": [rich], "returned": True}
+
+
+def test_past_hands_credit_the_seat_holder_of_the_time_and_show_timeouts() -> None:
+    # A computer plays seat 2 in hand 1; Dipa arrives late and takes it from hand 2. Hand 1's
+    # history still names the computer, hand 2's names Dipa; the timer's move reads as a timeout.
+    log = Log({"seats": 3, "preset": "nepal", "hands": 10})
+    table = log.table
+    log.commit(table.join_event("Bina", "t1"))
+    log.commit(table.start_event(0, SEED))
+    log.commit(table.hand_event(NEXT_SEED))
+    computer = table.seats[2].name
+    log.commit(table.join_event("Dipa", "t2"))  # during hand 1: the computer plays it on
+    assert table.game is not None and table.game.hand is not None
+    first = table.game.hand.actor
+    log.commit(table.act_event(first, {"do": "pack"}, by="timer"))
+    while table.hand_in_play:
+        actor = table.game.hand.actor
+        log.commit(table.act_event(actor, {"do": "pack"}))
+    log.commit(table.hand_event(SEED))
+    assert table.seats[2].name == "Dipa"
+    while table.hand_in_play:
+        log.commit(table.act_event(table.game.hand.actor, {"do": "pack"}))
+    for built in (table, log.rebuilt()):
+        one, two = built.histories(0)
+        assert [s["name"] for s in one["seats"]] == ["Host", "Bina", computer]
+        assert [s["name"] for s in two["seats"]] == ["Host", "Bina", "Dipa"]
+        assert one["actions"][0] == {**one["actions"][0], "seat": first, "timeout": True}
+        assert not any("timeout" in a for a in one["actions"][1:] + two["actions"])
+
+
+def test_a_removal_holds_until_the_host_lets_back_or_the_next_game() -> None:
+    log = Log({"seats": 3, "preset": "limited", "hands": 1})
+    table = log.table
+    log.commit(table.join_event("Bina", "t1"))
+    log.commit(table.start_event(0, SEED))
+    log.commit(table.remove_event(0, 1))
+    for name, was in (("Bina", None), ("bina", None), ("Other", "t1")):
+        with pytest.raises(TableError) as refused:
+            table.join_event(name, "t2", was)
+        assert refused.value.code == "seat/removed"
+    assert table.state(None)["removed"] == ["Bina"]
+    with pytest.raises(TableError) as refused:
+        table.readmit_event(1, "Bina")  # the seat is the computer's now: not the host
+    assert refused.value.code == "table/not_host"
+    log.commit(table.hand_event(NEXT_SEED))
+    while table.hand_in_play:
+        assert table.game is not None and table.game.hand is not None
+        log.commit(table.act_event(table.game.hand.actor, {"do": "pack"}))
+    assert table.status == "finished"
+    assert log.rebuilt().barred == table.barred != {}
+    log.commit(*table.again_event(0, SEED))  # a new game: the removal is over
+    assert table.barred == {} and "removed" not in table.state(None)
+    assert isinstance(table.join_event("Bina", "t2", "t1"), Seated)

@@ -191,7 +191,7 @@ def test_an_answer_that_comes_after_the_table_moved_on_is_not_played(tmp_path: P
         await t.until(lambda: t.version > resumed, "the computer's new move was never stored")
         played = [e for e in (await t.events())[resumed:] if isinstance(e, Act)]
         assert played[0].seat == seat and played[0].by == "bot"
-        assert played[0].action["do"] == "chaal", "an answer to a state that is gone was played"
+        assert played[0].action.do == "chaal", "an answer to a state that is gone was played"
         assert [e for e in played if e.seat == seat] == played[:1]
 
     run(body, tmp_path)
@@ -205,7 +205,7 @@ def test_a_computer_that_fails_to_decide_packs_and_the_table_goes_on(tmp_path: P
         await t.until(lambda: t.version > before, "the table stopped at a broken computer")
         last = (await t.events())[before]
         assert isinstance(last, Act) and last.seat == seat and last.by == "timer"
-        assert last.action["do"] in {"pack", "decline"}
+        assert last.action.do in {"pack", "decline"}
         rendered = t.service.metrics.render().decode()
         assert 'teenpatti_errors_total{kind="computer/failed"} 1.0' in rendered
         assert "teenpatti_computer_decision_seconds_count" in rendered

@@ -98,20 +98,21 @@ def test_chat_bubbles_log_mute_and_typed_text(phone, server, check_layout, axe, 
     axe(hpage, "the chat")
     shot(gpage, "chat")
 
-    # Sita mutes Ram: his next message shows for Gita, not for Sita.
-    hpage.get_by_test_id("menu-open").tap()
+    # Sita mutes Ram, from the chat, for herself ("for you": it is no host's power, and the host's
+    # menu holds none): his next message shows for Gita, not for Sita.
+    assert hpage.get_by_test_id("mute-1").text_content() == "Mute Ram for you"
     hpage.get_by_test_id("mute-1").tap()
     assert hpage.get_by_test_id("mute-1").get_attribute("aria-pressed") == "true"
     rpage.get_by_test_id("phrase-ramro_khel").tap()
     gpage.get_by_test_id("bubble-1").get_by_text("Ramro khel!").wait_for()
     gpage.get_by_test_id("chat-log").get_by_text("Ramro khel!").wait_for()
-    hpage.get_by_test_id("chat-open").tap()
     hpage.get_by_test_id("chat-log").get_by_text("<img src=x onerror=alert(1)> chito!").wait_for()
     assert hpage.get_by_test_id("chat-log").get_by_text("Ramro khel!").count() == 0
     assert hpage.get_by_test_id("bubble-1").count() == 0
 
     # The host turns typed chat off: the others' text box gives way to a note.
     hpage.get_by_test_id("menu-open").tap()
+    assert hpage.get_by_test_id("table-menu").locator("[data-testid^=mute-]").count() == 0
     hpage.get_by_test_id("setting-chat").tap()
     gpage.get_by_test_id("chat-off").wait_for()
     assert gpage.get_by_test_id("chat-text").count() == 0
@@ -169,15 +170,39 @@ def test_pause_remove_latecomer_leave_and_the_host_passes(
     for page in (hpage, bpage, kpage):
         page.get_by_test_id("paused").wait_for(state="detached")
 
-    # The host removes Kiran (after a confirmation): his page goes back to the join form.
+    # Invite from the table menu during the game: the code, the QR code, the link.
+    hpage.get_by_test_id("invite-open").tap()
+    invite = hpage.get_by_test_id("invite")
+    assert invite.get_by_test_id("table-code").get_attribute("data-code") == code
+    invite.locator("[data-testid=qr][src^='blob:']").wait_for()
+    hpage.wait_for_function(
+        "(code) => document.querySelector('[data-testid=share-link]').value.endsWith('/t/' + code)",
+        arg=code,
+    )
+    hpage.get_by_test_id("invite-open").tap()
+    assert hpage.get_by_test_id("invite").count() == 0
+
+    # The host removes Kiran (after a confirmation) for the rest of the game: his page goes
+    # back to the join form, where sitting down again is refused, by his name or another.
     hpage.get_by_test_id("remove-2").tap()
-    hpage.get_by_test_id("confirm").get_by_text("Remove Kiran from the table?").wait_for()
+    hpage.get_by_test_id("confirm").get_by_text(
+        "Remove Kiran from the table for the rest of this game?"
+    ).wait_for()
     hpage.get_by_test_id("confirm-yes").tap()
     kpage.get_by_test_id("join-form").wait_for()
     kpage.get_by_test_id("form-error").get_by_text(
-        "The host removed you from this table."
+        "The host removed you from this table"
     ).wait_for()
     bpage.get_by_test_id("announce").get_by_text("Kiran").last.wait_for()
+    for name in ("Kiran", "Kiru"):
+        kpage.get_by_test_id("form-error").evaluate("(el) => { el.textContent = ''; }")
+        kpage.get_by_test_id("name").fill(name)
+        kpage.get_by_test_id("join-submit").tap()
+        kpage.get_by_test_id("form-error").get_by_text(
+            "The host removed you from this table"
+        ).wait_for()
+    kpage.get_by_test_id("watch").wait_for()
+    assert hpage.get_by_test_id("readmit-0").text_content() == "Let Kiran back"
 
     # A latecomer (in Nepali) takes that seat from the lobby; the computer plays it this hand.
     late = phone()
@@ -216,6 +241,13 @@ def test_pause_remove_latecomer_leave_and_the_host_passes(
     lpage.get_by_test_id("paused").wait_for()
     check_layout(lpage)
 
+    # The new host lets Kiran back: one tap, and he is seated again.
+    lpage.get_by_test_id("readmit-0").tap()
+    lpage.get_by_test_id("removed").wait_for(state="detached")
+    kpage.get_by_test_id("join-submit").tap()
+    kpage.locator("[data-testid=table][data-status=playing]").wait_for()
+    assert kpage.get_by_test_id("table").get_attribute("data-you") != ""
+
 
 def test_a_new_game_needs_the_host_or_a_majority(phone, server, play) -> None:
     code, seats = open_table(server, ["Hari", "Mina", "Nabin"], seats=3, hands=1)
@@ -239,3 +271,15 @@ def test_a_new_game_needs_the_host_or_a_majority(phone, server, play) -> None:
     pages[1].get_by_test_id("again").tap()
     for page in pages:
         page.locator("[data-testid=table][data-status=playing]").wait_for()
+
+
+def test_the_host_starts_without_scrolling(phone, server) -> None:
+    # Five seats on a 390 x 844 phone: "Start the game" is on the first screen.
+    code, seats = open_table(server, ["Sita", "Ram", "Gita"], seats=5, hands=10)
+    page = sit(phone(width=390, height=844), code, seats[0])
+    start = page.get_by_test_id("start")
+    start.wait_for()
+    box = start.bounding_box()
+    assert page.evaluate("() => window.scrollY") == 0
+    assert box is not None and box["y"] + box["height"] <= 844, box
+    page.get_by_test_id("table-code").wait_for()  # the invitation is still on the page

@@ -23,7 +23,7 @@ for (const which of ["en", "ne"]) {
   faces[which] = {
     names: deck.map((card) => cards.cardName(card)),
     corners: [..."23456789TJQKA"].map((rank) => cards.rankText(rank)),
-    errors: ["rules/show_tie", "no/such_code"].map((code) => i18n.errorText(code, "reason")),
+    errors: ["rules/show_tie", "no/such_code", "http/502"].map((code) => i18n.errorText(code, "reason")),
   };
 }
 process.stdout.write(

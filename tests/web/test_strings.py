@@ -36,13 +36,43 @@ RETIRED = {
     "रकम": "chips are not money: say चिप्स",
     "पत्ता": "a card is पत्ती, the cards in hand are तास",
     "हात": "a three-card hand is तास",
+    "प्रयास": "say कोसिस",
+    "विशेषज्ञ": "say उस्ताद",
+    "अभिलेख": "say रेकर्ड",
+    "प्रतिबद्धता": "say बाँड्नुअघि सर्भरले दिएको छाप",
+    "मोल": "chips have no price: say तिर्ने, लाग्छ",
+    "जथाभावी": "means careless: a deal is shuffled (फिटेर)",
+    "लुकाएर": "suggests cheating",
+    "कसलाई": "say कोसँग",
+    "यन्त्र": "say कम्प्युटर or फोन",
+    "जडान": "say इन्टरनेट",
+    "पछाडि": "the Back button is फर्कनुहोस्",
+    "स्टेक": "the stake is दाउ (units: २ दाउ)",
+    "पाना": "the page is पेज",
+    "अर्को पटक": "the next hand is अर्को बाजी",
+    "अर्को पालो": "the next hand is अर्को बाजी",
+    "तपाईं ले": "तपाईंले is one word",
 }
-"""Words the style note retires from the Nepali, and why."""
+"""Words the style note retires from the Nepali, and why (docs/nepali.md, "Words we do not say")."""
+KEPT_IN_LATIN = re.compile(
+    r"\{\w+\}|https?://\S+|--host|--public-url|Wi-Fi|\bAK47\b|\bQR\b|(?<![A-Za-z])[AKQJ](?![A-Za-z])"
+)
+"""What a Nepali string may keep in Latin letters (docs/nepali.md, "Digits"): placeholders, a link,
+what a server's operator types, a variant's name, QR and the card letters."""
+OTHER_LANGUAGE = {"app.other", "lang.button", "lang.label"}
+"""Strings in the other language on purpose, each shown marked with its language (``lang``)."""
+CHIP_ALONE = re.compile(r"चिप(?!्स)")
+"""Chips are चिप्स, one or many."""
+A_MOVE = re.compile(r"\bmoves?\b", re.IGNORECASE)
+A_BET = re.compile(r"chaal|\bbet|raise", re.IGNORECASE)
 ERROR_CALL = re.compile(r"\w+\(\s*\"([a-z_0-9]+/[a-z_0-9]+)\"\s*,")
 """An error raised or sent with its code and a reason for the player (a metric's label, with no
 reason, is not one)."""
 REFUSAL = re.compile(r"\(\s*\"([a-z_0-9]+/[a-z_0-9]+)\"\s*,\s*\"")
 """The engine's refusal of a move: a tuple of its code, its reason and the reason's values."""
+WRITTEN_CODE = re.compile(r"(?:\"code\"\s*:|\bcode\s*=)\s*\"([a-z_0-9]+/[a-z_0-9]+)\"")
+"""A code written out as JSON text or a mapping (``{"code": "server/busy", ...}``, as the edge
+writes its own replies) or given by name (``code="http/timeout"``)."""
 
 
 @cache
@@ -88,7 +118,7 @@ def server_error_codes() -> set[str]:
     codes: set[str] = set()
     for path in (ROOT / "teenpatti").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
-        codes.update(ERROR_CALL.findall(text), REFUSAL.findall(text))
+        codes.update(ERROR_CALL.findall(text), REFUSAL.findall(text), WRITTEN_CODE.findall(text))
     return codes
 
 
@@ -156,6 +186,7 @@ def test_card_names_and_corners_follow_the_language() -> None:
 def test_every_server_error_code_has_a_sentence_in_both_languages() -> None:
     codes = server_error_codes()
     assert {"turn/not_yours", "name/taken", "rate/limited", "sideshow/pending"} <= codes
+    assert {"server/busy", "http/timeout"} <= codes, "codes written as JSON text"
     en, ne = strings()["strings"]["en"], strings()["strings"]["ne"]
     missing = sorted(code for code in codes if f"err.{code}" not in en or f"err.{code}" not in ne)
     assert missing == [], "error codes with no sentence"
@@ -164,6 +195,10 @@ def test_every_server_error_code_has_a_sentence_in_both_languages() -> None:
     ne_errors = strings()["cards"]["ne"]["errors"]
     assert ne_errors[0] == ne["err.rules"]
     assert "reason" not in ne_errors[1], "a Nepali page must not show the server's English"
+    # a proxy's own status (no body of ours) has a sentence too, with no code shown
+    assert strings()["cards"]["en"]["errors"][2] == en["err.http"]
+    assert strings()["cards"]["ne"]["errors"][2] == ne["err.http"]
+    assert not re.search(r"[A-Za-z0-9]", ne_errors[1]), "an unknown code in Nepali shows no Latin"
 
 
 def test_retired_words_stay_out_of_the_nepali() -> None:
@@ -174,3 +209,29 @@ def test_retired_words_stay_out_of_the_nepali() -> None:
         if word in text
     ]
     assert found == [], "\n".join(found)
+
+
+def test_chips_are_chips() -> None:
+    found = [f"{where}: {text}" for where, text in nepali_texts() if CHIP_ALONE.search(text)]
+    assert found == [], "\n".join(found)
+
+
+def test_chaal_is_only_ever_the_bet() -> None:
+    """A string about a move (not a chaal, a bet or a raise) says खेल्नु, never चाल."""
+    en, ne = strings()["strings"]["en"], strings()["strings"]["ne"]
+    found = [
+        f"{key}: {en[key]} / {ne[key]}"
+        for key in en
+        if A_MOVE.search(en[key]) and not A_BET.search(en[key]) and "चाल" in ne.get(key, "")
+    ]
+    assert found == [], "\n".join(found)
+
+
+def test_nepali_has_no_english() -> None:
+    found = [
+        f"{where}: {text}"
+        for where, text in nepali_texts()
+        if where.removeprefix("i18n ") not in OTHER_LANGUAGE
+        and re.search(r"[A-Za-z]", KEPT_IN_LATIN.sub(" ", text))
+    ]
+    assert found == [], "English in Nepali:\n" + "\n".join(found)

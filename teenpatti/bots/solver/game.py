@@ -31,7 +31,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ...engine.bulk import strength_array
-from ...engine.rules import Rules, ShowCost, ShowSeenVsBlind, ShowTie
+from ...engine.prices import chaal_cost, raise_cost, show_cost
+from ...engine.rules import Rules, ShowTie
 from ...odds import heads_up_equity
 
 __all__ = [
@@ -268,26 +269,22 @@ def _expand(
     end[PACK] = (True, float(s.put[1]) if p == 1 else -float(s.put[0]), 0.0, 0.0)
     if not seen and max_blind is not None and s.blind_turns[p] >= max_blind:
         return moves, end  # out of blind turns: see or pack
-    cost = s.stake * 2 if seen else s.stake
+    # The engine's prices (teenpatti.engine.prices), in boots: they are linear in the stake.
+    cost = chaal_cost(s.stake, seen)
     if left >= cost:
-        new = cost // 2 if seen else cost
-        bet(CHAAL, cost, max(s.stake, new if cap is None else min(new, cap)))
-        if (cap is None or s.stake * 2 <= cap) and left >= cost * 2:
-            bet(RAISE, cost * 2, s.stake * 2)
+        bet(CHAAL, cost, s.stake)  # a chaal leaves the stake as it is
+        raised = raise_cost(s.stake, seen)
+        if (cap is None or s.stake * 2 <= cap) and left >= raised:
+            bet(RAISE, raised, s.stake * 2)
     else:
         bet(ALLIN, left, s.stake)
     if s.bet_made or not rules.show_after_bet:
-        other_seen = s.seen[o]
-        if not seen or other_seen or rules.show_seen_vs_blind is not ShowSeenVsBlind.FORBIDDEN:
-            quadruple = rules.show_seen_vs_blind is ShowSeenVsBlind.QUADRUPLE
-            show = s.stake * 4 if quadruple and seen and not other_seen else cost
-            if rules.show_cost is ShowCost.DOUBLE:
-                show *= 2
-            if left >= show:
-                put = pay(show)
-                reached = limit is not None and put[0] + put[1] >= limit
-                all_in = show == left
-                showdown(SHOW, put, None if reached or all_in else p, all_in)
+        show = show_cost(rules, s.stake, seen, s.seen[o])
+        if show is not None and left >= show:
+            put = pay(show)
+            reached = limit is not None and put[0] + put[1] >= limit
+            all_in = show == left
+            showdown(SHOW, put, None if reached or all_in else p, all_in)
     return moves, end
 
 

@@ -56,11 +56,11 @@ export const RULES = [
     body: [
       {
         en: "You start every hand blind: your cards stay face down, even to you. A blind chaal costs the stake, which starts at the boot.",
-        ne: "हरेक बाजी तपाईं ब्लाइन्ड भएर सुरु गर्नुहुन्छ: तास घोप्टै रहन्छ, तपाईंले आफैँ पनि देख्नुहुन्न। ब्लाइन्डको चालको मोल दाउ बराबर हुन्छ, जुन बुटबाट सुरु हुन्छ।",
+        ne: "हरेक बाजी तपाईं ब्लाइन्ड भएर सुरु गर्नुहुन्छ: तास घोप्टै रहन्छ, तपाईंले आफैँ पनि देख्नुहुन्न। ब्लाइन्डको चाल दाउ बराबर हुन्छ, र दाउ बुटबाट सुरु हुन्छ।",
       },
       {
         en: "On your turn you may tap See cards. You are then seen for the rest of the hand and your chaal costs twice the stake. Looking is free and does not use up your turn.",
-        ne: "आफ्नो पालोमा ‘तास हेर्नुहोस्’ थिच्न सक्नुहुन्छ। त्यसपछि बाजीभर तपाईं सिन हुनुहुन्छ र चालको मोल दाउको दोब्बर हुन्छ। हेर्न सित्तैमा हुन्छ र पालो पनि खेर जाँदैन।",
+        ne: "आफ्नो पालोमा ‘तास हेर्नुहोस्’ थिच्न सक्नुहुन्छ। त्यसपछि बाजीभर तपाईं सिन हुनुहुन्छ र चाल दाउको दोब्बर हुन्छ। हेर्न सित्तैमा हुन्छ र पालो पनि खेर जाँदैन।",
       },
     ],
   },
@@ -70,7 +70,7 @@ export const RULES = [
     body: [
       {
         en: "Chaal: pay your price (the stake when blind, twice the stake when seen) and stay in.",
-        ne: "चाल: आफ्नो मोल तिर्नुहोस् (ब्लाइन्ड भए दाउ, सिन भए दाउको दोब्बर) र खेलमा रहनुहोस्।",
+        ne: "चाल: आफूले तिर्नुपर्ने चिप्स तिर्नुहोस् (ब्लाइन्ड भए दाउ, सिन भए दाउको दोब्बर) र खेलमा रहनुहोस्।",
       },
       {
         en: "Raise: pay twice your chaal; the stake doubles for everyone after you. The stake stops at eight boots: with a boot of 10, a blind chaal never costs more than 80 and a seen chaal never more than 160.",
@@ -102,7 +102,7 @@ export const RULES = [
     body: [
       {
         en: "With three or more players still in, a seen player may ask the player just before them for a side show, if that player is seen too. It costs a seen chaal.",
-        ne: "तीन वा बढी खेलाडी बाँकी हुँदा सिन खेलाडीले आफूभन्दा ठीक अघिको खेलाडीसँग, उहाँ पनि सिन हुनुहुन्छ भने, साइड सो माग्न सक्नुहुन्छ। यसको मोल सिनको एउटा चाल हो।",
+        ne: "तीन वा बढी खेलाडी बाँकी हुँदा सिन खेलाडीले आफूभन्दा ठीक अघिको खेलाडीसँग, उहाँ पनि सिन हुनुहुन्छ भने, साइड सो माग्न सक्नुहुन्छ। यसमा सिनको एउटा चाल तिर्नुपर्छ।",
       },
       {
         en: "If the other player accepts, only the two of them see both hands, and the lower hand packs (on equal hands, the one who asked packs). If they decline, play goes on as if a chaal had been made.",
@@ -116,7 +116,7 @@ export const RULES = [
     body: [
       {
         en: "When the pot reaches 100 boots (1,000 chips with a boot of 10), betting stops and everyone still in shows. The best hand takes the pot; equal best hands share it.",
-        ne: "पोट १०० बुट (बुट १० भए १,००० चिप्स) पुगेपछि दाउ रोकिन्छ र बाँकी सबैको तास खोलिन्छ। सबैभन्दा ठूलो तासले पोट लिन्छ; बराबर भए बाँडिन्छ।",
+        ne: "पोट १०० बुट (बुट १० भए १,००० चिप्स) पुगेपछि चाल हाल्न रोकिन्छ र बाँकी सबैको तास खोलिन्छ। सबैभन्दा ठूलो तासले पोट लिन्छ; बराबर भए बाँडिन्छ।",
       },
       {
         en: "If you cannot afford your chaal, you may go all in with what you have left, and everyone still in shows at once. Going all in, you can win from each player only as much as you put in yourself; the rest is a side pot for the best of the others.",
@@ -208,7 +208,7 @@ export const WORDS = [
   { word: "Teen patti", ne: "तीन पत्ती", en: "Three cards: the name of the game.", neMeaning: "तीन पत्ती: खेलको नाम।" },
   { word: "Flush", ne: "फ्लस", en: "What most players in Nepal call Teen Patti.", neMeaning: "नेपालमा धेरैले तीन पत्तीलाई भन्ने नाम।" },
   { word: "Boot", ne: "बुट", en: "The chips everyone puts in the pot before the deal.", neMeaning: "तास बाँड्नुअघि सबैले पोटमा हाल्ने चिप्स।" },
-  { word: "Chaal", ne: "चाल", en: "A bet to stay in: the stake when blind, twice the stake when seen.", neMeaning: "खेलमा रहन लगाइने दाउ: ब्लाइन्ड भए दाउ बराबर, सिन भए दोब्बर।" },
+  { word: "Chaal", ne: "चाल", en: "A bet to stay in: the stake when blind, twice the stake when seen.", neMeaning: "खेलमा रहन हाल्ने चिप्स: ब्लाइन्ड भए दाउ बराबर, सिन भए दाउको दोब्बर।" },
   { word: "Blind", ne: "ब्लाइन्ड", en: "Playing without having looked at your cards.", neMeaning: "आफ्नो तास नहेरी खेल्नु।" },
   { word: "Seen", ne: "सिन", en: "Having looked at your cards; a seen chaal costs double.", neMeaning: "तास हेरिसकेको; सिनको चाल दोब्बर पर्छ।" },
   { word: "Pack", ne: "प्याक", en: "To give up the hand.", neMeaning: "बाजी छोड्नु।" },
@@ -219,7 +219,7 @@ export const WORDS = [
   { word: "Run", ne: "रन", en: "Sequence: three cards in a row, suits mixed.", neMeaning: "रङ फरक भएका लगातार तीन पत्ती।" },
   { word: "Colour", ne: "कलर", en: "Three cards of one suit, not in a row.", neMeaning: "एउटै रङका तीन पत्ती, लगातार होइनन्।" },
   { word: "Jute", ne: "जुट", en: "A pair: two cards of one rank.", neMeaning: "एउटै अङ्कका दुई पत्ती।" },
-  { word: "Stake", ne: "दाउ", en: "The running price of staying in; it starts at the boot.", neMeaning: "खेलमा रहने चालु मोल; बुटबाट सुरु हुन्छ।" },
+  { word: "Stake", ne: "दाउ", en: "The running price of staying in; it starts at the boot.", neMeaning: "खेलमा रहन अहिले तिर्नुपर्ने चिप्स; बुटबाट सुरु हुन्छ।" },
   { word: "Pot", ne: "पोट", en: "All the chips put in this hand; the winner takes it.", neMeaning: "यो बाजीमा हालिएका सबै चिप्स; जित्नेले लिन्छ।" },
 ];
 
@@ -267,7 +267,7 @@ export const FAQ = [
     },
   },
   {
-    q: { en: "Are the chips worth anything?", ne: "के चिप्सको कुनै मोल छ?" },
+    q: { en: "Are the chips worth anything?", ne: "के चिप्सले केही किन्न सकिन्छ?" },
     a: {
       en: "No. Everyone gets the same 1,000 play chips at the start of every game. They cannot be bought, sold or carried over: they are just the score.",
       ne: "छैन। हरेक खेलको सुरुमा सबैले उही १,००० खेल-चिप्स पाउनुहुन्छ। किन्न, बेच्न वा अर्को खेलमा लैजान मिल्दैन: यी हिसाब राख्न मात्र हुन्।",
@@ -281,7 +281,7 @@ export const FAQ = [
     },
   },
   {
-    q: { en: "What happens if I lose my connection?", ne: "जडान टुटे के हुन्छ?" },
+    q: { en: "What happens if I lose my connection?", ne: "इन्टरनेट टुटे के हुन्छ?" },
     a: {
       en: "The page reconnects by itself and puts you back in your seat, even after a reload. If you stay away too long, the computer plays your seat until you are back.",
       ne: "पेज आफैँ फेरि जोडिन्छ र तपाईंलाई आफ्नै सिटमा फर्काउँछ, रिलोड गरे पनि। धेरै बेर टाढा रहे तपाईं नफर्कुन्जेल कम्प्युटरले तपाईंको सिट खेल्छ।",
@@ -304,11 +304,11 @@ export const TIPS = [
   },
   {
     en: "An ace high beats one random hand 67% of the time but is the best of four hands only 31% of the time. It is worth more in a side show, against one player, than in a big raise against the whole table.",
-    ne: "एक्का भएको हाइ कार्डले जुनसुकै एक जनाको तासलाई ६७% पटक जित्छ, तर चार जनाको तासमध्ये ३१% पटक मात्र सबैभन्दा ठूलो हुन्छ। पूरै टेबलविरुद्ध ठूलो रेजभन्दा एक जनासँगको साइड सोमा यसको मोल बढी हुन्छ।",
+    ne: "एक्का भएको हाइ कार्डले जुनसुकै एक जनाको तासलाई ६७% पटक जित्छ, तर चार जनाको तासमध्ये ३१% पटक मात्र सबैभन्दा ठूलो हुन्छ। पूरै टेबलविरुद्ध ठूलो रेजभन्दा एक जनासँगको साइड सोमा यो बढी काम लाग्छ।",
   },
   {
     en: "A pair beats one random hand 83% of the time and two random hands 69% of the time: the fewer players left, the more it is worth. Pack a weak hand early; every chaal you skip is chips kept for a better one.",
-    ne: "जुटले जुनसुकै एक जनाको तासलाई ८३% र दुई जनाको तासलाई ६९% पटक जित्छ: जति कम खेलाडी बाँकी, त्यति बढी मोल। कमजोर तास चाँडै प्याक गर्नुहोस्; नतिरेको हरेक चाल राम्रो तासका लागि बचेको चिप्स हो।",
+    ne: "जुटले जुनसुकै एक जनाको तासलाई ८३% र दुई जनाको तासलाई ६९% पटक जित्छ: जति कम खेलाडी बाँकी, त्यति बढी काम लाग्छ। कमजोर तास चाँडै प्याक गर्नुहोस्; नतिरेको हरेक चाल राम्रो तासका लागि बचेको चिप्स हो।",
   },
   {
     en: "Trails and pure sequences are rare: 100 of the 22,100 hands. At a table of four somebody holds one only about once in 55 deals.",
@@ -318,5 +318,5 @@ export const TIPS = [
 
 export const TIPS_METHOD = {
   en: "How these figures were found: the counts are exact, made with this project's own hand evaluator over all 22,100 three-card hands at our table's ranking; the figures against one or two hands are exact too; the four-player figures come from one million random deals and are rounded to whole percents. Equal hands count as best.",
-  ne: "यी अङ्क कसरी निकालिए: गन्ती यही खेलको आफ्नै तास दाँज्ने प्रोग्रामले हाम्रो टेबलको क्रममा सबै २२,१०० तास गनेर निकालेको हो, त्यसैले ठ्याक्कै हो; एक वा दुई जनाको तासविरुद्धका अङ्क पनि ठ्याक्कै हुन्; चार खेलाडीका अङ्क दस लाख पटक जथाभावी बाँडेर निकालिएका र पूरा प्रतिशतमा मिलाइएका हुन्। बराबर तासलाई पनि सबैभन्दा ठूलो गनिएको छ।",
+  ne: "यी अङ्क कसरी निकालिए: गन्ती यही खेलको आफ्नै तास दाँज्ने प्रोग्रामले हाम्रो टेबलको क्रममा सबै २२,१०० तास गनेर निकालेको हो, त्यसैले ठ्याक्कै हो; एक वा दुई जनाको तासविरुद्धका अङ्क पनि ठ्याक्कै हुन्; चार खेलाडीका अङ्क दस लाख पटक तास फिटेर बाँडेर निकालिएका र पूरा प्रतिशतमा मिलाइएका हुन्। बराबर तासलाई पनि सबैभन्दा ठूलो गनिएको छ।",
 };

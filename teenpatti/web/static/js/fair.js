@@ -174,7 +174,12 @@ export function dealOrder(history, direction) {
   return out;
 }
 
-const refuse = (reason) => ({ verified: false, reason });
+/**
+ * A failed check: `code` names what failed (hands.js words it in the player's language, see
+ * `hands.why.*` in i18n.js), `seat` the seat it concerns if any, and `reason` says it in English as
+ * `teenpatti verify` does.
+ */
+const refuse = (code, reason, seat = null) => ({ verified: false, code, seat, reason });
 
 /** Check each card a history shows against its cards_root (a history given during the game). */
 export async function checkShown(history) {
@@ -186,17 +191,17 @@ export async function checkShown(history) {
     const cards = Array.isArray(row.cards) ? row.cards : row.cards.split(" ");
     const proofs = row.proof;
     if (!Array.isArray(proofs) || proofs.length !== 3 || cards.length !== 3) {
-      return refuse(`seat ${seat}'s cards come without the proof of each card`);
+      return refuse("no_proof", `seat ${seat}'s cards come without the proof of each card`, seat);
     }
     for (let k = 0; k < 3; k += 1) {
       if (!(await checkCardText(root, cards[k], proofs[k]))) {
-        return refuse(`seat ${seat}'s cards are not the ones committed to at the deal`);
+        return refuse("shown", `seat ${seat}'s cards are not the ones committed to at the deal`, seat);
       }
     }
     checked.push(seat);
   }
   if (history.wild && history.wild_proof && !(await checkCardText(root, history.wild, history.wild_proof))) {
-    return refuse("the card turned up is not the one committed to at the deal");
+    return refuse("wild_shown", "the card turned up is not the one committed to at the deal");
   }
   return { verified: true, complete: false, checked };
 }
@@ -207,25 +212,25 @@ export async function checkShown(history) {
  * rules (direction, variant).
  */
 export async function checkHand(history, rules) {
-  if (!history || history.deck !== DECK_V2) return refuse("not a teenpatti-deck/2 hand");
+  if (!history || history.deck !== DECK_V2) return refuse("deck", "not a teenpatti-deck/2 hand");
   if (typeof history.cards_root !== "string" || typeof history.commitment !== "string") {
-    return refuse("the hand has no commitment and cards_root to check");
+    return refuse("no_seal", "the hand has no commitment and cards_root to check");
   }
   if (!("secret" in history)) return checkShown(history);
   const secret = hexToBytes(history.secret);
-  if (!secret || secret.length !== 32) return refuse("the secret must be 64 hex digits");
+  if (!secret || secret.length !== 32) return refuse("secret", "the secret must be 64 hex digits");
   if (bytesToHex(await sha256(secret)) !== history.commitment.toLowerCase()) {
-    return refuse("the secret does not match the commitment published before the deal");
+    return refuse("commitment", "the secret does not match the commitment published before the deal");
   }
   const raw = history.contributions;
   if (!Array.isArray(raw) || raw.length !== history.seats.length) {
-    return refuse("the hand needs one contribution (or null) per seat");
+    return refuse("parts", "the hand needs one contribution (or null) per seat");
   }
   const parts = [];
   for (let seat = 0; seat < raw.length; seat += 1) {
     const part = raw[seat] === null ? null : hexToBytes(raw[seat]);
     if (raw[seat] !== null && (!part || part.length !== 32)) {
-      return refuse(`seat ${seat}'s contribution must be 64 hex digits or null`);
+      return refuse("part", `seat ${seat}'s contribution must be 64 hex digits or null`, seat);
     }
     parts.push(part);
   }
@@ -236,6 +241,7 @@ export async function checkHand(history, rules) {
   const cards = await draw(seed, 3 * order.length + (wild ? 1 : 0), variant === "jokers");
   if ((await cardsRoot(seed, cards)) !== history.cards_root.toLowerCase()) {
     return refuse(
+      "root",
       "the secret and the contributions do not give the cards_root published at the deal" +
         " (a contribution, the secret or the root was changed)",
     );
@@ -245,10 +251,10 @@ export async function checkHand(history, rules) {
     const mine = k < 0 ? "" : [cards[k], cards[k + order.length], cards[k + 2 * order.length]].map(cardText).join(" ");
     const row = history.seats[seat];
     const theirs = Array.isArray(row.cards) ? row.cards.join(" ") : row.cards || "";
-    if (mine !== theirs) return refuse(`seat ${seat} was dealt ${mine || "nothing"}, not what the file shows`);
+    if (mine !== theirs) return refuse("dealt", `seat ${seat} was dealt ${mine || "nothing"}, not what the file shows`, seat);
   }
   if (wild && history.wild !== cardText(cards[cards.length - 1])) {
-    return refuse("the card turned up is not the one dealt");
+    return refuse("wild_dealt", "the card turned up is not the one dealt");
   }
   return { verified: true, complete: true };
 }

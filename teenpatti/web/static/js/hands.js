@@ -6,16 +6,64 @@
 
 import { cardFace, sortCards } from "./cards.js";
 import { h } from "./dom.js";
-import { joinNames, num, t } from "./i18n.js";
+import { joinNames, num, parts, t } from "./i18n.js";
 import { checkHand, bytesToHex } from "./fair.js";
-import { moveText, seatName } from "./moves.js";
+import { pastMoveText } from "./happened.js";
+import { seatName } from "./moves.js";
 
-/** The words for a check's outcome. Pure. */
-export function checkWords(result) {
+/** Why a check failed, in the player's words: `name(seat)` names a seat. Pure. */
+export function whyWords(result, name = (seat) => String(seat)) {
+  const key = `hands.why.${result.code}`;
+  const known = t(key) !== key;
+  return t(known ? key : "hands.why.error", { name: result.seat === null || result.seat === undefined ? "" : name(result.seat) });
+}
+
+/** The words for a check's outcome: what was checked and what it proves. Pure. */
+export function checkWords(result, name = undefined, history = undefined) {
   if (!result) return "";
   if (result.busy) return t("hands.checking");
-  if (!result.verified) return t("hands.bad", { reason: result.reason });
-  return t(result.complete ? "hands.okAll" : "hands.okShown");
+  if (!result.verified) return t("hands.bad", { reason: whyWords(result, name) });
+  if (!result.complete) return t("hands.okShown");
+  const given = history && Array.isArray(history.contributions) ? history.contributions : null;
+  return t(given && given.every((part) => part === null) ? "hands.okAllServer" : "hands.okAll");
+}
+
+/** The technical side of a check, for its "details" switch: how it was done, the seals it used,
+ *  and, when it failed, the reason as `teenpatti verify` gives it (or the phone's own error). */
+export function checkDetails(result, history, open, toggle) {
+  const button = h(
+    "button",
+    {
+      class: "btn small",
+      type: "button",
+      "data-testid": "hands-details",
+      "aria-expanded": open ? "true" : "false",
+      onclick: toggle,
+    },
+    t("hands.details"),
+  );
+  if (!open) return h("div", { class: "check-details" }, button);
+  const hex = (value) => h("code", { class: "hex" }, String(value));
+  const lines = [];
+  if (result.verified) lines.push(h("p", {}, t(result.complete ? "hands.how.all" : "hands.how.shown")));
+  else if (result.raw) lines.push(h("p", {}, parts("hands.raw", { text: hex(result.raw) })));
+  else lines.push(h("p", {}, parts("hands.how.bad", { reason: hex(result.reason) })));
+  if (history && typeof history.cards_root === "string") {
+    lines.push(h("p", {}, parts("hands.sealCards", { hex: hex(history.cards_root) })));
+  }
+  if (history && typeof history.commitment === "string") {
+    lines.push(h("p", {}, parts("hands.sealSecret", { hex: hex(history.commitment) })));
+  }
+  return h("div", { class: "check-details" }, button, h("div", { "data-testid": "hands-details-body" }, lines));
+}
+
+/** Who held `seat` in a past hand, as the history names them (a late friend who took a computer's
+ *  seat is not credited with the computer's earlier moves); "You" or "(computer)" when the seat is
+ *  still held by the same name. Pure. */
+export function heldBy(st, history, seat) {
+  const held = history.seats[seat] ? history.seats[seat].name : "?";
+  const row = st.seats[seat];
+  return row && row.name === held ? seatName(st, seat) : held;
 }
 
 /** Whether this phone should send its part of the next deal now, and for which commitment. Pure. */
@@ -34,6 +82,7 @@ export class PastHands {
     this.list = null; // the histories, as last fetched
     this.failed = false;
     this.results = new Map(); // hand index -> check result
+    this.details = new Set(); // hand indices whose check's details are open
     this.sent = new Map(); // commitment -> the part this phone sent for it
     this.fetchedAt = null; // the hand count and status the list was fetched at
   }
@@ -72,6 +121,7 @@ export class PastHands {
       this.list = await response.json();
       this.failed = false;
       this.results.clear();
+      this.details.clear();
     } catch {
       this.failed = true;
     }
@@ -87,11 +137,12 @@ export class PastHands {
     try {
       result = await checkHand(history, this.view.st.settings.rules);
     } catch (error) {
-      result = { verified: false, reason: String(error) };
+      result = { verified: false, code: "error", seat: null, reason: String(error), raw: String(error) };
     }
     this.results.set(index, result);
     this.view.render();
-    this.view.app.announce(`${t("hands.hand", { n: num(history.hand || index + 1) })}: ${checkWords(result)}`);
+    const words = checkWords(result, (seat) => heldBy(this.view.st, history, seat), history);
+    this.view.app.announce(`${t("hands.hand", { n: num(history.hand || index + 1) })}: ${words}`);
   }
 
   /** The Past hands button; a spectator gets the hands only once the game is over. */
@@ -135,9 +186,9 @@ export class PastHands {
 
   item(st, history, i) {
     const number = history.hand || i + 1;
-    const name = (seat) => (st.seats[seat] ? seatName(st, seat) : history.seats[seat].name);
+    const name = (seat) => heldBy(st, history, seat);
     const moves = history.actions.map((a, k) =>
-      h("li", { "data-key": `m${k}` }, `${name(a.seat)}: ${moveText(a, a.paid)}`),
+      h("li", { "data-key": `m${k}`, "data-testid": "past-move" }, `${name(a.seat)}: ${pastMoveText(history.actions, k, name)}`),
     );
     const cards = history.seats
       .map((row, seat) => ({ row, seat }))
@@ -195,8 +246,14 @@ export class PastHands {
               "data-verified": result.busy ? "" : result.verified ? "1" : "0",
               "data-complete": result.complete ? "1" : "0",
             },
-            checkWords(result),
+            checkWords(result, name, history),
           )
+        : null,
+      result && !result.busy
+        ? checkDetails(result, history, this.details.has(i), () => {
+            if (!this.details.delete(i)) this.details.add(i);
+            this.view.render();
+          })
         : null,
     );
   }

@@ -4,7 +4,7 @@
 // Pure: it reads the server's state (docs/protocol.md: `hand.actions` carry `loser` and `timeout`).
 
 import { num, t } from "./i18n.js";
-import { seatName } from "./moves.js";
+import { moveText, seatName } from "./moves.js";
 
 /** A move as a seat's caption: a short form with its amount ("Raise 40", "Side show 20"). */
 export function caption(action) {
@@ -36,12 +36,29 @@ export function timeoutText(st, action) {
   return mine ? t("turn.timeout") : t("turn.timeoutOther", { name: seatName(st, action.seat) });
 }
 
+/** A side show declined, told to everyone: "Chandra declined Bina's side show". */
+export function declineText(st, actions, index) {
+  const action = actions[index];
+  const other = asker(actions, index);
+  if (action.seat === st.you) return t("side.youDeclined", { asker: seatName(st, other) });
+  if (other === st.you) return t("side.declinedYours", { name: seatName(st, action.seat) });
+  return t("side.declined", { name: seatName(st, action.seat), asker: seatName(st, other) });
+}
+
 /** The news a move makes beyond the move itself (a side show's outcome, a timeout), or null. */
 export function newsOf(st, actions, index) {
   const action = actions[index];
   if (typeof action.loser === "number") return sideShowText(st, actions, index);
   if (action.timeout) return timeoutText(st, action);
+  if (action.do === "decline") return declineText(st, actions, index);
   return null;
+}
+
+/** The news line under the turn line: the news of the latest move only (the next move clears it). */
+export function latestNews(st) {
+  const hand = st.hand;
+  if (!hand || hand.finished || !hand.actions.length) return null;
+  return newsOf(st, hand.actions, hand.actions.length - 1);
 }
 
 /** Every piece of news of this hand, oldest first, with the index of the move that made it. */
@@ -63,4 +80,26 @@ export function packedHow(hand, seat) {
     if (action.loser === seat) return "sideshow";
   }
   return null;
+}
+
+/**
+ * A move of a past hand in words, with whom a side show asked, what became of it, and whether the
+ * turn timer made it: "Asked Bina for a side show 20", "Side show accepted: Asha packed",
+ * "Declined Bina's side show", "Packed (time ran out)". `name(seat)` names a seat as it was held
+ * in that hand. Pure.
+ */
+export function pastMoveText(actions, index, name) {
+  const action = actions[index];
+  let what;
+  if (action.do === "sideshow" && typeof action.with === "number") {
+    what = t("past.sideshow", { name: name(action.with) });
+    if (action.paid) what = t("did.cost", { what, n: action.paid });
+  } else if (action.do === "accept" && typeof action.loser === "number") {
+    what = t("past.accept", { loser: name(action.loser) });
+  } else if (action.do === "decline" && asker(actions, index) !== null) {
+    what = t("past.decline", { asker: name(asker(actions, index)) });
+  } else {
+    what = moveText(action, action.paid);
+  }
+  return action.timeout ? t("past.timeout", { what }) : what;
 }

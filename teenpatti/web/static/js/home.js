@@ -1,11 +1,13 @@
 // The home page and its two forms: Play with friends (open a table) and Join with a code.
 
-import { catalogue, loadCatalogue, optionValues, presetOptions } from "./catalogue.js";
+import { catalogue, loadCatalogue, presetOptions } from "./catalogue.js";
 import { codeText, h, uid } from "./dom.js";
-import { errorText, t } from "./i18n.js";
+import { ON_TOP, changes, groups, offered, parseWhole, played, problems, relevant } from "./houserules.js";
+import { STRINGS, digits, errorText, t } from "./i18n.js";
 import { customRules, settingsText } from "./lobby.js";
 import { api } from "./net.js";
 import { installHint } from "./pwa.js";
+import { ruleName, ruleText } from "./rulewords.js";
 import * as store from "./store.js";
 
 const HANDS = [10, 20, 30];
@@ -25,23 +27,6 @@ function presetNames() {
 function playDefault(preset) {
   return PLAY_DEFAULT[preset] || "live";
 }
-const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
-// The house rules, grouped; each shows one line saying what it does.
-const HOUSE = [
-  ["bets", [["bets", ["double", "range"]], ["range_max_stakes", [2, 3, 4]], ["blind_turns_max", [null, 2, 3, 4]], ["see_anytime", [false, true]]]],
-  ["show", [["show_tie", ["asker_loses", "split"]], ["show_cost", ["chaal", "double"]], ["show_seen_vs_blind", ["forbidden", "allowed", "quadruple"]], ["show_after_bet", [false, true]]]],
-  ["sideshow", [["sideshow", ["previous", "any_seen", "off"]], ["sideshow_all_seen", [false, true]]]],
-  ["ranking", [["a23", ["second", "highest", "lowest"]], ["suits_break_ties", [false, true]], ["two_three_five", [false, true]]]],
-  ["wild", [["variant", ["standard", "ak47", "jokers", "wild_rank", "fixed_rank"]], ["fixed_rank", RANKS], ["muflis", [false, true]]]],
-  ["allin", [["all_in", ["showdown", "two_left"]]]],
-];
-const HOUSE_KEYS = HOUSE.flatMap(([, options]) => options);
-
-function presetValue(preset, key, values) {
-  const own = presetOptions(preset);
-  return key in own ? own[key] : values[0];
-}
-
 function seatRange(preset) {
   const cat = catalogue();
   const seats = cat && cat.presets[preset] ? cat.presets[preset].seats : { min: 2, max: 6 };
@@ -54,6 +39,12 @@ export function codeOf(typed) {
   return String(typed || "").replace(/[\s\-\u2010-\u2015]+/g, "").toUpperCase();
 }
 
+/** A remembered hands or boot if this preset takes it (our table: one of its own), else the preset's. */
+function ownNumber(value, preset, key, ours) {
+  const fits = Number.isInteger(value) && value > 0 && (preset !== "nepal" || ours.includes(value));
+  return fits ? value : presetOptions(preset)[key] || presetOptions("nepal")[key];
+}
+
 function defaults() {
   const p = store.prefs();
   const preset = presetNames().includes(p.preset) ? p.preset : "nepal";
@@ -61,8 +52,8 @@ function defaults() {
   return {
     preset,
     seats: seats.includes(p.seats) ? p.seats : Math.min(4, seats[seats.length - 1]),
-    hands: HANDS.includes(p.hands) ? p.hands : presetOptions(preset).hands || 20,
-    boot: BOOTS.includes(p.boot) ? p.boot : 10,
+    hands: ownNumber(p.hands, preset, "hands", HANDS),
+    boot: ownNumber(p.boot, preset, "boot", BOOTS),
     bots: BOTS.includes(p.bots) ? p.bots : "medium",
     play: PLAYS.includes(p.play) ? p.play : playDefault(preset),
     turn_seconds: TIMERS.includes(p.turn_seconds) ? p.turn_seconds : 30,
@@ -94,8 +85,8 @@ export function homePage(app) {
       const reply = await api("/api/tables", {
         name,
         computer: true,
-        hands: d.hands,
-        boot: d.boot,
+        hands: HANDS.includes(d.hands) ? d.hands : 20,
+        boot: BOOTS.includes(d.boot) ? d.boot : 10,
         bots: d.bots,
         turn_seconds: d.play === "anytime" ? null : d.turn_seconds,
       });
@@ -132,6 +123,7 @@ export function homePage(app) {
       menuItem("#join", t("home.join"), t("home.join.sub"), "menu-join"),
       store.savedTables().length ? menuItem("#mine", t("home.mine"), t("home.mine.sub"), "menu-mine") : null,
       menuItem(null, t("home.computer"), t("home.computer.sub"), "menu-computer", computer),
+      menuItem("#learn", t("home.learn"), t("home.learn.sub"), "menu-learn"),
       menuItem("#rules", t("home.rules"), t("home.rules.sub"), "menu-rules"),
       menuItem("#words", t("home.words"), t("home.words.sub"), "menu-words"),
     ),
@@ -186,13 +178,6 @@ function select(name, label, values, current, text, help = null) {
   );
 }
 
-function optionText(key, value) {
-  if (key === "blind_turns_max" && value !== null) return t("opt.blind_turns_max.n", { n: value });
-  if (key === "range_max_stakes") return t("opt.range_max_stakes.n", { n: value, seen: value * 2 });
-  if (key === "fixed_rank") return value;
-  return t(`opt.${key}.${value}`);
-}
-
 function nameField(value) {
   const id = uid("name");
   return h(
@@ -212,6 +197,75 @@ function nameField(value) {
     }),
     h("p", { class: "help", id: `${id}-help` }, t("field.name.help")),
   );
+}
+
+/** Hands or boot: the preset's own values as a row of buttons, else a number to type. */
+function topNumber(key, label, values, current, help) {
+  if (values) return choice(key, label, values, current, (v) => String(v), help);
+  const id = uid(key);
+  return h(
+    "div",
+    { class: "field", "data-rule": key },
+    h("label", { for: id }, label),
+    numberInput(id, key, current, false, null),
+    h("p", { class: "help", id: `${id}-help` }, help),
+    h("p", { class: "error field-error", id: `${id}-err`, "data-testid": `err-${key}` }),
+  );
+}
+
+/** A whole number to type, in the page's digits (either language's digits are read). */
+function numberInput(id, name, value, nullable, empty) {
+  return h("input", {
+    id,
+    name,
+    type: "text",
+    inputmode: "numeric",
+    autocomplete: "off",
+    "data-kind": "int",
+    value: Number.isInteger(value) ? digits(String(value)) : "",
+    placeholder: nullable ? empty : null,
+    "data-testid": `opt-${name}`,
+    "aria-describedby": `${id}-help ${id}-err`,
+  });
+}
+
+/** One house rule: a menu of its values or a number to type, one line on what it changes with
+ *  this table's own value, and a place for what is wrong with it. */
+function ruleField(key, value, own, preset, cat, hidden) {
+  const id = uid(`rule-${key}`);
+  const values = offered(key, preset, cat);
+  const option = cat.options[key];
+  const control = values
+    ? h(
+        "select",
+        { id, name: `rule.${key}`, "data-testid": `opt-rule.${key}`, "aria-describedby": `${id}-help ${id}-err` },
+        values.map((v) => h("option", { value: JSON.stringify(v), selected: v === value }, ruleText(key, v))),
+      )
+    : numberInput(id, `rule.${key}`, value, option.null, ruleText(key, null));
+  // a line on what it changes (and, for a number that may be left empty, what empty means)
+  const help = [`opt.${key}.help`, `opt.${key}.empty`].filter((k) => k in STRINGS.en).map((k) => t(k));
+  return h(
+    "div",
+    { class: "field", "data-rule": key, hidden },
+    h("label", { for: id }, ruleName(key)),
+    control,
+    h("p", { class: "help", id: `${id}-help` }, help.join(" "), " ", h("span", { class: "own" }, t("create.default", { value: ruleText(key, own) }))),
+    h("p", { class: "error field-error", id: `${id}-err`, "data-testid": `err-rule.${key}` }),
+  );
+}
+
+/** The preset's options with what the form holds over them (a number not yet whole is NaN). */
+function formOptions(form, preset, cat) {
+  const options = { ...cat.presets[preset].options };
+  for (const el of form.elements) {
+    const key = el.name && el.name.startsWith("rule.") ? el.name.slice(5) : ON_TOP.includes(el.name) ? el.name : null;
+    if (!key || !(key in cat.options)) continue;
+    if (el.type === "radio") {
+      if (el.checked) options[key] = JSON.parse(el.value);
+    } else if (el.dataset.kind === "int") options[key] = parseWhole(el.value);
+    else options[key] = JSON.parse(el.value);
+  }
+  return options;
 }
 
 function readForm(form) {
@@ -251,42 +305,55 @@ export function createPage(app) {
   if (!seats.includes(d.seats)) d.seats = Math.min(4, seats[seats.length - 1]);
   // a rule kept from another preset's draft only if the host changed it there
   const rules = draft.preset === preset || draft.preset === undefined ? { ...(defaults().rules || {}), ...(draft.rules || {}) } : {};
+  const cat = catalogue();
+  const base = cat.presets[preset].options;
+  const shown = { ...base, ...rules };
   const status = h("p", { class: "error", role: "alert", "data-testid": "form-error" });
-  const house = HOUSE.map(([group, options]) =>
+  const house = groups(cat).map(([group, keys]) =>
     h(
       "fieldset",
       { class: "field house-group", "data-testid": `group-${group}` },
       h("legend", {}, t(`group.${group}`)),
-      options.map(([key, values]) =>
-        select(
-          `rule.${key}`,
-          t(`opt.${key}`),
-          values,
-          key in rules ? rules[key] : presetValue(preset, key, values),
-          (value) => optionText(key, value),
-          t(`opt.${key}.help`),
-        ),
-      ),
+      keys.map((key) => ruleField(key, shown[key], base[key], preset, cat, !relevant(key, shown))),
     ),
   );
-  const chosenRules = (data) => {
-    const chosen = {};
-    for (const [key, values] of HOUSE_KEYS) {
-      const value = data[`rule.${key}`];
-      if (key === "fixed_rank" && data["rule.variant"] !== "fixed_rank") continue;
-      if (value !== presetValue(preset, key, values)) chosen[key] = value;
+  /** What the host has set, checked as the server checks it: [the options to send, problems]. */
+  const chosenRules = (form) => {
+    const chosen = changes(formOptions(form, preset, cat), preset, cat);
+    return [chosen, problems(played(chosen, preset, cat), preset, cat)];
+  };
+  /** Show each problem by its rule (and open the fold it is in); false if there is none. */
+  const mark = (form, found) => {
+    for (const el of form.querySelectorAll("[data-rule]")) {
+      const key = el.dataset.rule;
+      const problem = found[key];
+      const slot = el.querySelector(".field-error");
+      slot.textContent = problem ? t(`house.err.${problem[0]}`, problem[1]) : "";
+      el.classList.toggle("invalid", Boolean(problem));
+      const input = el.querySelector("input[data-kind], select");
+      if (input) input.setAttribute("aria-invalid", problem ? "true" : "false");
     }
-    return chosen;
+    const first = Object.keys(found)
+      .map((key) => form.querySelector(`[data-rule="${key}"]`))
+      .find(Boolean);
+    if (first && first.closest("details")) first.closest("details").open = true;
+    return first || null;
   };
   const onsubmit = async (event) => {
     event.preventDefault();
     const form = event.currentTarget;
     const data = readForm(form);
-    const chosen = chosenRules(data);
+    const [chosen, found] = chosenRules(form);
     const name = (data.name || "").trim();
     if (!name) {
       status.textContent = t("err.name/empty");
       form.querySelector("[name=name]").focus();
+      return;
+    }
+    const wrong = mark(form, found);
+    if (Object.keys(found).length) {
+      status.textContent = t("house.err.summary");
+      if (wrong) wrong.querySelector("input, select").focus();
       return;
     }
     const submit = form.querySelector("[type=submit]");
@@ -295,31 +362,35 @@ export function createPage(app) {
     const body = {
       name,
       seats: data.seats,
-      hands: data.hands,
       bots: data.bots,
       play: data.play,
       turn_seconds: data.play === "live" ? data.turn_seconds : null,
       rules: { preset, ...chosen },
     };
-    if (preset === "nepal") body.boot = data.boot;
     try {
       const reply = await api("/api/tables", body);
+      const kept = Object.fromEntries(Object.entries(chosen).filter(([key]) => !ON_TOP.includes(key)));
+      const own = played(chosen, preset, cat);
       store.saveName(name);
-      store.savePrefs({ preset, seats: data.seats, hands: data.hands, boot: data.boot, bots: data.bots, play: data.play, turn_seconds: data.turn_seconds, rules: chosen });
+      store.savePrefs({ preset, seats: data.seats, hands: own.hands, boot: own.boot, bots: data.bots, play: data.play, turn_seconds: data.turn_seconds, rules: kept });
       store.saveSeat(reply.code, reply.token, reply.seat);
       delete drafts.create;
       app.go(`/t/${reply.code}`);
     } catch (err) {
+      const key = String(err.code).startsWith("rules/") ? err.code.slice(6) : null;
+      const wrong = key && form.querySelector(`[data-rule="${key}"]`) ? mark(form, { [key]: ["server", {}] }) : null;
       status.textContent = errorText(err.code, err.reason);
+      if (wrong) wrong.querySelector(".field-error").textContent = errorText(err.code, err.reason);
       submit.disabled = false;
       submit.textContent = t("create.submit");
     }
   };
   const keep = (form) => {
     const data = readForm(form);
-    const kept = { ...data, rules: {} };
-    for (const [key, values] of HOUSE_KEYS) {
-      if (data[`rule.${key}`] !== presetValue(preset, key, values)) kept.rules[key] = data[`rule.${key}`];
+    const options = formOptions(form, preset, cat);
+    const kept = { ...data, hands: options.hands, boot: options.boot, rules: {} };
+    for (const [key, value] of Object.entries(options)) {
+      if (!ON_TOP.includes(key) && value !== base[key]) kept.rules[key] = value;
     }
     drafts.create = kept;
     return kept;
@@ -335,7 +406,18 @@ export function createPage(app) {
       oninput: (event) => keep(event.currentTarget),
       onchange: (event) => {
         const name = event.target.name;
-        if (name !== "preset" && name !== "play") return;
+        if (name !== "preset" && name !== "play") {
+          // a rule that matters only with another one comes and goes with it; typed numbers are
+          // written again in the page's digits; what cannot be played is said at once
+          const form = event.currentTarget;
+          const options = formOptions(form, preset, cat);
+          for (const el of form.querySelectorAll("[data-rule]")) el.hidden = !relevant(el.dataset.rule, options);
+          if (event.target.dataset.kind === "int" && Number.isInteger(parseWhole(event.target.value))) {
+            event.target.value = digits(String(parseWhole(event.target.value)));
+          }
+          mark(form, chosenRules(form)[1]);
+          return;
+        }
         // another table: its seats, its way of playing and its rules; redraw the form
         const kept = keep(event.currentTarget);
         if (name === "preset") {
@@ -344,6 +426,7 @@ export function createPage(app) {
           kept.seats = Math.min(4, range[range.length - 1]);
           kept.play = playDefault(kept.preset);
           kept.hands = presetOptions(kept.preset).hands || 20;
+          kept.boot = presetOptions(kept.preset).boot || 10;
         }
         const page = event.currentTarget.closest(".page");
         page.replaceWith(createPage(app));
@@ -355,8 +438,8 @@ export function createPage(app) {
     select("preset", t("create.preset"), presetNames(), preset, (v) => t(`preset.${v}`), t(`preset.${preset}.help`)),
     seats.length > 1 ? choice("seats", t("create.seats"), seats, d.seats, (v) => String(v)) : h("input", { type: "hidden", name: "seats", value: JSON.stringify(seats[0]) }),
     choice("play", t("create.play"), PLAYS, d.play, (v) => t(`play.${v}`), t(`play.${d.play}.help`)),
-    choice("hands", t("create.hands"), HANDS, d.hands, (v) => String(v), t("create.hands.help", { n: presetOptions(preset).hands || 20 })),
-    preset === "nepal" ? choice("boot", t("create.boot"), optionValues("boot", "nepal", BOOTS), d.boot, (v) => String(v), t("create.boot.help")) : null,
+    topNumber("hands", t("create.hands"), offered("hands", preset, cat), d.hands, t("create.hands.help", { n: presetOptions(preset).hands || 20 })),
+    topNumber("boot", t("create.boot"), offered("boot", preset, cat), d.boot, t("create.boot.help")),
     choice("bots", t("create.bots"), BOTS, d.bots, (v) => t(`bots.${v}`)),
     h(
       "details",
@@ -407,7 +490,8 @@ export function joinPage(app, code = "", message = "") {
     submit.disabled = true;
     submit.textContent = t("join.busy");
     try {
-      const reply = await api(`/api/tables/${encodeURIComponent(wanted)}/join`, { name });
+      const was = store.goneToken(wanted); // a removed person stays removed, whatever the name
+      const reply = await api(`/api/tables/${encodeURIComponent(wanted)}/join`, { name }, was ? { authorization: `Bearer ${was}` } : {});
       store.saveName(name);
       store.saveSeat(wanted, reply.token, reply.seat);
       delete drafts.join;
@@ -416,7 +500,7 @@ export function joinPage(app, code = "", message = "") {
       status.textContent = errorText(err.code, err.reason);
       submit.disabled = false;
       submit.textContent = t("join.submit");
-      if (fixed && ["table/started", "table/full", "table/late_closed"].includes(err.code)) watch.hidden = false;
+      if (fixed && ["table/started", "table/full", "table/late_closed", "seat/removed"].includes(err.code)) watch.hidden = false;
     }
   };
   const form = h(

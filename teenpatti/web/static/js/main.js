@@ -1,5 +1,5 @@
 // The page: one document that routes between home, the two forms, a table and the rules by its
-// path (/ or /t/CODE) and hash (#create, #join, #mine, #rules, #ranking, #words, #faq, #tips). The rules
+// path (/ or /t/CODE) and hash (#create, #join, #mine, #learn, #rules, #ranking, #words, #faq, #tips). The rules
 // open over whatever is underneath, so a table keeps playing (and cueing) while you read them.
 
 import { cardFace } from "./cards.js";
@@ -7,6 +7,7 @@ import { loadCatalogue } from "./catalogue.js";
 import { isSoundMuted, setSoundMuted } from "./cue.js";
 import { codeText, h, morphChildren } from "./dom.js";
 import { createPage, homePage, joinPage } from "./home.js";
+import { learnPage } from "./learn.js";
 import { digits, lang, onLang, parts, setLang, t } from "./i18n.js";
 import { myTablesPage } from "./mytables.js";
 import { SECTIONS, rulesPage } from "./rules.js";
@@ -253,6 +254,7 @@ function route(navigated = false) {
       if (hash === "create") view.replaceChildren(createPage(app));
       else if (hash === "join") view.replaceChildren(joinPage(app));
       else if (hash === "mine") view.replaceChildren(myTablesPage(app));
+      else if (hash === "learn") view.replaceChildren(learnPage(app));
       else view.replaceChildren(homePage(app));
     }
   }
@@ -319,6 +321,7 @@ onLang(() => {
   else if (hash === "create") view.replaceChildren(createPage(app));
   else if (hash === "join") view.replaceChildren(joinPage(app));
   else if (hash === "mine") view.replaceChildren(myTablesPage(app));
+  else if (hash === "learn") view.replaceChildren(learnPage(app));
   else view.replaceChildren(homePage(app));
 });
 

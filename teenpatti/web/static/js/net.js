@@ -13,12 +13,12 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(path, body = undefined) {
+export async function api(path, body = undefined, headers = {}) {
   let response;
   try {
     response = await fetch(path, {
       method: body === undefined ? "GET" : "POST",
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers: body === undefined ? headers : { ...headers, "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {

@@ -6,7 +6,7 @@ import { cardsName, hand as handCards } from "./cards.js";
 import { actions, myHand } from "./actions.js";
 import { codeText, h } from "./dom.js";
 import { category, num, parts, t } from "./i18n.js";
-import { caption, handNews, packedHow } from "./happened.js";
+import { caption, latestNews, packedHow } from "./happened.js";
 import { botBadge, isComputer, lastMoves, seatName } from "./moves.js";
 import { result, standings } from "./results.js";
 import { chatBubble, socialPanel } from "./social.js";
@@ -69,11 +69,11 @@ function wonPots(hand) {
   return hand && hand.finished ? (hand.pots || []).filter((pot) => !pot.returned) : [];
 }
 
-/** The latest news of the hand in play (a side show's outcome, a timeout), for everyone to read. */
+/** The news of the latest move (a side show's outcome or refusal, a timeout), for everyone to
+ *  read until the next move. */
 function newsLine(st) {
-  const news = handNews(st);
-  if (!news.length || !st.hand || st.hand.finished) return null;
-  return h("p", { class: "news", "data-testid": "news" }, news[news.length - 1].text);
+  const news = latestNews(st);
+  return news ? h("p", { class: "news", "data-testid": "news" }, news) : null;
 }
 
 /** Which way play passes: an arrow by the pot, said in words to screen readers. */
@@ -153,7 +153,7 @@ function seatBox(view, st, seat, j, winners, last) {
       "div",
       { class: "seat-top" },
       h("span", { class: "seat-name", title: seat.name }, name),
-      dealer ? h("span", { class: "dealer", title: t("seat.dealer") }, h("span", { "aria-hidden": "true" }, "D"), h("span", { class: "sr-only" }, t("seat.dealer"))) : null,
+      dealer ? h("span", { class: "dealer", title: t("seat.dealer") }, h("span", { "aria-hidden": "true" }, t("seat.dealerMark")), h("span", { class: "sr-only" }, t("seat.dealer"))) : null,
     ),
     hand
       ? h(

@@ -1,12 +1,14 @@
 // The people at the table: the chat (quick phrases, reactions, typed text shown only as text, each
-// message a short-lived bubble at its sender's seat, and a mute per person, kept on this phone)
-// and the table menu (the host pauses and resumes, lets latecomers sit or not, turns typed chat
-// on or off, removes a person; anyone gives up their seat, after a confirmation). The server
+// message a short-lived bubble at its sender's seat, and a mute per person "for you", kept on this
+// phone) and the table menu (the host pauses and resumes, lets latecomers sit or not, turns typed
+// chat on or off, removes a person for the rest of the game and may let them back; anyone gives up
+// their seat, after a confirmation). The server
 // holds who the host is and what is allowed (docs/protocol.md); this module only asks.
 
 import { h } from "./dom.js";
 import { joinNames, t } from "./i18n.js";
 import { isMyTurn, seatName } from "./moves.js";
+import { invitePanel } from "./share.js";
 
 /** The quick phrases' keys and the reactions, as the server knows them. */
 export const PHRASES = ["shabash", "ramro_khel", "chito", "good_luck", "nice_hand", "oops", "thanks", "bye"];
@@ -44,6 +46,7 @@ export class Social {
     this.bubbles = new Map(); // seat -> {message, until}
     this.open = null; // "chat" | "menu" | null
     this.confirm = null; // {kind: "leave"} | {kind: "remove", seat, name}
+    this.invite = false; // the invitation (code, QR, link) open in the table menu
     this.key = `tp.chatmute.${view.code}`;
     this.muted = new Set();
     try {
@@ -306,6 +309,26 @@ function chatPanel(view, st) {
               ),
         ]
       : h("p", { class: "small muted", "data-key": "watch" }, t("chat.spectator")),
+    mutes(view, st),
+  );
+}
+
+/** Each other person's mute, for this phone only (the host's Remove is in the table menu). */
+function mutes(view, st) {
+  const social = view.social;
+  const people = st.seats.filter((row) => row.person && row.seat !== st.you);
+  if (!people.length) return null;
+  return h(
+    "div",
+    { class: "chat-mutes", role: "group", "aria-label": t("chat.mutes"), "data-key": "mutes" },
+    h("p", { class: "small muted" }, t("chat.mutes")),
+    people.map((row) =>
+      h(
+        "button",
+        { type: "button", class: "btn small", "data-key": `mute${row.seat}-${row.name}`, "data-testid": `mute-${row.seat}`, "aria-pressed": social.isMuted(st, row.seat) ? "true" : "false", onclick: () => social.toggleMute(st, row.seat) },
+        t(social.isMuted(st, row.seat) ? "chat.unmute" : "chat.mute", { name: row.name }),
+      ),
+    ),
   );
 }
 
@@ -351,7 +374,29 @@ function tableMenu(view, st) {
           setting(view, st, "chat", t("host.chat")),
         )
       : null,
-    people.length
+    isHost && st.removed && st.removed.length
+      ? h(
+          "div",
+          { class: "removed", "data-testid": "removed" },
+          h("p", { class: "small muted" }, t("host.removedList")),
+          h(
+            "ul",
+            { class: "people" },
+            st.removed.map((name, i) =>
+              h(
+                "li",
+                { "data-key": `r-${name}` },
+                h(
+                  "button",
+                  { type: "button", class: "btn small", "data-testid": `readmit-${i}`, disabled: view.pending, onclick: () => view.send({ type: "readmit", name }) },
+                  t("host.readmit", { name }),
+                ),
+              ),
+            ),
+          ),
+        )
+      : null,
+    people.length && isHost
       ? h(
           "ul",
           { class: "people", "data-testid": "people" },
@@ -361,11 +406,6 @@ function tableMenu(view, st) {
               { "data-key": `p${row.seat}-${row.name}`, "data-testid": `person-${row.seat}` },
               h("span", { class: "seat-name" }, row.name),
               row.late ? h("span", { class: "tag" }, t("host.late.seat")) : null,
-              h(
-                "button",
-                { type: "button", class: "btn small", "data-testid": `mute-${row.seat}`, "aria-pressed": social.isMuted(st, row.seat) ? "true" : "false", onclick: () => social.toggleMute(st, row.seat) },
-                t(social.isMuted(st, row.seat) ? "chat.unmute" : "chat.mute", { name: row.name }),
-              ),
               isHost
                 ? h(
                     "button",
@@ -377,6 +417,23 @@ function tableMenu(view, st) {
           ),
         )
       : null,
+    st.status === "waiting" // the waiting room shows the invitation already
+      ? null
+      : h(
+          "button",
+          {
+            type: "button",
+            class: "btn",
+            "aria-expanded": social.invite ? "true" : "false",
+            "data-testid": "invite-open",
+            onclick: () => {
+              social.invite = !social.invite;
+              view.render();
+            },
+          },
+          t("share.title"),
+        ),
+    social.invite && st.status !== "waiting" ? invitePanel(view, st, "h3") : null,
     me ? h("button", { type: "button", class: "btn danger", "data-testid": "leave", onclick: ask({ kind: "leave" }) }, t("host.leave")) : null,
     confirm ? confirmBox(view, st, confirm) : null,
   );

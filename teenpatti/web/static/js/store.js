@@ -7,6 +7,7 @@ const NAME = "tp.name";
 const PREFS = "tp.prefs";
 const MUTE = "tp.mute";
 const LAST = "tp.last";
+const GONE = "tp.gone";
 
 function read(key, fallback) {
   try {
@@ -53,6 +54,19 @@ export function forgetSeat(code) {
   delete seats[code];
   write(SEATS, seats);
   if (read(LAST, null) === code) write(LAST, null);
+}
+
+/** Keep the token of a seat this phone lost at `code` (it left or was removed): sent when it sits
+ *  down there again, so a removal holds whatever name is typed. The five latest are kept. */
+export function rememberGone(code, token) {
+  const gone = read(GONE, {});
+  gone[code] = token;
+  write(GONE, Object.fromEntries(Object.entries(gone).slice(-5)));
+}
+
+/** The token this phone last held at `code` and lost, or null. */
+export function goneToken(code) {
+  return read(GONE, {})[code] || null;
 }
 
 export function lastTable() {

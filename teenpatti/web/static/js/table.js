@@ -131,6 +131,7 @@ export class TableView {
   onFatal(msg) {
     clearInterval(this.ticker);
     if (["token/invalid", "seat/removed", "seat/left"].includes(msg.code)) {
+      if (msg.code === "seat/removed" && this.token) store.rememberGone(this.code, this.token);
       store.forgetSeat(this.code);
       this.app.joinPage(this.code, t(`err.${msg.code}`));
       return;

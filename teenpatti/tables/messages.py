@@ -1,0 +1,232 @@
+"""What the server sends on a socket, as types: one msgspec struct per message, tagged by ``type``.
+
+These types are the contract of docs/protocol.md: the JSON Schema in docs/ is generated from them
+(``python -m teenpatti.tables.schema``), and the tests decode every message a real server sends
+with them, strictly (an unknown key or a value of the wrong type fails), so the server's messages
+and the page cannot drift apart. :func:`encode` writes one:
+
+>>> encode(Error(code="turn/not_yours", reason="it is not your turn"))
+b'{"type":"error","code":"turn/not_yours","reason":"it is not your turn"}'
+>>> encode(Pong(version=17))
+b'{"type":"pong","version":17}'
+>>> decode(b'{"type":"pong","version":17,"extra":1}')
+Traceback (most recent call last):
+...
+msgspec.ValidationError: Object contains unknown field `extra`
+
+A field that is sent only in some states (``late`` on a seat, ``proof`` with shown cards...) is
+``UNSET`` when absent: it is left out of the JSON, not sent as ``null``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+from msgspec import UNSET, UnsetType
+
+from ..engine import ActionKind, Category, EndedBy
+from .settings import Settings
+
+__all__ = [
+    "ChatLine",
+    "Error",
+    "HandView",
+    "Legal",
+    "LoggedMove",
+    "Patch",
+    "Pong",
+    "PotView",
+    "Proof",
+    "SeatRow",
+    "ServerMessage",
+    "Standing",
+    "State",
+    "decode",
+    "encode",
+]
+
+
+class _Part(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    pass
+
+
+class _Message(_Part, tag_field="type", kw_only=True):
+    pass
+
+
+class Proof(_Part):
+    """A shown card's proof against the hand's ``cards_root``: its deal ``position``, its
+    ``salt`` and the ``path`` of ``[side, sibling]`` up the tree (``side`` ``L`` or ``R``)."""
+
+    position: int
+    salt: str
+    path: list[tuple[Literal["L", "R"], str]]
+
+
+class SeatRow(_Part, kw_only=True):
+    """A seat as a viewer sees it; the hand's fields only while a game has a hand."""
+
+    seat: int
+    name: str
+    bot: bool
+    host: bool
+    person: bool
+    connected: bool
+    late: Literal[True] | UnsetType = UNSET
+    """Only while a latecomer waits for the next hand."""
+    chips: int | UnsetType = UNSET
+    put_in: int | UnsetType = UNSET
+    dealt: bool | UnsetType = UNSET
+    packed: bool | UnsetType = UNSET
+    seen: bool | UnsetType = UNSET
+    all_in: bool | UnsetType = UNSET
+    cards: list[str] | UnsetType | None = UNSET
+    """``null`` where this viewer may not see them."""
+    category: Category | UnsetType | None = UNSET
+    proof: list[Proof] | UnsetType = UNSET
+
+
+class LoggedMove(_Part, kw_only=True):
+    """A move of the hand's public log: as played, and what it did."""
+
+    seat: int
+    do: ActionKind
+    amount: int | UnsetType = UNSET
+    target: int | UnsetType = msgspec.field(default=UNSET, name="with")
+    paid: int
+    stake: int
+    loser: int | UnsetType = UNSET
+    timeout: Literal[True] | UnsetType = UNSET
+    """A move the turn timer made for its player."""
+
+
+class PotView(_Part):
+    """A settled pot; ``returned``: the top of a bet nobody called, back to the one who bet."""
+
+    amount: int
+    winners: list[int]
+    returned: bool
+
+
+class HandView(_Part, kw_only=True):
+    """The hand in play (or the last one), as everyone sees it, with how it was dealt."""
+
+    number: int
+    of: int
+    dealer: int
+    to_act: int | None
+    actor: int | None
+    stake: int
+    boot: int
+    pot: int
+    side_show: list[int] | None
+    wild: str | None
+    finished: bool
+    ended_by: EndedBy | None
+    pots: list[PotView]
+    actions: list[LoggedMove]
+    deck: str
+    commitment: str
+    secret: str | None
+    contributions: list[str | None] | UnsetType = UNSET
+    cards_root: str | UnsetType = UNSET
+    wild_proof: Proof | UnsetType | None = UNSET
+
+
+class Legal(_Part):
+    """A move on offer and its cost (``cost`` to ``max`` under range bets); ``targets`` the
+    seats a side show may ask."""
+
+    do: ActionKind
+    cost: int
+    max: int
+    label: str
+    targets: list[int]
+
+
+class Standing(_Part):
+    """A player's place once the game is over (equal chips share a place)."""
+
+    place: int
+    seat: int
+    name: str
+    chips: int
+
+
+class ChatLine(_Part):
+    """A chat message: ``n`` counts the table's messages; ``text`` is a phrase's key, an emoji
+    or free text, by ``kind``."""
+
+    n: int
+    seat: int
+    kind: Literal["phrase", "emoji", "text"]
+    text: str
+
+
+class State(_Message, tag="state", kw_only=True):
+    """Everything one socket's seat (``you``; ``null``: a spectator) may know of the table."""
+
+    version: int
+    code: str
+    status: Literal["waiting", "playing", "finished"]
+    settings: Settings
+    you: int | None
+    seats: list[SeatRow]
+    hand: HandView | None
+    legal: list[Legal]
+    paused: bool
+    votes: list[int]
+    chat: list[ChatLine]
+    removed: list[str] | UnsetType = UNSET
+    """The names of the persons the host removed from this game (only while there are any)."""
+    next_commitment: str | UnsetType = UNSET
+    next_parts: list[int] | UnsetType = UNSET
+    standings: list[Standing] | UnsetType = UNSET
+    deadline: float | None
+    """When the turn timer runs out (epoch seconds)."""
+    now: float
+    """The server's time when it sent this state (epoch seconds)."""
+
+
+class Patch(_Message, tag="patch"):
+    """What turns the state held (at version ``from``) into the state at ``version``: ``ops``,
+    each ``["s", path, value]``, ``["d", path]`` or ``["a", path, values]``."""
+
+    version: int
+    from_: int = msgspec.field(name="from")
+    ops: list[list[Any]]
+
+
+class Error(_Message, tag="error"):
+    """A refusal: a stable ``code``, a ``reason`` for a person; ``id`` the command's it
+    answers; ``retryable`` when the same command may succeed if sent again."""
+
+    code: str
+    reason: str
+    id: str | UnsetType = UNSET
+    retryable: Literal[True] | UnsetType = UNSET
+
+
+class Pong(_Message, tag="pong"):
+    """The answer to ``ping``: the table's version now."""
+
+    version: int
+
+
+ServerMessage = State | Patch | Error | Pong
+"""Every message the server sends on a socket."""
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(ServerMessage)
+
+
+def encode(message: ServerMessage) -> bytes:
+    """The JSON of one message."""
+    return _encoder.encode(message)
+
+
+def decode(data: str | bytes) -> ServerMessage:
+    """One message as sent, checked strictly against its type (for tests and tools)."""
+    message: ServerMessage = _decoder.decode(data)
+    return message

@@ -1,0 +1,112 @@
+"""The HTTP side of turn alerts: the server's public VAPID key, and a seat holder's
+subscriptions (docs/protocol.md, "Turn alerts").
+
+- ``GET /api/push``: ``{"key": ...}``, the key a phone subscribes with (404 ``push/off`` when
+  this server sends no alerts);
+- ``POST /api/tables/{code}/push`` (``Authorization: Bearer <seat token>``, the browser's
+  ``PushSubscription.toJSON()`` as the body): keep it for that seat's holder (201);
+- ``DELETE /api/tables/{code}/push`` (the same token, ``{"endpoint": ...}``): forget it (204).
+
+A subscription is kept for the holder of the token that sent it, so only that person's alerts
+reach it. Bad input is refused with a stable code (``push/invalid``, ``push/endpoint``,
+``push/keys``; ``push/live``: a table with a turn timer sends no alerts) and nothing is kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..engine import EngineError
+from ..push.sender import Pusher
+from ..push.subscription import ENDPOINT_MAX, parse_subscription
+from ..tables.live import LiveTable
+from ..tables.service import TableService
+from ..tables.table import token_hash
+
+__all__ = ["push_routes"]
+
+Error = Callable[[str, str, int], Response]
+
+
+def push_routes(
+    service: TableService,
+    pusher: Callable[[], Pusher | None],
+    *,
+    look_up: Callable[[Request, str | None], Awaitable[LiveTable | Response]],
+    body: Callable[[Request], Awaitable[Any]],
+    error: Error,
+    same_origin: Callable[[Request], bool],
+    bearer: Callable[[Request], str | None],
+) -> list[Route]:
+    """The routes, over the app's own helpers (its lobby limits, errors and checks)."""
+
+    async def key(request: Request) -> Response:
+        sender = pusher()
+        if sender is None:
+            return error("push/off", "this server sends no turn alerts", 404)
+        return JSONResponse({"key": sender.config.keys.public})
+
+    async def holder(request: Request) -> tuple[LiveTable, str, Pusher] | Response:
+        sender = pusher()
+        if sender is None:
+            return error("push/off", "this server sends no turn alerts", 404)
+        if not same_origin(request):
+            return error("origin/forbidden", "alerts are set from this server's own page", 403)
+        token = bearer(request)
+        live = await look_up(request, token)
+        if isinstance(live, Response):
+            return live
+        if token is None:
+            return error("token/invalid", "send your seat token", 403)
+        try:
+            service.seat_for(live, token)
+        except EngineError as refused:
+            return error(refused.code, refused.reason, 403)
+        return live, token_hash(token), sender
+
+    async def subscribe(request: Request) -> Response:
+        found = await holder(request)
+        if isinstance(found, Response):
+            return found
+        live, who, sender = found
+        if live.table.settings.play != "anytime":
+            return error("push/live", "only play-anytime tables send turn alerts", 409)
+        try:
+            sub = parse_subscription(await body(request), sender.config.hosts)
+            await sender.keep.add(live.table.table_id, who, sub)
+        except EngineError as refused:
+            return error(refused.code, refused.reason, 400)
+        except Exception:
+            return error("store/unavailable", "alerts cannot be set now: try again", 503)
+        return JSONResponse({"subscribed": True}, status_code=201)
+
+    async def unsubscribe(request: Request) -> Response:
+        found = await holder(request)
+        if isinstance(found, Response):
+            return found
+        live, who, sender = found
+        try:
+            data = await body(request)
+        except EngineError as refused:
+            return error(refused.code, refused.reason, 400)
+        except Exception:  # the client went away while it sent
+            return error("message/incomplete", "the request did not arrive whole", 400)
+        endpoint = data.get("endpoint") if isinstance(data, dict) else None
+        if not isinstance(endpoint, str) or not 0 < len(endpoint) <= ENDPOINT_MAX:
+            return error("push/invalid", "send the endpoint to forget", 400)
+        try:
+            await sender.keep.remove(live.table.table_id, who, endpoint)
+        except Exception:
+            return error("store/unavailable", "alerts cannot be changed now: try again", 503)
+        return Response(status_code=204)
+
+    return [
+        Route("/api/push", key),
+        Route("/api/tables/{code}/push", subscribe, methods=["POST"]),
+        Route("/api/tables/{code}/push", unsubscribe, methods=["DELETE"]),
+    ]

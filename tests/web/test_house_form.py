@@ -1,0 +1,106 @@
+"""The create form checks the house rules as the server does: for thousands of option sets at
+every preset, the page's checks (``houserules.js``, run by Node on the catalogue the server
+serves) refuse exactly what the server refuses, and name the option the server names.
+
+The option sets mix values each option can take with values just past its limits, and options
+that contradict each other (a pot limit with ``all_in: two_left``, bigger bets with double bets,
+starting chips below the boot, a wild rank without its variant, an all-seen side show with no side
+show)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from teenpatti.engine.errors import EngineError
+from teenpatti.engine.rules import catalogue
+from teenpatti.tables.table import HANDS_MAX, Settings, TableError
+
+ROOT = Path(__file__).resolve().parents[2]
+HOUSE = ROOT / "teenpatti" / "web" / "static" / "js" / "houserules.js"
+RUN = """
+const house = await import(process.argv[1]);
+let input = "";
+for await (const chunk of process.stdin) input += chunk;
+const { cat, cases } = JSON.parse(input);
+const out = cases.map(([preset, chosen]) =>
+  Object.keys(house.problems(house.played(chosen, preset, cat), preset, cat)).sort(),
+);
+process.stdout.write(JSON.stringify(out));
+"""
+NUMBERS = (None, 0, 1, 2, 3, 4, 5, 7, 10, 20, 30, 50, 64, 99, 100, 101, 256, 1000, 4096)
+
+
+def served() -> dict[str, Any]:
+    """The catalogue as GET /api/rules serves it (the server adds its limit on hands)."""
+    cat: dict[str, Any] = json.loads(json.dumps(catalogue()))
+    cat["options"]["hands"]["max"] = HANDS_MAX
+    return cat
+
+
+def option_sets(cat: dict[str, Any], count: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        preset = list(cat["presets"])[i % len(cat["presets"])]
+        chosen: dict[str, Any] = {}
+        for key in rng.sample(list(cat["options"]), rng.randint(1, 5)):
+            option = cat["options"][key]
+            if option["kind"] == "int":
+                value = rng.choice(NUMBERS)
+                if value is None and not option["null"]:
+                    value = option["min"] - 1
+            else:
+                value = rng.choice([v for v in option["values"] if v != "muflis"])
+            chosen[key] = value
+        out.append((preset, chosen))
+    return out
+
+
+def server_verdict(preset: str, chosen: dict[str, Any], cat: dict[str, Any]) -> str | None:
+    """The option the server names in refusing these rules, or None if it opens the table."""
+    seats = cat["presets"][preset]["seats"]["min"]
+    try:
+        Settings.from_json({"seats": seats, "rules": {"preset": preset, **chosen}})
+    except EngineError as error:
+        return error.code.removeprefix("rules/")
+    except TableError as error:  # pragma: no cover - a seat count the catalogue gives
+        raise AssertionError(error) from error
+    return None
+
+
+def test_the_form_refuses_what_the_server_refuses() -> None:
+    node = shutil.which("node")
+    if node is None:
+        why = "Node is not installed (scripts/test installs it)"
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)
+    cat = served()
+    cases = option_sets(cat, 3000, seed=32)
+    out = subprocess.run(
+        [node, "--input-type=module", "-e", RUN, HOUSE.as_uri()],
+        input=json.dumps({"cat": cat, "cases": cases}).encode(),
+        capture_output=True,
+        check=True,
+        timeout=60,
+    )
+    page = json.loads(out.stdout)
+    refused = 0
+    for (preset, chosen), flagged in zip(cases, page, strict=True):
+        named = server_verdict(preset, chosen, cat)
+        case = f"{preset} {chosen}: the page flags {flagged}, the server names {named}"
+        if named is None:
+            assert flagged == [], case
+        else:
+            refused += 1
+            assert named in flagged, case
+    # both kinds of case were met, in numbers
+    assert 300 < refused < len(cases) - 300, refused
