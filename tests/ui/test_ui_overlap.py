@@ -101,7 +101,9 @@ CROWD_JS = """([names, finished]) => {
   return n;
 }"""
 
-MEASURE_JS = """() => {
+MEASURE_JS = """async () => {
+  // measured once the page has drawn the state (two frames), as a person would see it
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   const box = (el) => { const b = el.getBoundingClientRect();
     return {left: b.left, top: b.top, right: b.right, bottom: b.bottom}; };
   const shown = (el) => {
@@ -130,10 +132,19 @@ MEASURE_JS = """() => {
   const clipped = [];
   const texts = document.querySelectorAll(
     '#top *, [data-testid=felt] *, [data-testid=seats] .seat *, .chat-bubble, '
-    + '[data-testid=turn-line] *, [data-testid=actions] *, [data-testid=my-hand] *, .result *');
+    + '[data-testid=turn-line], [data-testid=turn-line] *, [data-testid=actions] *, '
+    + '[data-testid=my-hand] *, .result *, [data-testid=news]');
   for (const el of texts) {
     if (!shown(el) || el.closest('.sr-only') || el.closest('svg') || el.tagName === 'svg') continue;
     const style = getComputedStyle(el);
+    // words running out of a box they do not clip cover what is beside it: as bad as cut
+    const spills = el.matches('button, .badge, .news, .seat-top, .seat-mid, .last-move, .turn-line')
+      && el.scrollWidth > el.clientWidth + 1;
+    if (spills) {
+      clipped.push(`${el.className || el.tagName} spills ${el.scrollWidth} > ${el.clientWidth}: `
+        + el.textContent.slice(0, 40));
+      continue;
+    }
     if ([style.overflow, style.overflowX, style.overflowY].every((o) => o === 'visible')) continue;
     if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
       clipped.push(`${el.className || el.tagName} ${el.scrollWidth}x${el.scrollHeight} in `

@@ -43,8 +43,8 @@ def test_browsing_presets_resets_the_seats_and_duo_says_its_own_game(phone) -> N
     page.get_by_test_id("create-form").wait_for()
     assert page.get_by_test_id("seats-4").is_checked()
     _preset(page, "duo")
-    hands = page.get_by_test_id("choice-hands")
-    assert page.get_by_test_id("hands-10").is_checked()
+    assert page.get_by_test_id("opt-hands").input_value() == "10"
+    hands = page.get_by_test_id("opt-hands").locator("xpath=..")
     assert "10 hands" in hands.locator(".help").text_content()  # not "Twenty is the standard"
     help_text = (
         page.get_by_test_id("opt-preset").locator("xpath=..").locator(".help").text_content()
