@@ -22,6 +22,7 @@ import numpy as np
 
 from teenpatti.bots import load_bot
 from teenpatti.bots.solver.cfr import best_response
+from teenpatti.bots.solver.distill import load as load_corrections
 from teenpatti.bots.solver.game import buckets, build_abstraction
 from teenpatti.bots.solver.tables import load
 from teenpatti.engine import Hand, Rules, view
@@ -53,6 +54,7 @@ def exploitability_figures() -> None:
 def decision_times(hands: int = 300, seats: int = 2) -> None:
     rules = Rules()
     load("nepal")  # the table loads once per process, before the first decision (as at start-up)
+    load_corrections()  # and the multiway corrections
     rng = random.Random(1)
     wall: dict[str, list[float]] = {"expert": [], "hard": []}
     cpu: dict[str, list[float]] = {"expert": [], "hard": []}

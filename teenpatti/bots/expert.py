@@ -1,23 +1,30 @@
-"""The expert computer player: ``hard``'s move, improved by rollouts from the public state.
-
-``expert`` asks ``hard`` for its move and then, wherever every other player still in has seen,
-plays each legal move out on deals drawn from what its seat may know (:mod:`.search`: the
-others' hands from hard's reading of the public log, ``hard`` playing every seat after the move)
-and keeps hard's move unless another is better by more than its standard error. While another
-player is still blind it plays hard's move as it is: the rollouts would play a blind player as
-hard does, looking and packing its weak hands, which a player who never looks does not. It
-reads the table's opponent model (:mod:`teenpatti.bots.model`) as hard does. A decision is a
-hundred or so hands played out: milliseconds, so the table server asks for it on the
-computers' own thread (:mod:`teenpatti.tables.thinker`).
+"""The expert computer player: a solved table heads-up, ``hard`` corrected by a learnt search
+at three to six seats, and ``hard``'s move improved by rollouts elsewhere.
 
 Heads-up, at our table and at ``duo``, it plays the strategy solved by CFR+ for the abstract
-game of the table instead, from the first move (:mod:`teenpatti.bots.solver`, shipped in
+game of the table, from the first move (:mod:`teenpatti.bots.solver`, shipped in
 ``solver/data``; :attr:`ExpertBot.table`): the public state turned into the solver's state and
 the hand into its bucket, then one draw from the stored row, a few microseconds. Our table's
 shipped table leaves a best response 0.028 boots a hand and beats ``hard``, the rollouts and
-every fixed style heads-up (docs/bots.md, section 8). Against a player the opponent model shows
-to bet on anything, never to pack to a raise or (while it is blind) never to look, hard's values
-(and the rollouts) take over again: they win more from such a player.
+every fixed style heads-up (docs/bots.md, section 8).
+
+At three to six seats of our table's betting it plays ``hard``'s move, replaced, where every
+other player still in has seen, by the move the rollout search was found offline to prefer in
+its information set (:mod:`teenpatti.bots.solver.distill`, ``solver/data/multiway_moves.npz``;
+:attr:`ExpertBot.multiway`): one lookup after hard's decision.
+
+Everywhere else (the other presets) it asks ``hard`` for its move and then, wherever every
+other player still in has seen, plays each legal move out on deals drawn from what its seat may
+know (:mod:`.search`: the others' hands from hard's reading of the public log, ``hard``
+playing every seat after the move) and keeps hard's move unless another is better by more than
+its standard error; a decision is then a hundred or so hands played out, milliseconds, so the
+table server asks for it on the computers' own thread (:mod:`teenpatti.tables.thinker`).
+While another player is still blind it plays hard's move as it is: the rollouts would play a
+blind player as hard does, looking and packing its weak hands, which a player who never looks
+does not. It reads the table's opponent model (:mod:`teenpatti.bots.model`) as hard does:
+against a player the model shows to bet on anything, never to pack to a raise or (while it is
+blind) never to look, hard's values (and the rollouts) take over from the tables: they win
+more from such a player.
 
 >>> from teenpatti.bots import load_bot
 >>> load_bot("expert", 1).name
@@ -28,18 +35,25 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+import numpy.typing as npt
+
 from ..engine.actions import Action, ActionKind
 from ..engine.rules import Bets, Rules
 from ..engine.view import HandView
 from ..odds import heads_up_equity
 from .hard import HARD, HardBot
 from .search import Rollouts
+from .solver.distill import load as load_corrections
 from .solver.game import ACTIONS, State, bucket_of
+from .solver.multiway import MOVES as MULTIWAY_MOVES
+from .solver.multiway import multiway_applies, multiway_key
 from .solver.tables import Table, load
 
-__all__ = ["ExpertBot", "table_for"]
+__all__ = ["ExpertBot", "multiway_applies", "multiway_key", "table_for"]
 
 _KINDS = tuple(ActionKind(a) for a in ACTIONS)
+_MULTIWAY_KINDS = tuple(ActionKind(m) for m in MULTIWAY_MOVES)
 
 
 def table_for(rules: Rules) -> Table | None:
@@ -63,6 +77,10 @@ def table_for(rules: Rules) -> Table | None:
         and rules.see_anytime == base.see_anytime
     )
     return table if same else None
+
+
+def _dealt(view: HandView) -> int:
+    return sum(1 for s in view.seats if s.dealt)
 
 
 def public_state(view: HandView, chips: int) -> tuple[State, int] | None:
@@ -157,12 +175,22 @@ class ExpertBot(HardBot):
     search: Rollouts | None = Rollouts()
     """Where the table does not reach: hard's move, improved by rollouts (:mod:`.search`)."""
 
+    multiway = True
+    """At three to six seats of our table's betting: hard's move, or the move the rollout search
+    was found offline to prefer in its information set (``solver.distill``), in place of the
+    search itself."""
+
     def decide(self, view: HandView) -> Action:
         """A move drawn from the solved table, or hard's move improved by the rollout search
-        where the table does not reach."""
+        (or by its offline table of corrections, at three to six seats of our table) where the
+        table does not reach."""
         action = self._from_table(view) if self.table else None
         if action is not None:
             return action
+        if self.multiway and _dealt(view) >= 3 and multiway_applies(view.rules):
+            corrections = load_corrections()
+            if corrections is not None:
+                return self._corrected(view, corrections)
         base = super().decide(view)
         if self.search is None or view.actor != view.viewer or _blind_opponent(view):
             return base
@@ -222,3 +250,24 @@ class ExpertBot(HardBot):
                 break
         option = legal[chosen]
         return option.action(seat, option.cost if option.max_cost > option.cost else None)
+
+    def _corrected(self, view: HandView, corrections: npt.NDArray[np.int8]) -> Action:
+        """Hard's move, or the correction learnt for it where every other player still in has
+        seen (where the search ran) and the opponent model marks nobody."""
+        base = super().decide(view)
+        seat = view.viewer
+        if seat is None or view.actor != seat or view.side_show is not None:
+            return base
+        if base.kind not in _MULTIWAY_KINDS or _blind_opponent(view):
+            return base
+        key = multiway_key(view)
+        if key is None or (self.exploits and self._exploitable(view)):
+            return base
+        move = int(corrections[key, _MULTIWAY_KINDS.index(base.kind)])
+        if move < 0:
+            return base
+        legal = {a.kind: a for a in view.legal_actions}
+        option = legal.get(_MULTIWAY_KINDS[move])
+        if option is None:
+            return base
+        return option.action(seat)

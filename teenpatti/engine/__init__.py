@@ -31,11 +31,12 @@ from .game import Game, Standing
 from .hand import EndedBy, Hand
 from .history import HistoryError, export, load_hand, replay, replay_text
 from .pots import Pot
-from .rules import PRESETS, Rules, preset
+from .rules import PRESETS, RULES_EDITION, Rules, preset
 from .view import HandView, SeatView, can_see_cards, view
 
 __all__ = [
     "PRESETS",
+    "RULES_EDITION",
     "Action",
     "ActionKind",
     "CardError",

@@ -5,6 +5,12 @@ direction of play, to the next seat that still has chips; a seat with no chips s
 the game. The game ends after ``rules.hands`` hands, or at once when one seat holds every chip.
 Most chips wins; equal chips share a place.
 
+Under the rebuy house rule (``rules.rebuy_chips``), a player out of chips may buy back in
+(:meth:`Game.rebuy`) for that many chips, ``rules.rebuys_max`` times a game, for hands up to
+``rules.rebuy_until_hand``: the chips are theirs from the next hand dealt. The standings then rank
+by chips less the chips bought (``net``), so a rebuy is no win. A game where one seat holds every
+chip is over at once, rebuys or not.
+
 Every hand's deck comes from its own 32-byte seed. By default a hand's seed is derived from the
 game's seed (HMAC-SHA256 of ``b"teenpatti-hand/" + hand number``), so a whole game is determined by
 one seed; a server that publishes a fresh seed per hand passes it to :meth:`Game.start_hand`.
@@ -30,12 +36,16 @@ __all__ = ["Game", "Standing"]
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """One player's place at the end (equal chips share a place: 1, 1, 3)."""
+    """One player's place at the end (equal chips share a place: 1, 1, 3); with rebuys, the place
+    is by ``net``: the chips less those bought (``rebuys`` of them)."""
 
     place: int
     seat: int
     name: str
     chips: int
+    rebuys: int = 0
+    net: int | None = None
+    """The chips less the rebuys' chips (``None``: the same as ``chips``, no rebuy)."""
 
 
 class Game:
@@ -64,6 +74,10 @@ class Game:
         self.seed = seed
         self.chips: list[int] = [rules.starting_chips] * len(players)
         self.dealer = dealer
+        self.rebuys: list[int] = [0] * len(players)
+        """How many times each seat has bought back in this game."""
+        self._bought: dict[int, int] = {}
+        """Chips bought during a hand, by seat: theirs when it ends."""
         self.hand: Hand | None = None
         self.hands_played = 0
         self.played: list[Hand] = []
@@ -136,11 +150,60 @@ class Game:
             self._end_hand()
         return done
 
+    def check_rebuy(self, seat: int) -> int:
+        """The chips ``seat`` may buy back in for now, or :class:`IllegalAction`: ``rebuy/off``
+        (the table plays without rebuys), ``rebuy/over`` (the game is over, or its last hand for
+        rebuys is dealt), ``rebuy/has_chips`` (only a player out of chips buys back in),
+        ``rebuy/used`` (``rebuys_max`` reached), ``seat/unknown``."""
+        chips = self.rules.rebuy_chips
+        if chips is None:
+            raise IllegalAction("rebuy/off", "this table plays without rebuys")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise IllegalAction("seat/unknown", f"there is no seat {seat!r}")
+        until = self.rules.rebuy_until_hand
+        next_hand = self.hands_played + 1  # the hand the chips would play from
+        if self.finished or (until is not None and next_hand > until):
+            raise IllegalAction("rebuy/over", "rebuys are over for this game")
+        in_play = self.hand is not None and not self.hand.finished
+        held = self.hand.chips[seat] if in_play and self.hand is not None else self.chips[seat]
+        if held > 0 or seat in self._bought:
+            raise IllegalAction("rebuy/has_chips", "only a player out of chips buys back in")
+        if self.rebuys[seat] >= self.rules.rebuys_max:
+            raise IllegalAction(
+                "rebuy/used", f"a player buys back in at most {self.rules.rebuys_max} times"
+            )
+        return chips
+
+    def rebuy(self, seat: int) -> int:
+        """``seat`` buys back in (checked by :meth:`check_rebuy`); the chips play from the next
+        hand dealt. Returns the chips bought.
+
+        >>> from .rules import Rules
+        >>> game = Game(Rules.from_options(rebuy_chips=500), ["A", "B", "C"], bytes(32))
+        >>> game.chips[2] = 0
+        >>> game.rebuy(2), game.chips, game.rebuys
+        (500, [1000, 1000, 500], [0, 0, 1])
+        >>> game.rebuy(2)
+        Traceback (most recent call last):
+        ...
+        teenpatti.engine.errors.IllegalAction: only a player out of chips buys back in
+        """
+        chips = self.check_rebuy(seat)
+        self.rebuys[seat] += 1
+        if self.hand is not None and not self.hand.finished:
+            self._bought[seat] = chips
+        else:
+            self.chips[seat] += chips
+        return chips
+
     def _end_hand(self) -> None:
         hand = self.hand
         assert hand is not None and hand.finished
         self.hands_played += 1
         self.chips = list(hand.chips)
+        for seat, chips in self._bought.items():
+            self.chips[seat] += chips
+        self._bought.clear()
         self.played.append(hand)
         self.played_names.append(self._dealt_names)
         step = -1 if self.rules.direction is Direction.ANTICLOCKWISE else 1
@@ -152,10 +215,22 @@ class Game:
                 break
 
     def standings(self) -> list[Standing]:
-        """Everyone by chips, most first; equal chips share a place."""
-        ranked = sorted(range(self.seats), key=lambda s: (-self.chips[s], s))
+        """Everyone by chips (less the chips bought back in), most first; equal share a place."""
+        bought = self.rules.rebuy_chips or 0
+        net = [c - bought * n for c, n in zip(self.chips, self.rebuys, strict=True)]
+        ranked = sorted(range(self.seats), key=lambda s: (-net[s], s))
         out: list[Standing] = []
         for i, seat in enumerate(ranked):
-            place = out[-1].place if out and out[-1].chips == self.chips[seat] else i + 1
-            out.append(Standing(place, seat, self.names[seat], self.chips[seat]))
+            place = out[-1].place if out and net[out[-1].seat] == net[seat] else i + 1
+            rebuys = self.rebuys[seat]
+            out.append(
+                Standing(
+                    place,
+                    seat,
+                    self.names[seat],
+                    self.chips[seat],
+                    rebuys,
+                    net[seat] if rebuys else None,
+                )
+            )
         return out

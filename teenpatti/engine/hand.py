@@ -105,6 +105,7 @@ class _Facts:
         "evaluator",
         "jokers",
         "limit",
+        "limit_settles_shows",
         "quadruple",
         "range_bets",
         "seen_vs_blind_forbidden",
@@ -130,6 +131,9 @@ class _Facts:
         self.sideshow_previous = rules.sideshow is SideShow.PREVIOUS
         self.all_in_showdown = rules.all_in is AllIn.SHOWDOWN
         self.asker_loses = rules.show_tie is ShowTie.ASKER_LOSES
+        self.limit_settles_shows = rules.edition >= 2
+        """Whether a show whose payment brings the pot to its limit is settled by the pot
+        limit's showdown (edition 2) rather than as a show (edition 1)."""
         self.wild_rank = rules.variant is Variant.WILD_RANK
         self.jokers = rules.variant is Variant.JOKERS
 
@@ -892,8 +896,13 @@ class Hand:
             self.in_count -= 1
             self._next_turn(seat)
         elif kind is _K_SHOW:
-            self._pay(seat, cost)  # the show paid for stands, even if the pot limit is reached
-            self._showdown(EndedBy.SHOW, asker=seat)
+            self._pay(seat, cost)
+            if self._facts.limit_settles_shows and self._pot_limit_reached():
+                # The same chips as a chaal that reaches the limit: the pot limit's showdown
+                # decides, equal best hands share (asking to see is never worse than betting).
+                self._showdown(EndedBy.POT_LIMIT)
+            else:
+                self._showdown(EndedBy.SHOW, asker=seat)
         elif kind is _K_SIDESHOW:
             self._pay(seat, cost)
             self.bet_made = True

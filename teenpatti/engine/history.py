@@ -23,7 +23,7 @@ from .cards import JOKERS, CardError, cards_str, is_joker, parse_card, parse_car
 from .deck import DECK_V1, DECK_V2, DECKS, PART_BYTES, CardTree, Shuffle, check_card, commitment
 from .errors import EngineError, IllegalAction
 from .hand import Hand
-from .rules import Rules, Variant
+from .rules import RULES_EDITION, Rules, Variant
 from .view import can_see_cards
 
 __all__ = [
@@ -104,6 +104,7 @@ def export(
         out["hand"] = number
     out.update(
         rules=hand.rules.changed_options(),
+        rules_edition=hand.rules.edition,
         dealer=hand.dealer,
         seats=seats,
         actions=[
@@ -152,8 +153,9 @@ def load_hand(data: Any) -> tuple[Hand, list[Any]]:
     options = data.get("rules", {})
     if not isinstance(options, dict):
         raise HistoryError("history/format", "rules must be an object of house-rule options")
+    edition = data.get("rules_edition", RULES_EDITION)
     try:
-        rules = Rules.from_options(options)
+        rules = Rules.from_options(options).of_edition(edition)
     except EngineError as error:
         raise HistoryError(error.code, error.reason) from None
     seats = _field(data, "seats", list)

@@ -19,6 +19,7 @@ from .evaluate import A23, Ranking, Variant
 __all__ = [
     "OPTION_NAMES",
     "PRESETS",
+    "RULES_EDITION",
     "AllIn",
     "Bets",
     "Direction",
@@ -90,6 +91,14 @@ class AllIn(StrEnum):
     TWO_LEFT = "two_left"
 
 
+RULES_EDITION = 2
+"""The edition of the rules this engine plays by default. Edition 1 settled a show whose own
+payment brought the pot to its limit as a show (equal hands against the asker); edition 2
+(docs/rules.md, decision 14) lets the pot limit's showdown decide, equal best hands sharing.
+Tables and hand histories name their edition, so a game stored under edition 1 replays as it was
+played."""
+_EDITIONS = (1, 2)
+
 _RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 _NEPAL_BOOTS = (5, 10, 20, 50)
 _NEPAL_HANDS = (10, 20, 30)
@@ -100,7 +109,8 @@ class Rules:
     """One table's rules. Build it with :meth:`from_options` or :func:`preset`; it never changes.
 
     Amounts are in chips; ``stake_cap_boots`` and ``pot_limit_boots`` count boots (``None`` is no
-    limit).
+    limit). ``rebuy_chips`` (``None``: no rebuys) is what a player out of chips may buy back in
+    for, ``rebuys_max`` times in a game, for hands up to ``rebuy_until_hand`` (``None``: any).
     """
 
     preset: str = "nepal"
@@ -129,6 +139,12 @@ class Rules:
     fixed_rank: str = "2"
     two_three_five: bool = False
     all_in: AllIn = AllIn.SHOWDOWN
+    rebuy_chips: int | None = None
+    rebuys_max: int = 1
+    rebuy_until_hand: int | None = None
+    edition: int = RULES_EDITION
+    """Which edition of the rules (:data:`RULES_EDITION`): not a house rule a host chooses, but
+    what a stored game was played by (see :meth:`of_edition`)."""
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -164,6 +180,24 @@ class Rules:
         rules.check()
         return rules
 
+    def of_edition(self, edition: int) -> Rules:
+        """These rules as ``edition`` played them (a stored game names its edition).
+
+        >>> Rules().of_edition(1).edition, Rules().edition
+        (1, 2)
+        >>> Rules().of_edition(7)
+        Traceback (most recent call last):
+        ...
+        teenpatti.engine.errors.RulesError: unknown rules edition 7 (this engine plays 1 and 2)
+        """
+        if isinstance(edition, bool) or edition not in _EDITIONS:
+            raise RulesError(
+                "edition",
+                f"unknown rules edition {edition!r} (this engine plays"
+                f" {', '.join(map(str, _EDITIONS[:-1]))} and {_EDITIONS[-1]})",
+            )
+        return self if edition == self.edition else replace(self, edition=edition)
+
     def check(self) -> None:
         """Raise :class:`RulesError` if these rules are contradictory or out of range."""
         if self.preset == "nepal":
@@ -182,6 +216,9 @@ class Rules:
             "stake_cap_boots",
             "pot_limit_boots",
             "blind_turns_max",
+            "rebuy_chips",
+            "rebuys_max",
+            "rebuy_until_hand",
         ):
             value = getattr(self, name)
             if value is not None and value < 1:
@@ -218,6 +255,14 @@ class Rules:
                 "pot_limit_boots",
                 "a pot limit makes everyone still in show at once, and all_in: two_left has no"
                 " showdown among three or more: choose no pot limit or all_in: showdown",
+            )
+        if self.rebuy_chips is None and (self.rebuys_max != 1 or self.rebuy_until_hand):
+            key = "rebuys_max" if self.rebuys_max != 1 else "rebuy_until_hand"
+            raise RulesError(key, f"{key} needs rebuy_chips: the chips a rebuy gives")
+        if self.rebuy_until_hand is not None and self.rebuy_until_hand > self.hands:
+            raise RulesError(
+                "rebuy_until_hand",
+                f"rebuy_until_hand ({self.rebuy_until_hand}) is past the last hand ({self.hands})",
             )
         if self.sideshow is SideShow.OFF and self.sideshow_all_seen:
             raise RulesError(
@@ -306,8 +351,14 @@ _BOOLS = (
     "two_three_five",
     "muflis",
 )
-_INTS = ("boot", "hands", "starting_chips", "range_max_stakes")
-_OPTIONAL_INTS = ("stake_cap_boots", "pot_limit_boots", "blind_turns_max")
+_INTS = ("boot", "hands", "starting_chips", "range_max_stakes", "rebuys_max")
+_OPTIONAL_INTS = (
+    "stake_cap_boots",
+    "pot_limit_boots",
+    "blind_turns_max",
+    "rebuy_chips",
+    "rebuy_until_hand",
+)
 
 OPTION_NAMES: frozenset[str] = frozenset((*_ENUMS, *_BOOLS, *_INTS, *_OPTIONAL_INTS, "fixed_rank"))
 """The house-rule options by their names in ``docs/rules.md``."""

@@ -86,7 +86,10 @@ class Pusher:
         for outcome in ("sent", "gone", "failed", "dropped", "store"):
             self.outcomes.labels(outcome=outcome)
         self._facts: OrderedDict[str, Facts] = OrderedDict()
-        self._pending: dict[str, list[Alert]] = {}
+        self._pending: OrderedDict[str, list[Alert]] = OrderedDict()
+        """The alerts of each table's last change, until :meth:`stored` says this process made
+        it (a change caught up from another process's append is never stored here: its entry
+        is replaced at the table's next change, or forgotten with the oldest)."""
         self._threads = ThreadPoolExecutor(config.threads, thread_name_prefix="push")
         self._session = requests.Session()
         self._session.trust_env = False  # a push service is reached directly, never via a proxy
@@ -103,7 +106,14 @@ class Pusher:
         if len(self._facts) > FACTS_KEPT:
             self._facts.popitem(last=False)
         # A table first seen here (loaded, or after a restart) has no "before": nothing new.
-        self._pending[table.table_id] = [] if before is None else alerts_between(before, now)
+        alerts = [] if before is None else alerts_between(before, now)
+        if not alerts:
+            self._pending.pop(table.table_id, None)
+            return
+        self._pending[table.table_id] = alerts
+        self._pending.move_to_end(table.table_id)
+        if len(self._pending) > FACTS_KEPT:
+            self._pending.popitem(last=False)
 
     def stored(self, live: LiveTable) -> None:
         """This process appended the version just applied: send what it changed."""

@@ -51,6 +51,7 @@ __all__ = [
     "Pause",
     "Ping",
     "Readmit",
+    "Rebuy",
     "Remove",
     "Resume",
     "Start",
@@ -134,6 +135,10 @@ class Readmit(_Command, tag="readmit", frozen=True, kw_only=True):
     name: str
 
 
+class Rebuy(_Command, tag="rebuy", frozen=True):
+    """A player out of chips buys back in (the rebuy house rule)."""
+
+
 class Pause(_Command, tag="pause", frozen=True):
     """The host pauses the game."""
 
@@ -178,7 +183,20 @@ class Ping(_Message, tag="ping", frozen=True):
     """Answered with ``pong`` and the table's version."""
 
 
-Command = Start | Act | Again | Leave | Remove | Readmit | Pause | Resume | Configure | Chat | Part
+Command = (
+    Start
+    | Act
+    | Again
+    | Leave
+    | Remove
+    | Readmit
+    | Rebuy
+    | Pause
+    | Resume
+    | Configure
+    | Chat
+    | Part
+)
 """The commands that may change a table (each may carry an ``id``)."""
 ClientMessage = Hello | Command | Sync | Ping
 """Every message a client sends."""

@@ -41,6 +41,7 @@ __all__ = [
     "Paused",
     "Played",
     "Readmitted",
+    "Rebought",
     "Said",
     "Seated",
     "Started",
@@ -70,6 +71,9 @@ class Created(_Event, tag="created", frozen=True):
 
     settings: Settings
     host: Host
+    rules_edition: int = 1
+    """The edition of the rules the table plays (the engine's ``RULES_EDITION`` when it was
+    opened): a table opened before editions were recorded played edition 1, and replays so."""
 
 
 class Played(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -179,6 +183,14 @@ class Readmitted(_Event, tag="readmitted", frozen=True):
     name: str
 
 
+class Rebought(_Event, tag="rebuy", frozen=True):
+    """The person at ``seat``, out of chips, buys back in under the rebuy house rule (the rules'
+    ``rebuy_chips``): the chips are theirs from the next hand dealt."""
+
+    seat: int
+    id: str | None = None
+
+
 class Voted(_Event, tag="voted", frozen=True):
     """The person at ``seat`` asks for a new game (a majority of the people seated starts one)."""
 
@@ -221,6 +233,7 @@ Event = (
     | Seated
     | Left
     | Readmitted
+    | Rebought
     | Voted
     | Paused
     | Configured

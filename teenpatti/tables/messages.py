@@ -38,6 +38,7 @@ __all__ = [
     "Pong",
     "PotView",
     "Proof",
+    "RebuyOffer",
     "SeatRow",
     "ServerMessage",
     "Standing",
@@ -146,12 +147,25 @@ class Legal(_Part):
 
 
 class Standing(_Part):
-    """A player's place once the game is over (equal chips share a place)."""
+    """A player's place once the game is over (equal chips share a place); under the rebuy
+    house rule a player who bought back in has ``rebuys`` and ``net`` (the chips less those
+    bought), and places go by ``net``."""
 
     place: int
     seat: int
     name: str
     chips: int
+    rebuys: int | UnsetType = UNSET
+    net: int | UnsetType = UNSET
+
+
+class RebuyOffer(_Part):
+    """What a rebuy gives a player out of chips now: ``chips``, the rebuys ``left``, and the
+    last hand a rebuy may play from (``until``)."""
+
+    chips: int
+    left: int
+    until: int
 
 
 class ChatLine(_Part):
@@ -180,6 +194,12 @@ class State(_Message, tag="state", kw_only=True):
     chat: list[ChatLine]
     removed: list[str] | UnsetType = UNSET
     """The names of the persons the host removed from this game (only while there are any)."""
+    rebuys: list[int] | UnsetType = UNSET
+    """Each seat's rebuys this game (once someone has bought back in)."""
+    out: Literal[True] | UnsetType = UNSET
+    """This seat is out of chips: it sits out the rest of the game (or buys back in)."""
+    rebuy: RebuyOffer | UnsetType = UNSET
+    """The rebuy this seat, out of chips, may make now."""
     next_commitment: str | UnsetType = UNSET
     next_parts: list[int] | UnsetType = UNSET
     standings: list[Standing] | UnsetType = UNSET

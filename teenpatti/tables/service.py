@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 from ..bus.base import Bus
 from ..bus.memory import MemoryBus
+from ..engine import RULES_EDITION
 from ..metrics import Metrics
 from ..store.base import CodeTaken, EventStore
 from . import commands
@@ -43,6 +44,7 @@ from .commands import (
     Pause,
     Ping,
     Readmit,
+    Rebuy,
     Remove,
     Resume,
     Start,
@@ -243,7 +245,11 @@ class TableService:
         name = clean_name(data.get("name"))
         settings = Settings.from_json(data)
         token = new_token()
-        first = Created(settings=settings, host=Host(name=name, token_hash=token_hash(token)))
+        first = Created(
+            settings=settings,
+            host=Host(name=name, token_hash=token_hash(token)),
+            rules_edition=RULES_EDITION,
+        )
         for _ in range(20):
             code = new_code()
             table_id = secrets.token_hex(8)
@@ -343,6 +349,8 @@ class TableService:
                     return [t.remove_event(seat, target)]
                 case Readmit(name=name):
                     return [t.readmit_event(seat, name)]
+                case Rebuy():
+                    return [t.rebuy_event(seat, cid)]
                 case Pause() | Resume():
                     return [t.pause_event(seat, isinstance(asked, Pause))]
                 case Configure():

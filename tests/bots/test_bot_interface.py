@@ -38,6 +38,8 @@ BOT_MODULES = (
     "solver/game.py",
     "solver/cfr.py",
     "solver/tables.py",
+    "solver/multiway.py",
+    "solver/distill.py",
 )
 OWN_MODULES = {
     "teenpatti.odds",
@@ -50,6 +52,7 @@ OWN_MODULES = {
     "teenpatti.bots.solver.cfr",
     "teenpatti.bots.solver.tables",
     "teenpatti.bots.solver.multiway",
+    "teenpatti.bots.solver.distill",
 }
 
 ALLOWED_ENGINE = {
@@ -61,7 +64,10 @@ ALLOWED_ENGINE = {
     "teenpatti.engine.bulk",
     "teenpatti.engine.prices",
 }
-SIMULATES = {"search.py": {"teenpatti.engine.hand", "teenpatti.engine.errors"}}
+SIMULATES = {
+    "search.py": {"teenpatti.engine.hand", "teenpatti.engine.errors"},
+    "solver/distill.py": {"teenpatti.engine.hand"},
+}
 """Modules that build hands of their own from cards they drew (the rollout search): they may
 import the hand itself, never being handed the real one (whether a decision depends on the view
 alone is checked by re-dealing, below)."""

@@ -15,6 +15,7 @@ from teenpatti.engine import (
     IllegalAction,
     LegalAction,
     Rules,
+    RulesError,
     replay,
 )
 
@@ -257,3 +258,61 @@ def test_a_history_may_list_cards_one_by_one() -> None:
         "seats": [{**as_text["seats"][0], "cards": ["Ah", 2, "3c"]}, as_text["seats"][1]],
     }
     assert replay(broken)["error"]["code"] == "history/format"
+
+
+def test_rebuys_are_checked_counted_and_ranked_net() -> None:
+    with pytest.raises(IllegalAction) as off:
+        Game(Rules(), NAMES, SEED).rebuy(0)
+    assert off.value.code == "rebuy/off"
+    rules = Rules.from_options({"rebuy_chips": 300, "rebuy_until_hand": 10})
+    game = Game(rules, NAMES, SEED)
+    for seat, code in ((0, "rebuy/has_chips"), (7, "seat/unknown"), (-1, "seat/unknown")):
+        with pytest.raises(IllegalAction) as refused:
+            game.check_rebuy(seat)
+        assert refused.value.code == code
+    game.chips = [0, 1400, 1300, 1300]
+    assert game.rebuy(0) == 300 and game.chips[0] == 300 and game.rebuys == [1, 0, 0, 0]
+    game.chips[0] = 0
+    with pytest.raises(IllegalAction) as used:  # one rebuy a game (rebuys_max 1)
+        game.rebuy(0)
+    assert used.value.code == "rebuy/used"
+    # During a hand, the chips bought play from the next hand.
+    game.chips = [0, 1000, 1000, 2000]
+    game.rebuys = [1, 0, 0, 0]
+    game.start_hand()
+    game.chips[1] = 0  # (what the table holds between hands; the hand keeps its own)
+    assert game.hand is not None and not game.hand.dealt[0]
+    with pytest.raises(IllegalAction) as still:  # seat 1 still has chips in the hand
+        game.rebuy(1)
+    assert still.value.code == "rebuy/has_chips"
+    # Standings rank by chips less those bought: 1,300 with a rebuy of 300 is 1,000.
+    game = Game(rules, NAMES, SEED)
+    game.chips = [1300, 1100, 1000, 600]
+    game.rebuys = [1, 0, 0, 0]
+    rows = [(s.place, s.seat, s.chips, s.rebuys, s.net) for s in game.standings()]
+    assert rows == [
+        (1, 1, 1100, 0, None),
+        (2, 0, 1300, 1, 1000),
+        (2, 2, 1000, 0, None),
+        (4, 3, 600, 0, None),
+    ]
+    # The last hand a rebuy may play from has been dealt: rebuys are over.
+    game.hands_played = 10
+    game.chips[3] = 0
+    with pytest.raises(IllegalAction) as late:
+        game.rebuy(3)
+    assert late.value.code == "rebuy/over"
+
+
+def test_rebuy_options_are_checked() -> None:
+    for options, key in (
+        ({"rebuys_max": 2}, "rebuys_max"),
+        ({"rebuy_until_hand": 3}, "rebuy_until_hand"),
+        ({"rebuy_chips": 0}, "rebuy_chips"),
+        ({"rebuy_chips": 100, "rebuys_max": 0}, "rebuys_max"),
+        ({"rebuy_chips": 100, "rebuy_until_hand": 21}, "rebuy_until_hand"),
+        ({"rebuy_chips": "lots"}, "rebuy_chips"),
+    ):
+        with pytest.raises(RulesError) as refused:
+            Rules.from_options(options)
+        assert refused.value.code == f"rules/{key}", options

@@ -764,9 +764,23 @@ def test_pot_limit_stops_betting_and_everyone_shows() -> None:
     assert hand.legal_actions() == []
 
 
-def test_pot_limit_reached_by_a_show_keeps_the_show() -> None:
+def test_pot_limit_reached_by_a_show_is_the_pot_limits_showdown() -> None:
+    # The same chips as a chaal that reaches the limit: equal hands share, asker or not.
     hand = make([TIE_A, TIE_B], pot_limit_boots=3)
-    hand.show(1)  # pot 20 + 10 = 30: the show paid for stands, and the asker loses the tie
+    hand.show(1)  # pot 20 + 10 = 30 = the limit
+    assert hand.ended_by == "pot_limit"
+    assert hand.chips == [1005, 995]
+    assert [p.to_json() for p in hand.pots] == [{"amount": 30, "winners": [0, 1]}]
+    chaal = make([TIE_A, TIE_B], pot_limit_boots=3)
+    chaal.chaal(1)
+    assert (chaal.ended_by, chaal.chips) == ("pot_limit", hand.chips)
+
+
+def test_pot_limit_reached_by_a_show_under_edition_1_keeps_the_show() -> None:
+    # A game stored under the first edition of the rules replays as it was played.
+    rules = Rules.from_options({"pot_limit_boots": 3}).of_edition(1)
+    hand = Hand(rules, [1000, 1000], dealer=0, cards=[parse_cards(TIE_A), parse_cards(TIE_B)])
+    hand.show(1)
     assert hand.ended_by == "show"
     assert hand.chips == [1020, 980]
     assert [p.to_json() for p in hand.pots] == [{"amount": 30, "winners": [0]}]

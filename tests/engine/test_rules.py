@@ -37,6 +37,9 @@ EXPECTED_PRESETS: dict[str, dict[str, Any]] = {
         "fixed_rank": "2",
         "two_three_five": False,
         "all_in": "showdown",
+        "rebuy_chips": None,
+        "rebuys_max": 1,
+        "rebuy_until_hand": None,
     },
 }
 EXPECTED_PRESETS["classic"] = {

@@ -261,3 +261,62 @@ def test_a_removal_holds_for_the_game_until_the_host_lets_them_back(
     arun(after(code, host_token, bina_token), 60)
     assert [e["type"] for e in srv.events(code)][-2:] == ["readmitted", "seated"]
     srv.assert_healthy()
+
+
+def test_a_player_out_of_chips_buys_back_in(server: Server, ws: MakeClient, arun: Run) -> None:
+    # Three players of 10 chips (boot 5) who always pack: after hand 2 the third is out of chips;
+    # the rebuy house rule (50 chips, once, for hands up to 4) lets them back in from hand 4.
+    async def go() -> None:
+        api = server.api
+        host = await api.create(
+            name="Host",
+            seats=3,
+            preset="nepal",
+            boot=5,
+            starting_chips=10,
+            hands=10,
+            rebuy_chips=50,
+            rebuy_until_hand=4,
+            turn_seconds=None,
+        )
+        code = host["code"]
+        guests = [await api.join(code, name) for name in ("Bina", "Chandra")]
+        clients = [ws(server, code, i, f"p{i}") for i in range(3)]
+        for client, who in zip(clients, [host, *guests], strict=True):
+            await client.hello(who["token"])
+        await clients[0].send({"type": "start"})
+
+        def pack(state: dict[str, Any]) -> dict[str, Any]:
+            return {"type": "act", "action": {"do": "pack"}, "version": state["version"]}
+
+        async def play_to(number: int) -> list[dict[str, Any]]:
+            def there(s: dict[str, Any]) -> bool:
+                return s["hand"] is not None and s["hand"]["number"] >= number
+
+            return list(
+                await asyncio.gather(
+                    *(c.play(random.Random(i), there, chooser=pack) for i, c in enumerate(clients))
+                )
+            )
+
+        host_state, _, out = await play_to(3)
+        assert out.get("out") is True and not out["seats"][2]["dealt"]
+        assert out["rebuy"] == {"chips": 50, "left": 1, "until": 4}
+        assert "rebuy" not in host_state and "out" not in host_state
+        # A client that lies: the host, who has chips, asks to buy back in; nothing changes.
+        version = await clients[0].ping()
+        assert (await clients[0].request({"type": "rebuy"}))["code"] == "rebuy/has_chips"
+        assert await clients[0].ping() == version
+        await clients[2].send({"type": "rebuy", "id": "r-1"})
+        bought = await clients[2].state(lambda s: s.get("rebuys") == [0, 0, 1])
+        assert "rebuy" not in bought
+        assert (await clients[2].request({"type": "rebuy"}))["code"] == "rebuy/has_chips"
+        *_, back = await play_to(4)
+        assert back["seats"][2]["dealt"] and back["seats"][2]["chips"] == 45  # 50 less the boot
+        assert "out" not in back
+        assert {"type": "rebuy", "seat": 2, "id": "r-1"} in server.events(code)
+        for client in clients:
+            await client.close()
+
+    arun(go(), 90)
+    server.assert_healthy()

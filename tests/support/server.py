@@ -428,7 +428,10 @@ def card_problems(state: dict[str, Any], you: int | None) -> list[str]:
     starting = state["settings"]["rules"].get("starting_chips")
     if isinstance(starting, int):
         total = sum(row["chips"] for row in rows) + hand["pot"]
-        if total != starting * len(rows):
+        # Rebuys add chips: those bought during a hand are on the table from the next one.
+        bought = state["settings"]["rules"].get("rebuy_chips") or 0
+        rebuys = sum(state.get("rebuys", []))
+        if total not in {starting * len(rows) + bought * k for k in range(rebuys + 1)}:
             out.append(f"{where}: chips add up to {total}, not {starting * len(rows)}")
     return out
 

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.tables import until
 
-from teenpatti.engine import EngineError, IllegalAction, Rules
+from teenpatti.engine import RULES_EDITION, IllegalAction, Rules
 from teenpatti.engine.deck import commitment
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables import codes as codes_module
@@ -29,6 +30,7 @@ from teenpatti.tables.codes import (
     new_seed,
     new_token,
 )
+from teenpatti.tables.errors import Refusal
 from teenpatti.tables.events import Act, Event, Played, Seated, decode
 from teenpatti.tables.service import TableService, Timing
 from teenpatti.tables.table import (
@@ -49,15 +51,6 @@ NEXT_SEED = hashlib.sha256(b"second hand").digest()
 
 def run(coro: Any) -> Any:
     return asyncio.run(asyncio.wait_for(coro, 30))
-
-
-async def until(done: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
-    """Wait for the service's clocks and store to make ``done()`` true (checked every step of
-    the event loop, for at most ``timeout`` seconds)."""
-    async with asyncio.timeout(timeout):
-        while not done():
-            await asyncio.sleep(0.001)
-    assert done(), what
 
 
 # ---------------------------------------------------------------------- codes and tokens
@@ -127,6 +120,34 @@ def test_the_service_gives_every_table_its_own_code(
         await service.store.close()
 
     run(body())
+
+
+def test_a_table_plays_the_rules_edition_it_was_opened_under(tmp_path: Path) -> None:
+    # A new table records today's edition; a log from before editions were recorded replays
+    # under edition 1, where a show whose payment reaches the pot limit stays a show.
+    async def body() -> None:
+        service = TableService(SqliteStore(tmp_path / "e.sqlite3"), SLOW)
+        code, _, _ = await service.create({"name": "Asha"})
+        assert service.get(code).table.rules.edition == RULES_EDITION == 2
+        await service.stop()
+        await service.store.close()
+        again = TableService(SqliteStore(tmp_path / "e.sqlite3"), SLOW)
+        await again.start()
+        assert (await again.find(code)).table.rules.edition == 2  # rebuilt from its log
+        await again.stop()
+        await again.store.close()
+
+    run(body())
+    old = decode(
+        {
+            "type": "created",
+            "settings": Settings.from_json({"preset": "duo", "seats": 2}).to_json(),
+            "host": {"name": "Host", "token_hash": token_hash("t0")},
+        }
+    )
+    table = Table("id1", "K7WQ3M")
+    table.apply(old)
+    assert table.rules.edition == 1 and table.rules.preset == "duo"
 
 
 # ---------------------------------------------------------------------- settings and names
@@ -213,7 +234,7 @@ def test_settings_defaults_and_shortcuts() -> None:
     ],
 )
 def test_settings_refused(data: Any, code: str) -> None:
-    with pytest.raises(EngineError) as refused:
+    with pytest.raises(Refusal) as refused:
         Settings.from_json(data)
     assert refused.value.code == code
     assert refused.value.reason
@@ -271,6 +292,7 @@ def created(settings: dict[str, Any], name: str = "Host", token: str = "t0") -> 
             "type": "created",
             "settings": Settings.from_json(settings).to_json(),
             "host": {"name": name, "token_hash": token_hash(token)},
+            "rules_edition": RULES_EDITION,
         }
     )
 
@@ -324,7 +346,7 @@ def test_events_build_the_table() -> None:
         (lambda: table.act_event(0, {"do": "pack"}), "hand/over"),
     ]
     for refusal, code in refusals:
-        with pytest.raises(EngineError) as error:
+        with pytest.raises(Refusal) as error:
             refusal()
         assert error.value.code == code
     log.commit(table.hand_event(NEXT_SEED))
@@ -509,7 +531,7 @@ def test_two_services_on_one_file_the_stale_one_catches_up(tmp_path: Path) -> No
         guest, _ = await first.join(code, "B")
         await first.command(code, 0, {"type": "start"})
         live = first.get(code)
-        await until(lambda: live.table.hand_in_play, "the first deal")
+        await until(first, lambda: live.table.hand_in_play, "the first deal")
         second = TableService(SqliteStore(path), SLOW)
         await second.start()
         other = await second.find(code)
@@ -518,14 +540,14 @@ def test_two_services_on_one_file_the_stale_one_catches_up(tmp_path: Path) -> No
         actor = live.table.game.hand.actor  # type: ignore[union-attr]
         await first.command(code, actor, {"type": "act", "action": {"do": "see"}})
         version = live.table.version
-        with pytest.raises(EngineError) as conflict:
+        with pytest.raises(Refusal) as conflict:
             await second.command(code, actor, {"type": "act", "action": {"do": "see"}})
         assert conflict.value.code == "see/already_seen"
         assert other.table.version == version  # caught up by reading the log
         assert other.table.state(None) == live.table.state(None)
         # Now the first is the stale one.
         await second.command(code, actor, {"type": "act", "action": {"do": "pack"}})
-        with pytest.raises(EngineError) as conflict:
+        with pytest.raises(Refusal) as conflict:
             await first.command(code, actor, {"type": "act", "action": {"do": "pack"}})
         assert conflict.value.code in ("hand/over", "seat/out")
         assert live.table.version == other.table.version == version + 1
@@ -578,7 +600,7 @@ def test_computer_table_starts_at_once_and_restarts_from_its_log(tmp_path: Path)
             return hand is not None and not hand.finished and hand.actor == 0
 
         # The computer deals and plays until the person is to act.
-        await until(persons_turn, "the computer never got to the person's turn")
+        await until(service, persons_turn, "the computer never got to the person's turn")
         states = {v: live.table.state(v) for v in (None, 0, 1, 2)}
         await service.stop()
         await service.store.close()
@@ -692,3 +714,63 @@ def test_a_removal_holds_until_the_host_lets_back_or_the_next_game() -> None:
     log.commit(*table.again_event(0, SEED))  # a new game: the removal is over
     assert table.barred == {} and "removed" not in table.state(None)
     assert isinstance(table.join_event("Bina", "t2", "t1"), Seated)
+
+
+def _bust_seat_two(until: int) -> Log:
+    """A three-seat table of 10 chips a player (boot 5) where everyone packs: after hand 2, seat
+    2 is out of chips and the others still have some."""
+    log = Log(
+        {
+            "seats": 3,
+            "preset": "nepal",
+            "boot": 5,
+            "starting_chips": 10,
+            "hands": 10,
+            "rebuy_chips": 50,
+            "rebuy_until_hand": until,
+        }
+    )
+    table = log.table
+    log.commit(table.join_event("Bina", "t1"))
+    log.commit(table.join_event("Chandra", "t2"))
+    log.commit(table.start_event(0, SEED))
+    for n in (1, 2):
+        log.commit(table.hand_event(hashlib.sha256(b"%d" % n).digest()))
+        while table.hand_in_play:
+            assert table.game is not None and table.game.hand is not None
+            log.commit(table.act_event(table.game.hand.actor, {"do": "pack"}))
+    assert table.game is not None and table.game.chips == [15, 15, 0]
+    return log
+
+
+def test_a_player_out_of_chips_is_told_and_may_buy_back_in() -> None:
+    log = _bust_seat_two(until=4)
+    table = log.table
+    assert table.state(2)["out"] is True
+    assert table.state(2)["rebuy"] == {"chips": 50, "left": 1, "until": 4}
+    assert "rebuy" not in table.state(0) and "out" not in table.state(0)
+    assert "rebuy" not in table.state(None) and "rebuys" not in table.state(None)
+    # A client that lies: a rebuy with chips in hand, or from a spectator, changes nothing.
+    for seat, code in ((0, "rebuy/has_chips"), (None, "table/not_seated")):
+        with pytest.raises(Refusal) as refused:
+            table.rebuy_event(seat)
+        assert refused.value.code == code
+    log.commit(table.rebuy_event(2))
+    assert table.game is not None and table.game.chips == [15, 15, 50]
+    assert "out" not in table.state(2) and table.state(None)["rebuys"] == [0, 0, 1]
+    with pytest.raises(Refusal) as twice:
+        table.rebuy_event(2)
+    assert twice.value.code == "rebuy/has_chips"
+    rebuilt = log.rebuilt()
+    assert rebuilt.game is not None and rebuilt.game.chips == [15, 15, 50]
+    assert rebuilt.state(2) == table.state(2)
+
+
+def test_no_rebuy_after_the_last_hand_for_rebuys() -> None:
+    log = _bust_seat_two(until=2)  # hand 3 is next: past the last hand a rebuy may play
+    table = log.table
+    state = table.state(2)
+    assert state["out"] is True and "rebuy" not in state
+    with pytest.raises(Refusal) as late:
+        table.rebuy_event(2)
+    assert late.value.code == "rebuy/over"

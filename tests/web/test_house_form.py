@@ -5,7 +5,7 @@ serves) refuse exactly what the server refuses, and name the option the server n
 The option sets mix values each option can take with values just past its limits, and options
 that contradict each other (a pot limit with ``all_in: two_left``, bigger bets with double bets,
 starting chips below the boot, a wild rank without its variant, an all-seen side show with no side
-show)."""
+show). Every option has its words in both languages, so one the engine adds is never a bare key."""
 
 from __future__ import annotations
 
@@ -76,17 +76,45 @@ def server_verdict(preset: str, chosen: dict[str, Any], cat: dict[str, Any]) -> 
     return None
 
 
-def test_the_form_refuses_what_the_server_refuses() -> None:
-    node = shutil.which("node")
-    if node is None:
+def node() -> str:
+    found = shutil.which("node")
+    if found is None:
         why = "Node is not installed (scripts/test installs it)"
         if os.environ.get("CI"):
             pytest.fail(why)
         pytest.skip(why)
+    return found
+
+
+def test_every_option_has_its_words_in_both_languages() -> None:
+    """A new option of the engine's catalogue appears on the form by itself; this holds it to
+    its words: a name, a line on what it changes, and each of its values in words."""
+    out = subprocess.run(
+        [node(), str(Path(__file__).with_name("strings.mjs")), str(HOUSE.parent)],
+        capture_output=True,
+        check=True,
+        timeout=60,
+    )
+    strings = json.loads(out.stdout)["strings"]
+    cat = served()
+    missing = []
+    for key, option in cat["options"].items():
+        wanted = [f"opt.{key}", f"opt.{key}.help" if key not in ("hands", "boot") else None]
+        if option["kind"] == "int":
+            wanted.append(f"opt.{key}.n")
+            wanted.append(f"opt.{key}.null" if option["null"] else None)
+        elif key != "fixed_rank":  # a rank is its own word
+            wanted += [f"opt.{key}.{str(v).lower()}" for v in option["values"]]
+        for which in ("en", "ne"):
+            missing += [f"{which} {w}" for w in wanted if w and w not in strings[which]]
+    assert missing == [], missing
+
+
+def test_the_form_refuses_what_the_server_refuses() -> None:
     cat = served()
     cases = option_sets(cat, 3000, seed=32)
     out = subprocess.run(
-        [node, "--input-type=module", "-e", RUN, HOUSE.as_uri()],
+        [node(), "--input-type=module", "-e", RUN, HOUSE.as_uri()],
         input=json.dumps({"cat": cat, "cases": cases}).encode(),
         capture_output=True,
         check=True,

@@ -6,11 +6,32 @@ import { h } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { chaalRange, moveLabel, orderedLegal, seatName } from "./moves.js";
 
+/** What happens next to a player out of chips: they sit out to the end, or (under the rebuy house
+ *  rule, while it lets them) they may buy back in for the next hand. */
+export function outOfChips(view, st) {
+  if (!st.out) return null;
+  const offer = st.rebuy;
+  return h(
+    "div",
+    { class: "out-of-chips", "data-testid": "out" },
+    offer
+      ? [
+          h(
+            "button",
+            { type: "button", class: "btn primary", "data-key": "rebuy", "data-testid": "rebuy", disabled: view.pending, onclick: () => view.send({ type: "rebuy" }) },
+            t("mine.rebuy", { chips: offer.chips }),
+          ),
+          h("p", { class: "small muted", "data-key": "note" }, t("mine.rebuyNote", { left: offer.left, until: offer.until })),
+        ]
+      : h("p", { class: "small", "data-key": "out" }, t("mine.out", { n: st.settings.rules.hands })),
+  );
+}
+
 export function myHand(view, st) {
   const hand = st.hand;
   const seat = st.seats[st.you];
   if (!hand || !seat) return null;
-  if (!seat.dealt) return h("section", { class: "mine", "data-testid": "my-hand" }, h("p", { class: "muted" }, t("mine.noCards")));
+  if (!seat.dealt) return h("section", { class: "mine", "data-testid": "my-hand" }, h("p", { class: "muted" }, t("mine.noCards")), outOfChips(view, st));
   const see = st.legal.find((a) => a.do === "see");
   const faceUp = Boolean(seat.cards);
   const cards = faceUp
@@ -58,6 +79,7 @@ export function myHand(view, st) {
           )
         : null,
     ),
+    outOfChips(view, st),
   );
 }
 

@@ -14,6 +14,7 @@ export const GROUPS = [
   ["ranking", ["a23", "suits_break_ties", "two_three_five"]],
   ["wild", ["variant", "fixed_rank", "muflis"]],
   ["allin", ["all_in"]],
+  ["rebuy", ["rebuy_chips", "rebuys_max", "rebuy_until_hand"]],
 ];
 
 /** Options the form sets at its top, outside the house rules. */
@@ -49,6 +50,7 @@ export function relevant(key, options) {
   if (key === "range_max_stakes") return options.bets === "range";
   if (key === "fixed_rank") return options.variant === "fixed_rank";
   if (key === "sideshow_all_seen") return options.sideshow !== "off";
+  if (key === "rebuys_max" || key === "rebuy_until_hand") return options.rebuy_chips !== null && options.rebuy_chips !== undefined;
   return true;
 }
 
@@ -66,7 +68,8 @@ export function parseWhole(text) {
 
 /** What the server would refuse in these options (a preset's full set, as the form holds them):
  *  {key: [problem, params]} with one problem per option; {} when the table can open.
- *  Problems: whole, min, max, only, range, fixed_rank, below_boot, pot_limit, sideshow. */
+ *  Problems: whole, min, max, only, range, fixed_rank, below_boot, pot_limit, rebuy, until,
+ *  sideshow. */
 export function problems(options, preset, cat) {
   const out = {};
   const flag = (key, problem, params = {}) => {
@@ -95,6 +98,11 @@ export function problems(options, preset, cat) {
   if (has("range_max_stakes", "bets") && o.range_max_stakes !== 2 && o.bets !== "range") flag("range_max_stakes", "range");
   if (has("fixed_rank", "variant") && o.fixed_rank !== "2" && o.variant !== "fixed_rank") flag("fixed_rank", "fixed_rank");
   if (has("all_in", "pot_limit_boots") && o.all_in === "two_left" && o.pot_limit_boots !== null) flag("pot_limit_boots", "pot_limit");
+  if (has("rebuy_chips", "rebuys_max", "rebuy_until_hand") && o.rebuy_chips === null) {
+    if (o.rebuys_max !== 1) flag("rebuys_max", "rebuy");
+    else if (o.rebuy_until_hand) flag("rebuy_until_hand", "rebuy");
+  }
+  if (has("rebuy_until_hand", "hands") && o.rebuy_until_hand !== null && o.rebuy_until_hand > o.hands) flag("rebuy_until_hand", "until", { n: o.hands });
   if (has("sideshow", "sideshow_all_seen") && o.sideshow === "off" && o.sideshow_all_seen) flag("sideshow_all_seen", "sideshow");
   return out;
 }

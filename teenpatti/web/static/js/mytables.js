@@ -1,9 +1,11 @@
 // "My tables": every table this phone holds a seat at (store.js), each with its players, its game,
 // whose turn it is there and how long it has waited, read from GET /api/tables/CODE. Tables where
 // it is your turn come first, in gold (a play-anytime table waits for you there); a finished
-// table, one the server no longer has, or one left for a week can be taken off the list.
+// table, one the server no longer has, or one left for a week can be taken off the list. A
+// play-anytime table offers its turn alerts (alerts.js) under its entry.
 
-import { h } from "./dom.js";
+import { alertsControl } from "./alerts.js";
+import { h, morphChildren } from "./dom.js";
 import { errorText, joinNames, t } from "./i18n.js";
 import { isComputer } from "./moves.js";
 import { api } from "./net.js";
@@ -38,7 +40,7 @@ export function playersText(table, seat) {
   return names.length ? joinNames(names) : t("mine.alone");
 }
 
-function row(code, seat, at, place) {
+function row(code, seat, token, at, place) {
   const title = h("span", { class: "menu-title", "data-testid": `mine-${code}-players` }, t("table.code", { code }));
   const line = h("span", { class: "menu-sub mine-status", "data-testid": `mine-${code}-status` }, t("mine.loading"));
   const game = h("span", { class: "menu-sub" });
@@ -49,12 +51,13 @@ function row(code, seat, at, place) {
     game,
     line,
   );
-  const li = h("li", { class: "mine-row", "data-testid": "mine-row", "data-code": code }, item);
+  const slot = h("div", { class: "mine-alerts" });
+  const li = h("li", { class: "mine-row", "data-testid": "mine-row", "data-code": code }, item, slot);
   li.rank = RANK[""];
   li.at = at;
   const removable = () => {
     if (li.querySelector("[data-testid=mine-remove]")) return;
-    li.appendChild(
+    item.after(
       h(
         "button",
         {
@@ -76,6 +79,11 @@ function row(code, seat, at, place) {
   api(`/api/tables/${encodeURIComponent(code)}`)
     .then((table) => {
       const [kind, text] = statusOf(table, seat);
+      if (token && table.settings && table.settings.play === "anytime" && table.status !== "finished") {
+        const busy = { now: false, error: null };
+        const draw = () => morphChildren(slot, [alertsControl(code, token, draw, busy)]);
+        draw();
+      }
       item.dataset.turn = kind;
       const waited = typeof table.waited === "number" && kind !== "finished" ? table.waited : null;
       line.textContent = waited === null ? text : `${text} · ${waitedText(waited)}`;
@@ -109,7 +117,7 @@ export function myTablesPage() {
       if (had) had.focus({ preventScroll: true });
     }
   };
-  for (const { code, seat, at } of tables) list.appendChild(row(code, seat, at, place));
+  for (const { code, seat, token, at } of tables) list.appendChild(row(code, seat, token, at, place));
   return h(
     "div",
     { class: "page" },

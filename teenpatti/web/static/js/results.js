@@ -133,7 +133,12 @@ export function standings(view, st) {
               row.seat === st.you ? t("you.name", { name: row.name }) : row.name,
               isComputer(st.seats[row.seat]) ? [" ", h("span", { class: "badge bot", "data-testid": "standing-bot" }, botBadge(st))] : null,
             ),
-            h("td", { class: "num" }, num(row.chips)),
+            h(
+              "td",
+              { class: "num" },
+              num(row.chips),
+              row.rebuys ? h("span", { class: "small muted rebuys", "data-testid": "standing-rebuys" }, ` (${t("end.rebuys", { n: row.rebuys, net: row.net })})`) : null,
+            ),
           ),
         ),
       ),

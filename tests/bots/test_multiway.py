@@ -1,0 +1,155 @@
+"""The multiway abstract game against the engine, and its solve."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from teenpatti.bots import expert as expert_module
+from teenpatti.bots.expert import ExpertBot
+from teenpatti.bots.hard import HardBot
+from teenpatti.bots.solver.distill import GROUPS, Sums, corrections, group_of
+from teenpatti.bots.solver.multiway import (
+    CHAAL,
+    KEYS,
+    MOVES,
+    PACK,
+    RAISE,
+    SIDESHOW,
+    Deal,
+    Play,
+    Solver,
+    bucket_of,
+    info_key,
+    multiway_key,
+)
+from teenpatti.engine import ActionKind, Hand, Rules, view
+from teenpatti.odds import heads_up_equity
+
+
+@pytest.mark.parametrize("seats", [3, 4, 6])
+def test_the_multiway_game_follows_the_engine(seats: int) -> None:
+    """Random walks of the abstract game replayed in the engine: the same moves are offered at
+    every step (prices included) and the hand ends with the same chips."""
+    rules = Rules()
+    boot = rules.boot
+    rng = random.Random(seats)
+    deep = 0
+    for walk in range(150):
+        hand = Hand(
+            rules, [rules.starting_chips] * seats, dealer=walk % seats, seed=rng.randbytes(32)
+        )
+        order = hand.deal_order
+        deal = Deal(seats, [hand.strength[s] for s in order], [0] * seats)
+        play = Play(seats)
+        odds = {"pack": 0.05, "show": 0.1, "see": 0.4, "sideshow": 0.2}
+        while play.gain is None:
+            seat = order[play.actor()]
+            assert hand.actor == seat
+            offered = {a.kind: a for a in hand.legal_actions(seat)}
+            moves = play.moves()
+            assert {ActionKind(MOVES[m]) for m in moves} == set(offered), walk
+            m = rng.choices(moves, [odds.get(MOVES[x], 1.0) for x in moves])[0]
+            option = offered[ActionKind(MOVES[m])]
+            if play.asker < 0:
+                assert option.cost == play.cost(m) * boot, (walk, MOVES[m])
+            hand.apply(
+                option.action(
+                    seat, None, order[play.previous_in(play.turn)] if m == SIDESHOW else None
+                )
+            )
+            play.apply(m, deal)
+            assert hand.finished == (play.gain is not None)
+        deep += play.pot >= 100
+        for k, s in enumerate(order):
+            assert hand.chips[s] - rules.starting_chips == pytest.approx(play.gain[k] * boot), walk
+    assert deep > 20
+
+
+def test_the_solve_goes_on_from_its_state_exactly(tmp_path) -> None:
+    one = Solver(seed=3)
+    one.iterate(40)
+    one.save(tmp_path / "s.npz")
+    two = Solver.resume(tmp_path / "s.npz")
+    one.iterate(30)
+    two.iterate(30)
+    one.sync()
+    two.sync()
+    assert (one.average == two.average).all() and (one.regret == two.regret).all()
+
+
+@pytest.mark.parametrize("seats", [3, 5, 6])
+def test_the_expert_reads_the_information_set_the_solver_played(seats: int) -> None:
+    """The expert's key, read from its view alone, is the abstract game's at every decision."""
+    rules = Rules()
+    rng = random.Random(10 + seats)
+    for walk in range(40):
+        hand = Hand(
+            rules, [rules.starting_chips] * seats, dealer=walk % seats, seed=rng.randbytes(32)
+        )
+        order = hand.deal_order
+        buckets = [bucket_of(heads_up_equity(hand.cards[s], rules.ranking)) for s in order]
+        deal = Deal(seats, [hand.strength[s] for s in order], buckets)
+        play = Play(seats)
+        while play.gain is None:
+            seat = order[play.actor()]
+            assert multiway_key(view(hand, seat)) == play.key(deal), walk
+            moves = play.moves()
+            m = rng.choice(moves)
+            option = {a.kind: a for a in hand.legal_actions(seat)}[ActionKind(MOVES[m])]
+            hand.apply(option.action(seat))
+            play.apply(m, deal)
+
+
+def test_a_correction_needs_a_gain_beyond_its_noise() -> None:
+    """A move replaces hard's only where its gain over the group's positions is clear; the sets
+    of a group (differing only in what the positions are too few to tell apart) share it."""
+    sums = Sums()
+    clear = info_key(False, 4, 5, 2, True, 4, 50, True)
+    pooled = info_key(False, 5, 5, 1, False, 4, 50, False)  # the same group
+    noisy = info_key(False, 4, 2, 2, True, 4, 50, True)
+    few = info_key(False, 4, 3, 2, True, 4, 50, True)
+    assert group_of(clear) == group_of(pooled) != group_of(noisy)
+    for key, n, gain, spread in ((clear, 10, 0.5, 0.0), (noisy, 10, 0.5, 5.0), (few, 2, 0.5, 0)):
+        sums.count[key, CHAAL] = n
+        sums.total[key, CHAAL, RAISE] = n * gain
+        sums.squares[key, CHAAL, RAISE] = n * (gain * gain + spread * spread)
+    table = corrections(sums)
+    assert table[clear, CHAAL] == RAISE and table[pooled, CHAAL] == RAISE
+    assert table[noisy, CHAAL] == -1 and table[few, CHAAL] == -1
+    assert (table[:, PACK] == -1).all()
+    assert int((table >= 0).sum()) == int((group_of(clear) == GROUPS).sum())
+
+
+def test_the_expert_plays_hards_move_or_its_correction(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 4 seats of our table the expert is hard (no search) but where the table of
+    corrections names another move for hard's, after every other player has seen."""
+    rules = Rules()
+    none = np.full((KEYS, len(MOVES)), -1, dtype=np.int8)
+    always = np.full((KEYS, len(MOVES)), PACK, dtype=np.int8)  # pack instead of anything
+    changed = same = 0
+    for number in range(30):
+        seed = random.Random(number).randbytes(32)
+        hand = Hand(rules, [rules.starting_chips] * 4, dealer=number % 4, seed=seed)
+        while not hand.finished:
+            seat = hand.actor
+            assert seat is not None
+            v = view(hand, seat)
+            hard = HardBot(number).decide(v)
+            monkeypatch.setattr(expert_module, "load_corrections", lambda: none)
+            assert ExpertBot(number).decide(v) == hard
+            monkeypatch.setattr(expert_module, "load_corrections", lambda: always)
+            move = ExpertBot(number).decide(v)
+            searched = v.side_show is None and all(
+                s.seen for s in v.seats if s.dealt and not s.packed and s.seat != seat
+            )
+            if searched and hard.kind.value in MOVES:
+                assert move.kind is ActionKind.PACK
+                changed += hard.kind is not ActionKind.PACK
+            else:
+                assert move == hard
+                same += 1
+            hand.apply(hard)
+    assert changed > 10 and same > 10
