@@ -98,6 +98,20 @@ class Pusher:
     # ------------------------------------------------------------------ from the service
     def changed(self, live: LiveTable) -> None:
         """A version was applied (by this process's append or from another's)."""
+        try:
+            self._changed(live)
+        except Exception:  # an alert's fault must never cost the move that made it
+            log.exception("push: table %s: alerts not worked out", live.table.code)
+            self._pending.pop(live.table.table_id, None)
+
+    def stored(self, live: LiveTable) -> None:
+        """This process appended the version just applied: send what it changed."""
+        try:
+            self._stored(live)
+        except Exception:
+            log.exception("push: table %s: alerts not sent", live.table.code)
+
+    def _changed(self, live: LiveTable) -> None:
         table = live.table
         now = facts_of(table)
         before = self._facts.get(table.table_id)
@@ -115,8 +129,7 @@ class Pusher:
         if len(self._pending) > FACTS_KEPT:
             self._pending.popitem(last=False)
 
-    def stored(self, live: LiveTable) -> None:
-        """This process appended the version just applied: send what it changed."""
+    def _stored(self, live: LiveTable) -> None:
         alerts = self._pending.pop(live.table.table_id, [])
         if not alerts:
             return

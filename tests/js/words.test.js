@@ -60,3 +60,33 @@ test("cards are shown in the order a hand reads, not the order dealt", () => {
   assert.deepEqual(dealt, ["4c", "Ks", "4h"], "the cards given are left as they were");
   assert.equal(cards.cardsName(["2c", "As", "3d"]), ["3d", "2c", "As"].map(cards.cardName).join(", "));
 });
+
+test("तपाईं standing in for a name takes its postposition as one word; a name keeps its space", () => {
+  const you = i18n.t("you", {}, "ne");
+  assert.equal(i18n.t("end.winner", { name: you }, "ne"), "तपाईंले खेल जित्नुभयो");
+  const both = `Bina र ${you}`;
+  assert.equal(i18n.t("result.share", { names: both, n: 40 }, "ne"), "Bina र तपाईंले ४० बाँडेर लिनुभयो");
+  assert.equal(i18n.t("result.wins", { name: "Bina", n: 40 }, "ne"), "Bina ले ४० जित्नुभयो");
+});
+
+test("a kind of hand in text with no language mark speaks the page's language only", () => {
+  i18n.setLang("ne");
+  try {
+    assert.equal(i18n.category("pure_sequence"), "डबल रन");
+  } finally {
+    i18n.setLang("en");
+  }
+  assert.equal(i18n.category("pure_sequence"), "Pure sequence");
+});
+
+test("a proxy's status and a code with no sentence read as sentences, the Nepali naming no code", () => {
+  i18n.setLang("ne");
+  try {
+    assert.equal(i18n.errorText("http/502", "Bad Gateway"), i18n.STRINGS.ne["err.http"]);
+    assert.equal(i18n.errorText("server/busy", "too many"), i18n.STRINGS.ne["err.server/busy"]);
+    assert.doesNotMatch(i18n.errorText("no/such", "English reason"), /[A-Za-z0-9]/);
+  } finally {
+    i18n.setLang("en");
+  }
+  assert.match(i18n.errorText("no/such", "English reason"), /English reason/);
+});
