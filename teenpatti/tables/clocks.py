@@ -175,13 +175,13 @@ class Clocks:
             self.metrics.lateness.observe(max(0.0, self.clock.time() - due))
             if live.timer is handle:
                 live.timer = None
-            self.tasks.spawn(self._count(start(version)), f"table {code} clock")
+            self.tasks.spawn(self._count(start, version), f"table {code} clock")
 
         handle = live.timer = self.clock.call_later(delay, fire)
 
-    async def _count(self, job: Coroutine[Any, Any, None]) -> None:
+    async def _count(self, start: Callable[[int], Coroutine[Any, Any, None]], version: int) -> None:
         try:
-            await job
+            await start(version)
         finally:
             self.fired.done()
 

@@ -75,9 +75,12 @@ def lobby_routes(site: Site, rules: dict[str, Any], static: Path) -> list[Route]
         turn = None if hand is None or hand["finished"] else hand["actor"]
         # the shown cards' proofs belong to the table's own states and histories, not the lobby
         seats = [{k: v for k, v in row.items() if k != "proof"} for row in state["seats"]]
+        # how long the table has stood since its last move (My tables: "waiting 3 h")
+        waited = round(max(0.0, service.clock.time() - live.since)) if live.since else None
         return JSONResponse(
             {k: state[k] for k in ("code", "status", "settings", "version")}
             | {"seats": seats, "share": site.share(request, live.table.code), "turn": turn}
+            | {"waited": waited}
         )
 
     async def join_table(request: Request) -> Response:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.tables import until
 
 from teenpatti.engine import RULES_EDITION, IllegalAction, Rules
 from teenpatti.engine.deck import commitment
@@ -50,15 +51,6 @@ NEXT_SEED = hashlib.sha256(b"second hand").digest()
 
 def run(coro: Any) -> Any:
     return asyncio.run(asyncio.wait_for(coro, 30))
-
-
-async def until(done: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
-    """Wait for the service's clocks and store to make ``done()`` true (checked every step of
-    the event loop, for at most ``timeout`` seconds)."""
-    async with asyncio.timeout(timeout):
-        while not done():
-            await asyncio.sleep(0.001)
-    assert done(), what
 
 
 # ---------------------------------------------------------------------- codes and tokens
@@ -539,7 +531,7 @@ def test_two_services_on_one_file_the_stale_one_catches_up(tmp_path: Path) -> No
         guest, _ = await first.join(code, "B")
         await first.command(code, 0, {"type": "start"})
         live = first.get(code)
-        await until(lambda: live.table.hand_in_play, "the first deal")
+        await until(first, lambda: live.table.hand_in_play, "the first deal")
         second = TableService(SqliteStore(path), SLOW)
         await second.start()
         other = await second.find(code)
@@ -608,7 +600,7 @@ def test_computer_table_starts_at_once_and_restarts_from_its_log(tmp_path: Path)
             return hand is not None and not hand.finished and hand.actor == 0
 
         # The computer deals and plays until the person is to act.
-        await until(persons_turn, "the computer never got to the person's turn")
+        await until(service, persons_turn, "the computer never got to the person's turn")
         states = {v: live.table.state(v) for v in (None, 0, 1, 2)}
         await service.stop()
         await service.store.close()
