@@ -264,8 +264,8 @@ def test_a_removal_holds_for_the_game_until_the_host_lets_them_back(
 
 
 def test_a_player_out_of_chips_buys_back_in(server: Server, ws: MakeClient, arun: Run) -> None:
-    # Three players of 10 chips (boot 5) who always pack: after hand 2 the third is out of chips;
-    # the rebuy house rule (50 chips, once, for hands up to 4) lets them back in from hand 4.
+    # Three players of 10 chips (boot 5) who always pack: after hand 2 one is out of chips; the
+    # rebuy house rule (50 chips, once, for hands up to 4) lets them back in from hand 4.
     async def go() -> None:
         api = server.api
         host = await api.create(
@@ -299,22 +299,29 @@ def test_a_player_out_of_chips_buys_back_in(server: Server, ws: MakeClient, arun
                 )
             )
 
-        host_state, _, out = await play_to(3)
-        assert out.get("out") is True and not out["seats"][2]["dealt"]
+        states = await play_to(3)
+        (seat,) = [
+            i for i, s in enumerate(states) if s.get("out")
+        ]  # who is out depends on the deal
+        other = (seat + 1) % 3
+        out, rich = states[seat], states[other]
+        assert out["out"] is True and not out["seats"][seat]["dealt"]
+        assert out["seats"][seat]["chips"] == 0
         assert out["rebuy"] == {"chips": 50, "left": 1, "until": 4}
-        assert "rebuy" not in host_state and "out" not in host_state
-        # A client that lies: the host, who has chips, asks to buy back in; nothing changes.
-        version = await clients[0].ping()
-        assert (await clients[0].request({"type": "rebuy"}))["code"] == "rebuy/has_chips"
-        assert await clients[0].ping() == version
-        await clients[2].send({"type": "rebuy", "id": "r-1"})
-        bought = await clients[2].state(lambda s: s.get("rebuys") == [0, 0, 1])
+        assert "rebuy" not in rich and "out" not in rich
+        # A client that lies: a player with chips asks to buy back in; nothing changes.
+        version = await clients[other].ping()
+        assert (await clients[other].request({"type": "rebuy"}))["code"] == "rebuy/has_chips"
+        assert await clients[other].ping() == version
+        await clients[seat].send({"type": "rebuy", "id": "r-1"})
+        counted = [1 if i == seat else 0 for i in range(3)]
+        bought = await clients[seat].state(lambda s: s.get("rebuys") == counted)
         assert "rebuy" not in bought
-        assert (await clients[2].request({"type": "rebuy"}))["code"] == "rebuy/has_chips"
-        *_, back = await play_to(4)
-        assert back["seats"][2]["dealt"] and back["seats"][2]["chips"] == 45  # 50 less the boot
+        assert (await clients[seat].request({"type": "rebuy"}))["code"] == "rebuy/has_chips"
+        back = (await play_to(4))[seat]
+        assert back["seats"][seat]["dealt"] and back["seats"][seat]["chips"] == 45  # less the boot
         assert "out" not in back
-        assert {"type": "rebuy", "seat": 2, "id": "r-1"} in server.events(code)
+        assert {"type": "rebuy", "seat": seat, "id": "r-1"} in server.events(code)
         for client in clients:
             await client.close()
 
