@@ -118,6 +118,7 @@ def build() -> dict[str, Any]:
         "boot": table.boot,
         "names": list(NAMES),
         "dealer": DEALER,
+        "order": list(hand.deal_order),
         "start": start,
         "steps": steps,
         "end": {"ended_by": seen.ended_by, "pot": pot.amount, "winners": list(pot.winners)},

@@ -36,14 +36,6 @@ test("a preset's options, the default preset's when none is named", () => {
   assert.deepEqual(cat.presetOptions("nepal", null), {});
 });
 
-test("the values offered: the preset's own list, else the option's, else the fallback", () => {
-  assert.deepEqual(cat.optionValues("boot", "nepal", [], RULES), [5, 10, 20, 50]);
-  assert.deepEqual(cat.optionValues("sideshow", "nepal", [], RULES), ["previous", "any_seen", "off"]);
-  assert.deepEqual(cat.optionValues("boot", "club", [1], RULES), [1]);
-  assert.deepEqual(cat.optionValues("blind_turns_max", "nepal", [null, 2], RULES), [null, 2]);
-  assert.deepEqual(cat.optionValues("bets", "nepal", ["x"], null), ["x"], "nothing fetched yet");
-});
-
 test("the house rules of a table are the options that differ from its own preset", () => {
   const rules = { preset: "nepal", boot: 20, hands: 20, bets: "range", sideshow: "previous", blind_turns_max: 3 };
   assert.deepEqual(cat.changedOptions(rules, RULES), [["boot", 20], ["bets", "range"], ["blind_turns_max", 3]]);

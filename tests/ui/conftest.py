@@ -71,8 +71,15 @@ class Server:
     """A ``teenpatti serve`` subprocess on loopback."""
 
     def __init__(
-        self, data: Path, port: int, result_pause: float = 0.3, grace: float | None = None
+        self,
+        data: Path,
+        port: int,
+        result_pause: float = 0.3,
+        grace: float | None = None,
+        extra: tuple[str, ...] = (),
     ) -> None:
+        self.extra = extra
+        """More options for ``teenpatti serve``."""
         self.data = data
         self.port = port
         self.result_pause = result_pause
@@ -98,6 +105,7 @@ class Server:
             "--lobby-rate",
             "1000,1000",
             *([] if self.grace is None else ["--grace", str(self.grace)]),
+            *self.extra,
         ]
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(

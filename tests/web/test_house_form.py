@@ -5,7 +5,7 @@ serves) refuse exactly what the server refuses, and name the option the server n
 The option sets mix values each option can take with values just past its limits, and options
 that contradict each other (a pot limit with ``all_in: two_left``, bigger bets with double bets,
 starting chips below the boot, a wild rank without its variant, an all-seen side show with no side
-show)."""
+show). Every option has its words in both languages, so one the engine adds is never a bare key."""
 
 from __future__ import annotations
 

@@ -35,6 +35,7 @@ def test_replayed_through_the_engine_every_step_is_as_written() -> None:
         cards=[parse_cards(cards) for cards in lesson.CARDS],
     )
     assert hand.pot == data["start"]["pot"]
+    assert data["order"] == hand.deal_order and data["order"][0] == hand.actor == 0
     for step in data["steps"]:
         seat = step["seat"]
         assert hand.actor == seat or hand.waiting_for == seat, step

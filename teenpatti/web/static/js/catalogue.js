@@ -35,16 +35,6 @@ export function presetOptions(name, cat = current) {
   return preset ? preset.options : {};
 }
 
-/** The values the create form offers for an option under a preset: the values the preset allows,
- *  else the option's own values (choices and booleans), else `fallback`. */
-export function optionValues(key, preset, fallback = [], cat = current) {
-  if (!cat) return fallback;
-  const only = cat.presets[preset] && cat.presets[preset].only[key];
-  if (only) return only;
-  const option = cat.options[key];
-  return option && option.values ? option.values : fallback;
-}
-
 /** The options of `rules` (a table's rules) that differ from its preset, in catalogue order. */
 export function changedOptions(rules, cat = current) {
   if (!cat) return [];

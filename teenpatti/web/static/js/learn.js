@@ -169,7 +169,7 @@ export function learnPage(app) {
       "section",
       { class: "panel learn-table", "aria-label": t("table.pot") },
       h("p", { class: "learn-pot", "data-testid": "learn-pot" }, t("learn.pot", { pot: state.pot, stake: state.stake })),
-      h("ol", { class: "learn-seats" }, [1, 2, 3].map((seat) => seatRow(state, seat)), seatRow(state, 0)),
+      h("ol", { class: "learn-seats" }, lesson.order.map((seat) => seatRow(state, seat))),
     ),
     h(
       "section",

@@ -2,7 +2,8 @@
 // it is there, read from GET /api/tables/CODE. A play-anytime table shows "Your turn" here when the
 // others have played and it waits for you.
 
-import { h } from "./dom.js";
+import { alertsControl } from "./alerts.js";
+import { h, morphChildren } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { isComputer } from "./moves.js";
 import { api } from "./net.js";
@@ -17,7 +18,7 @@ function statusOf(table, seat) {
   return ["theirs", t("mine.theirs", { name: !who ? "" : isComputer(who) ? t("bot.name", { name: who.name }) : who.name })];
 }
 
-function row(code, seat) {
+function row(code, seat, token) {
   const line = h("span", { class: "menu-sub", "data-testid": `mine-${code}-status` }, t("mine.loading"));
   const game = h("span", { class: "menu-sub" });
   const item = h(
@@ -27,9 +28,15 @@ function row(code, seat) {
     game,
     line,
   );
+  const slot = h("div", { class: "mine-alerts" });
   api(`/api/tables/${encodeURIComponent(code)}`)
     .then((table) => {
       const [kind, text] = statusOf(table, seat);
+      if (token && table.settings && table.settings.play === "anytime" && table.status !== "finished") {
+        const busy = { now: false, error: null };
+        const draw = () => morphChildren(slot, [alertsControl(code, token, draw, busy)]);
+        draw();
+      }
       item.dataset.turn = kind;
       line.textContent = text;
       const settings = table.settings || {};
@@ -40,7 +47,7 @@ function row(code, seat) {
       item.dataset.turn = "gone";
       line.textContent = errorText(err.code, err.reason);
     });
-  return h("li", {}, item);
+  return h("li", {}, item, slot);
 }
 
 export function myTablesPage() {
@@ -53,7 +60,7 @@ export function myTablesPage() {
       { class: "panel", "data-testid": "my-tables" },
       h("h1", {}, t("mine.title")),
       h("p", { class: "muted" }, t("mine.intro")),
-      h("ul", { class: "menu mine-list" }, tables.map(({ code, seat }) => row(code, seat))),
+      h("ul", { class: "menu mine-list" }, tables.map(({ code, seat, token }) => row(code, seat, token))),
     ),
   );
 }

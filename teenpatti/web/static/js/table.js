@@ -3,6 +3,7 @@
 // (lobby.js), the table in play (play.js, with actions.js and results.js) or an error. The server
 // owns the rules, the clock and every card (docs/protocol.md).
 
+import { alertsControl } from "./alerts.js";
 import { announcements, endsHand, startsHand } from "./announce.js";
 import { loadCatalogue } from "./catalogue.js";
 import { hurry, learnSkew, secondsLeft, tick } from "./clock.js";
@@ -38,6 +39,7 @@ export class TableView {
     this.share = new ShareLink(code, () => this.render());
     this.social = new Social(this);
     this.hands = new PastHands(this);
+    this.alertsBusy = { now: false, error: null }; // the turn alerts' button, while it asks
     this.socket = new TableSocket(code, token, {
       state: (msg) => this.onState(msg),
       error: (msg) => this.onError(msg),
@@ -249,6 +251,11 @@ export class TableView {
       st.status === "waiting"
         ? waitingRoom(this, st)
         : [play(this, st), this.hands.bar(st), this.hands.panel(st)];
+    // a seat at a play-anytime table may ask to be told when it is their turn (alerts.js)
+    const alerts =
+      st.you !== null && this.token && st.settings.play === "anytime" && st.status !== "finished"
+        ? alertsControl(this.code, this.token, () => this.render(), this.alertsBusy)
+        : null;
     const actor = hand && !hand.finished ? hand.actor : null;
     const actorSeat = actor === null || actor === undefined ? null : st.seats[actor];
     const root = h(
@@ -269,6 +276,7 @@ export class TableView {
         "data-seen": st.you !== null && st.seats[st.you] && st.seats[st.you].seen ? "1" : "0",
       },
       body,
+      alerts,
     );
     const had = this.root.contains(document.activeElement);
     morphChildren(this.root, [root]);

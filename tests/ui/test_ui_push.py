@@ -1,0 +1,198 @@
+"""Turn alerts in Chromium: a player at a play-anytime table taps "Tell me when it's my turn",
+the page subscribes and sends the subscription for their seat; when their turn comes the server
+sends an alert to the test's push service (which checks its VAPID signature and decrypts it);
+the alert is handed to the phone's service worker through the DevTools protocol
+(``ServiceWorker.deliverPushMessage``), which shows it in the phone's language; a click on it
+(a ``notificationclick`` dispatched in the worker) brings the page to the table.
+
+Chromium's own ``PushManager.subscribe`` needs Google's push service (it hangs, or fails in a
+fresh profile, with no network): the page is given the test push service's subscription in its
+place, so everything from the page's button to the notification's click is the real code.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+
+def _load(name: str, path: Path) -> Any:
+    """A helper module by its path (the name ``conftest`` is taken by another folder's when
+    modules of several folders run in one process)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+_TESTS = Path(__file__).resolve().parents[1]
+PushService = _load(
+    "teenpatti_test_push_service", _TESTS / "server" / "push_service.py"
+).PushService
+_ui = _load("teenpatti_ui_test_helpers", _TESTS / "ui" / "conftest.py")
+Server, free_port = _ui.Server, _ui.free_port
+Phone = Any
+
+
+@pytest.fixture(scope="module")
+def push_service() -> Iterator[Any]:
+    service = PushService().start()
+    try:
+        yield service
+    finally:
+        service.stop()
+    assert not service.problems, service.problems
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, push_service: Any) -> Iterator[Server]:
+    srv = Server(
+        tmp_path_factory.mktemp("ui-push"),
+        free_port(),
+        extra=("--push-hosts", push_service.origin),
+    )
+    srv.start()
+    push_service.server_key = httpx.get(srv.url + "/api/push").json()["key"]
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+STAND_IN = """
+(() => {
+  const SUB = %s;
+  let made = null;
+  PushManager.prototype.getSubscription = async function () { return made; };
+  PushManager.prototype.subscribe = async function (options) {
+    made = {
+      endpoint: SUB.endpoint,
+      options: { applicationServerKey: options.applicationServerKey.buffer },
+      toJSON() { return SUB; },
+      async unsubscribe() { made = null; return true; },
+    };
+    return made;
+  };
+})();
+"""
+
+
+def start_game(ws_base: str, code: str, token: str) -> None:
+    """The host starts the game from a socket of their own once the guest's page has let go of
+    the table (a person with the table open is not alerted), and leaves once it is dealt."""
+    with connect(f"{ws_base}/ws/{code}", open_timeout=5) as sock:
+        sock.send(json.dumps({"type": "hello", "token": token}))
+        deadline = time.monotonic() + 10
+        started = False
+        while time.monotonic() < deadline:
+            message = json.loads(sock.recv(timeout=10))
+            if message.get("type") != "state":
+                continue
+            if message.get("hand"):
+                return
+            if not started and not message["seats"][1]["connected"]:
+                sock.send(json.dumps({"type": "start"}))
+                started = True
+            elif not started:
+                sock.send(json.dumps({"type": "sync"}))
+    raise AssertionError("the game did not start")
+
+
+def registration_id(phone: Phone) -> tuple[Any, str]:
+    cdp = phone.context.new_cdp_session(phone.page)
+    found: list[dict[str, Any]] = []
+    cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: found.extend(e["registrations"]))
+    cdp.send("ServiceWorker.enable")
+    deadline = time.monotonic() + 10
+    while not [r for r in found if not r["isDeleted"]] and time.monotonic() < deadline:
+        phone.page.wait_for_timeout(50)
+    live = [r for r in found if not r["isDeleted"]]
+    assert live, "no service worker registration"
+    return cdp, live[0]["registrationId"]
+
+
+def notifications(page: Any) -> list[dict[str, Any]]:
+    return list(
+        page.evaluate(
+            """navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((all) =>
+                 all.map((n) => ({title: n.title, body: n.body, lang: n.lang, tag: n.tag,
+                                  url: n.data && n.data.url})))"""
+        )
+    )
+
+
+@pytest.mark.parametrize("locale", ["ne-NP", "en-GB"])
+def test_alerts_from_the_button_to_the_table(
+    phone: Callable[..., Phone], server: Server, push_service: Any, locale: str
+) -> None:
+    host = httpx.post(
+        server.url + "/api/tables", json={"name": "Asha", "preset": "duo", "seats": 2}
+    ).json()
+    code = host["code"]
+    guest = httpx.post(server.url + f"/api/tables/{code}/join", json={"name": "Bikash"}).json()
+    mobile = push_service.phone(f"bikash-{locale}")
+    me = phone(locale=locale)
+    me.context.grant_permissions(["notifications"], origin=server.url)
+    me.context.add_init_script(STAND_IN % json.dumps(mobile.subscription()))
+    page = me.open("/")
+    page.evaluate(
+        "([code, token]) => localStorage.setItem('tp.seats', JSON.stringify("
+        "{[code]: {token, seat: 1, at: Date.now()}}))",
+        [code, guest["token"]],
+    )
+    page.goto(f"{server.url}/t/{code}")
+    ask = page.locator(f"[data-testid=alerts-{code}-ask]")
+    words = {
+        "ne-NP": ("मेरो पालो आउँदा मलाई भन्नुहोस्", "सूचना खुला छ"),
+        "en-GB": ("Tell me when it's my turn", "Alerts on"),
+    }
+    assert ask.inner_text() == words[locale][0]
+    ask.click()
+    page.wait_for_selector(f"[data-testid=alerts-{code}][data-alerts=on]")
+    assert words[locale][1] in page.locator(f"[data-testid=alerts-{code}]").inner_text()
+    # Bikash leaves the table's page; Asha starts: the first turn is his, and he is told.
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("html[data-ready='1']")
+    start_game(server.url.replace("http://", "ws://"), code, host["token"])
+    push_service.wait(lambda: len(push_service.alerts(mobile)) == 2)
+    got = sorted(push_service.alerts(mobile), key=lambda a: a["kind"])
+    assert got == [{"kind": "start", "table": code}, {"kind": "turn", "table": code}]
+    # The alert reaches the phone's service worker: shown in the phone's language.
+    cdp, registration = registration_id(me)
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {"origin": server.url, "registrationId": registration, "data": json.dumps(got[1])},
+    )
+    deadline = time.monotonic() + 10
+    while not notifications(page) and time.monotonic() < deadline:
+        page.wait_for_timeout(50)  # the worker shows it in its own time: looked at until then
+    [shown] = notifications(page)
+    title = {"ne-NP": f"टेबल {code} मा तपाईंको पालो", "en-GB": f"Your turn at table {code}"}
+    assert (shown["title"], shown["lang"], shown["tag"], shown["url"]) == (
+        title[locale],
+        locale[:2],
+        f"table-{code}",
+        f"/t/{code}",
+    )
+    # Tapped: the page goes to the table.
+    [worker] = me.context.service_workers
+    worker.evaluate(
+        """self.registration.getNotifications().then((all) => {
+             self.dispatchEvent(new NotificationEvent("notificationclick", {notification: all[0]}));
+           })"""
+    )
+    page.wait_for_url(f"{server.url}/t/{code}")
+    page.wait_for_selector(f'[data-testid=table][data-code="{code}"]')
