@@ -127,7 +127,7 @@ async def one_round(mode: str, tables: int, moves: int, seed: int, folder: Path)
                 if chosen is None:
                     continue
                 actor, action = chosen
-                done = len(table.public_state()["hand"]["actions"])
+                done = len(table.render.public_state()["hand"]["actions"])
                 started = time.process_time()
                 await service.command(table.code, actor, {"type": "act", "action": action})
                 await service.tasks.settle()

@@ -86,7 +86,10 @@ class Pusher:
         for outcome in ("sent", "gone", "failed", "dropped", "store"):
             self.outcomes.labels(outcome=outcome)
         self._facts: OrderedDict[str, Facts] = OrderedDict()
-        self._pending: dict[str, list[Alert]] = {}
+        self._pending: OrderedDict[str, list[Alert]] = OrderedDict()
+        """The alerts of each table's last change, until :meth:`stored` says this process made
+        it (a change caught up from another process's append is never stored here: its entry
+        is replaced at the table's next change, or forgotten with the oldest)."""
         self._threads = ThreadPoolExecutor(config.threads, thread_name_prefix="push")
         self._session = requests.Session()
         self._session.trust_env = False  # a push service is reached directly, never via a proxy
@@ -95,6 +98,20 @@ class Pusher:
     # ------------------------------------------------------------------ from the service
     def changed(self, live: LiveTable) -> None:
         """A version was applied (by this process's append or from another's)."""
+        try:
+            self._changed(live)
+        except Exception:  # an alert's fault must never cost the move that made it
+            log.exception("push: table %s: alerts not worked out", live.table.code)
+            self._pending.pop(live.table.table_id, None)
+
+    def stored(self, live: LiveTable) -> None:
+        """This process appended the version just applied: send what it changed."""
+        try:
+            self._stored(live)
+        except Exception:
+            log.exception("push: table %s: alerts not sent", live.table.code)
+
+    def _changed(self, live: LiveTable) -> None:
         table = live.table
         now = facts_of(table)
         before = self._facts.get(table.table_id)
@@ -103,10 +120,16 @@ class Pusher:
         if len(self._facts) > FACTS_KEPT:
             self._facts.popitem(last=False)
         # A table first seen here (loaded, or after a restart) has no "before": nothing new.
-        self._pending[table.table_id] = [] if before is None else alerts_between(before, now)
+        alerts = [] if before is None else alerts_between(before, now)
+        if not alerts:
+            self._pending.pop(table.table_id, None)
+            return
+        self._pending[table.table_id] = alerts
+        self._pending.move_to_end(table.table_id)
+        if len(self._pending) > FACTS_KEPT:
+            self._pending.popitem(last=False)
 
-    def stored(self, live: LiveTable) -> None:
-        """This process appended the version just applied: send what it changed."""
+    def _stored(self, live: LiveTable) -> None:
         alerts = self._pending.pop(live.table.table_id, [])
         if not alerts:
             return

@@ -24,7 +24,7 @@ import unicodedata
 from collections import deque
 from typing import Any
 
-from ..engine import EngineError
+from .errors import TableError
 
 __all__ = [
     "CHAT_KEPT",
@@ -64,7 +64,7 @@ RATE = (5, 10.0)
 """At most 5 messages per seat in any 10 seconds."""
 
 
-class ChatError(EngineError):
+class ChatError(TableError):
     """A chat message the table refuses."""
 
 

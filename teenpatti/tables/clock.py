@@ -28,6 +28,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 from ..store.sqlite import pending_writes
+from .rounds import Rounds
 from .thinker import pending_decisions
 
 __all__ = ["Clock", "Handle", "ManualClock", "Rounds", "SystemClock", "Tasks"]
@@ -140,55 +141,6 @@ async def _settle(rounds: int = 20) -> None:
         await asyncio.wait(waiting)
         for _ in range(rounds):
             await asyncio.sleep(0)
-
-
-class Rounds:
-    """How many rounds a repeating job (the reconciler, the lease keeper, the tables' clocks) has
-    finished, and a way to wait for the next ones: a test that must show that nothing happens
-    waits for the rounds that could have made it happen, then looks.
-
-    >>> async def demo() -> list[int]:
-    ...     rounds = Rounds()
-    ...     waiting = asyncio.ensure_future(rounds.wait(2))
-    ...     await asyncio.sleep(0)  # it waits from the count now: 0
-    ...     rounds.done()
-    ...     await asyncio.sleep(0)
-    ...     early = waiting.done()
-    ...     rounds.done()
-    ...     return [rounds.count, await asyncio.wait_for(waiting, 5), early]
-    >>> asyncio.run(demo())
-    [2, 2, False]
-
-    A round under way when :meth:`wait` is called counts, so to be sure a whole round ran after
-    something happened, wait for two.
-    """
-
-    def __init__(self) -> None:
-        self.count = 0
-        """Rounds finished so far."""
-        self._waiting: list[tuple[int, asyncio.Future[int]]] = []
-
-    def done(self) -> None:
-        """A round has finished: wake whoever waits for it."""
-        self.count += 1
-        still = []
-        for target, future in self._waiting:
-            if future.done():
-                continue
-            if target <= self.count:
-                future.set_result(self.count)
-            else:
-                still.append((target, future))
-        self._waiting = still
-
-    async def wait(self, rounds: int = 1) -> int:
-        """Wait until ``rounds`` more rounds have finished; returns the count then."""
-        target = self.count + rounds
-        if target <= self.count:
-            return self.count
-        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self._waiting.append((target, future))
-        return await future
 
 
 class Tasks:

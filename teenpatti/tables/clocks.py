@@ -23,14 +23,14 @@ import secrets
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from ..engine import EngineError, IllegalAction, view
+from ..engine import IllegalAction, view
 from ..engine.actions import Action
 from ..metrics import BOT_FAILED, BOT_SLOW, CLOCK_REFUSED, Metrics
 from .clock import Clock, Rounds, Tasks
 from .codes import new_seed
+from .errors import Refusal, Unavailable
 from .events import Act, Event
 from .live import LiveTable, Timing
-from .table import Unavailable
 from .thinker import Failed, Thinker
 from .writer import Make
 
@@ -175,13 +175,13 @@ class Clocks:
             self.metrics.lateness.observe(max(0.0, self.clock.time() - due))
             if live.timer is handle:
                 live.timer = None
-            self.tasks.spawn(self._count(start(version)), f"table {code} clock")
+            self.tasks.spawn(self._count(start, version), f"table {code} clock")
 
         handle = live.timer = self.clock.call_later(delay, fire)
 
-    async def _count(self, job: Coroutine[Any, Any, None]) -> None:
+    async def _count(self, start: Callable[[int], Coroutine[Any, Any, None]], version: int) -> None:
         try:
-            await job
+            await start(version)
         finally:
             self.fired.done()
 
@@ -251,7 +251,7 @@ class Clocks:
             return  # the table moved on; this clock is stale
         try:
             await self._commit(live, lambda t: job() if t.game_version == version else [])
-        except EngineError as error:
+        except Refusal as error:
             if not isinstance(error, Unavailable):  # pragma: no cover - a bug, not a fault
                 self.metrics.error(CLOCK_REFUSED)
                 log.error("table %s: automatic move refused: %s", table.code, error)

@@ -1,21 +1,43 @@
 """A table's refusals: the errors a command, a setting or a lobby request may get.
 
 Each has a stable ``code`` (``area/what``) and a ``reason`` a player understands, as the engine's
-refusals of illegal moves have; the socket and the lobby send both to the client.
+refusals of illegal moves have; the socket and the lobby send both to the client. A table's
+refusals are not rules: :class:`TableError` is not an
+:class:`~teenpatti.engine.errors.EngineError`; :data:`Refusal` names both, for the places that
+answer either (the socket, the lobby).
+
+>>> error = TableError("table/full", "every seat at this table is taken")
+>>> error.code, str(error), error.retryable
+('table/full', 'every seat at this table is taken', False)
 """
 
 from __future__ import annotations
 
 from ..engine import EngineError
 
-__all__ = ["TableError", "Unavailable"]
+__all__ = ["Refusal", "TableError", "Unavailable"]
 
 
-class TableError(EngineError):
-    """A command the table refuses (a full table, a bad name, not the host...)."""
+class TableError(Exception):
+    """A command or request the table refuses (a full table, a bad name, not the host...):
+    ``code`` is stable (``table/full``), ``reason`` a sentence for a person."""
 
+    code: str
+    reason: str
     retryable = False
     """Whether the same command may succeed if sent again, unchanged (with the same id)."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+Refusal = (EngineError, TableError)
+"""What a command may be refused with: a rule of the game (the engine's) or the table's own."""
 
 
 class Unavailable(TableError):

@@ -1,8 +1,9 @@
 """Fan-out: every socket of a table gets its own view of each version, rendered once per seat.
 
-The public state is built once per version by the table; what this process adds (the turn's
-deadline, the time now, who is online) is laid over it here, and each seat's cards are added for
-that seat only (:meth:`Table.state_for`, through the engine's view gate).
+The public state is built once per version by the table's :mod:`~teenpatti.tables.render`;
+what this process adds (the turn's deadline, the time now, who is online) is laid over it here,
+and each seat's cards are added for that seat only (``Render.state_for``, through the engine's
+view gate).
 
 A socket whose client applies patches, and that holds the previous broadcast's state, is sent a
 ``patch`` instead (docs/protocol.md): the operations from the previous public state to this one,
@@ -76,7 +77,7 @@ class Fanout:
             seat = conn.seat
             state = sent.states.get(seat)
             if state is None:
-                state = sent.states[seat] = live.table.state_for(seat, public)
+                state = sent.states[seat] = live.table.render.state_for(seat, public)
             patch = (
                 conn.patches
                 and before is not None
@@ -162,7 +163,7 @@ class Fanout:
 
     def _public(self, live: LiveTable) -> dict[str, Any]:
         """The public state with what this process adds: the clock and who is online."""
-        public = dict(live.table.public_state())
+        public = dict(live.table.render.public_state())
         public["deadline"] = live.deadline
         public["now"] = self.clock.time()
         online = self.connected(live)
@@ -182,7 +183,7 @@ class Fanout:
         return public
 
     def _render(self, live: LiveTable, seat: int | None, public: dict[str, Any]) -> str:
-        return _encode(live.table.state_for(seat, public)).decode()
+        return _encode(live.table.render.state_for(seat, public)).decode()
 
 
 def _head(before: Sent, sent: Sent) -> bytes:

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
-from ..engine import EngineError
+from .errors import TableError
 
 __all__ = ["NAME_MAX", "clean_name", "name_key"]
 
@@ -67,7 +68,7 @@ def _visible(ch: str) -> bool:
     return unicodedata.category(ch)[0] in "LNPS" and ch != "\u2800"
 
 
-def clean_name(name: Any, error: type[EngineError] = EngineError) -> str:
+def clean_name(name: Any, error: Callable[[str, str], Exception] = TableError) -> str:
     """A player's name, normalised; ``error`` (a ``name/...`` code) if it cannot be one.
 
     >>> clean_name("  Ａｓｈａ   Rai ")
@@ -75,7 +76,7 @@ def clean_name(name: Any, error: type[EngineError] = EngineError) -> str:
     >>> clean_name("\\u3164")
     Traceback (most recent call last):
     ...
-    teenpatti.engine.errors.EngineError: a name cannot hold invisible or blank characters
+    teenpatti.tables.errors.TableError: a name cannot hold invisible or blank characters
     """
     if not isinstance(name, str):
         raise error("name/invalid", "a name must be text")

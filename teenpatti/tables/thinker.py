@@ -36,6 +36,7 @@ True
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 import time
@@ -45,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.actions import Action
 from ..engine.view import HandView
+from .rounds import Rounds
 
 if TYPE_CHECKING:  # the computer players are imported when one first moves (a quick start-up)
     from ..bots import DecidesActions
@@ -96,6 +98,8 @@ class Thinker:
         self.waiting = 0
         """Decisions asked for and not done on the thread yet (queued or being made; one given
         up on by its clock counts until its thread is done with it)."""
+        self.counted = Rounds()
+        """Every change of :attr:`waiting`, counted on the event loop (tests wait on it)."""
         if metrics is not None:
             metrics.watch_thinking(lambda: self.waiting)
 
@@ -106,10 +110,14 @@ class Thinker:
         work, future = self._submit(_decide, bot, seen)
         with self._lock:
             self.waiting += 1
+        self.counted.done()
+        loop = asyncio.get_running_loop()
 
         def done(_: object) -> None:  # on the thread, or here if already done or cancelled
             with self._lock:
                 self.waiting -= 1
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+                loop.call_soon_threadsafe(self.counted.done)
             if self._metrics is not None:
                 self._metrics.thinking.observe(time.perf_counter() - started)
 

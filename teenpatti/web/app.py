@@ -40,7 +40,7 @@ from ..store.base import EventStore
 from ..tables import commands, messages
 from ..tables.clock import Clock
 from ..tables.commands import ID_MAX
-from ..tables.errors import TableError
+from ..tables.errors import Refusal, TableError
 from ..tables.outgoing import frame
 from ..tables.service import Connection, LiveTable, TableService, Timing
 from ..tables.table import HANDS_MAX, token_hash
@@ -87,22 +87,22 @@ class _Gone(Exception):
 async def _body(request: Request) -> Any:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
-        raise EngineError("message/content_type", "send the request as application/json")
+        raise TableError("message/content_type", "send the request as application/json")
     raw = b""
     try:
         async for chunk in request.stream():
             raw += chunk
             if len(raw) > MAX_MESSAGE:
-                raise EngineError("message/too_large", "that request is too large")
+                raise TableError("message/too_large", "that request is too large")
     except ClientDisconnect:
         raise _Gone from None
     try:
         return json.loads(raw or b"{}")
     except (ValueError, RecursionError):  # bad JSON or UTF-8, or nested too deep to parse
-        raise EngineError("message/json", "send the request as a JSON object") from None
+        raise TableError("message/json", "send the request as a JSON object") from None
 
 
-def _status(error: EngineError, status: int = 400) -> int:
+def _status(error: EngineError | TableError, status: int = 400) -> int:
     """The HTTP status for a refusal: 503 when the store cannot be reached (try again), 404 for
     an unknown table, 415 for a body that is not JSON, 403 for a removed person sitting down
     again, else ``status``."""
@@ -224,7 +224,7 @@ def create_app(
             return await service.find(code)
         except Refused as refused:
             return _refused(refused)
-        except EngineError as error:
+        except Refusal as error:
             if error.code == "table/unknown":
                 lobby.missed(host)
             return _error(error.code, error.reason, _status(error, 404))
@@ -257,7 +257,7 @@ def create_app(
             return _error("server/full", "this server has all the tables it can hold", 503)
         try:
             code, token, seat = await service.create(await _body(request))
-        except EngineError as error:
+        except Refusal as error:
             return _error(error.code, error.reason, _status(error))
         except _Gone:
             return _error("message/incomplete", "the request did not arrive whole")
@@ -284,9 +284,12 @@ def create_app(
         turn = None if hand is None or hand["finished"] else hand["actor"]
         # the shown cards' proofs belong to the table's own states and histories, not the lobby
         seats = [{k: v for k, v in row.items() if k != "proof"} for row in state["seats"]]
+        # how long the table has stood since its last move (My tables: "waiting 3 h")
+        waited = round(max(0.0, service.clock.time() - live.since)) if live.since else None
         return JSONResponse(
             {k: state[k] for k in ("code", "status", "settings", "version")}
             | {"seats": seats, "share": share(request, live.table.code), "turn": turn}
+            | {"waited": waited}
         )
 
     async def join_table(request: Request) -> Response:
@@ -299,7 +302,7 @@ def create_app(
             body = await _body(request)
             name = body.get("name") if isinstance(body, dict) else None
             token, seat = await service.join(live.table.code, name, _bearer(request))
-        except EngineError as error:
+        except Refusal as error:
             return _error(error.code, error.reason, _status(error))
         except _Gone:
             return _error("message/incomplete", "the request did not arrive whole")
@@ -314,7 +317,7 @@ def create_app(
         if live.table.status != "finished":
             try:
                 seat = service.seat_for(live, token)
-            except EngineError as error:
+            except Refusal as error:
                 return _error(error.code, error.reason, 403)
             if token is None:
                 return _error(
@@ -362,7 +365,7 @@ def create_app(
         except Refused as refused:
             await refuse(refused.code, refused.reason)
             return
-        except EngineError as error:
+        except Refusal as error:
             if error.code == "table/unknown":
                 lobby.missed(host)
             await refuse(error.code, error.reason)
@@ -380,7 +383,7 @@ def create_app(
         except Refused as refused:
             await refuse(refused.code, refused.reason)
             return
-        except EngineError as error:
+        except Refusal as error:
             await refuse(error.code, error.reason)
             return
         except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
@@ -571,7 +574,7 @@ async def _handle(service: TableService, live: Any, conn: Connection, text: str)
             service.send_state(live, conn)
         elif not await service.command(live.table.code, conn.seat, message):
             service.send_state(live, conn)  # a repeat: the state it made
-    except EngineError as err:
+    except Refusal as err:
         return error(err.code, err.reason, cid, getattr(err, "retryable", False))
     except Exception:  # a fault of ours must cost this message only, never the socket
         kind = type(message).__name__.lower()

@@ -21,9 +21,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..engine import EngineError
 from ..push.sender import Pusher
 from ..push.subscription import ENDPOINT_MAX, parse_subscription
+from ..tables.errors import Refusal
 from ..tables.live import LiveTable
 from ..tables.service import TableService
 from ..tables.table import token_hash
@@ -65,7 +65,7 @@ def push_routes(
             return error("token/invalid", "send your seat token", 403)
         try:
             service.seat_for(live, token)
-        except EngineError as refused:
+        except Refusal as refused:
             return error(refused.code, refused.reason, 403)
         return live, token_hash(token), sender
 
@@ -79,7 +79,7 @@ def push_routes(
         try:
             sub = parse_subscription(await body(request), sender.config.hosts)
             await sender.keep.add(live.table.table_id, who, sub)
-        except EngineError as refused:
+        except Refusal as refused:
             return error(refused.code, refused.reason, 400)
         except Exception:
             return error("store/unavailable", "alerts cannot be set now: try again", 503)
@@ -92,7 +92,7 @@ def push_routes(
         live, who, sender = found
         try:
             data = await body(request)
-        except EngineError as refused:
+        except Refusal as refused:
             return error(refused.code, refused.reason, 400)
         except Exception:  # the client went away while it sent
             return error("message/incomplete", "the request did not arrive whole", 400)

@@ -1,22 +1,24 @@
 """The server's clocks, with the app built in this process (``create_app`` under
-``uvicorn.Server`` in the test's own event loop) so the delays can be short: the turn timer packs
-a player (or declines a side show) when it runs out, the reconnect grace hands an absent
-person's seat to the computer and gives it back on ``hello``, and a table with no timer never
-does."""
+``uvicorn.Server`` in the test's own event loop) on a clock the test moves: the turn timer packs
+a player (or declines a side show) when it runs out and not before, the reconnect grace hands an
+absent person's seat to the computer and gives it back on ``hello``, and a table with no timer
+never does. Nothing here waits for time to pass."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
-import socket
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 import uvicorn
+from support.clocks import SteppedClock
+from support.server import listening_socket
 
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.service import Timing
@@ -30,16 +32,17 @@ MakeClient = Callable[..., "Client"]
 
 
 @contextlib.asynccontextmanager
-async def serving(db: Path, timing: Timing) -> AsyncIterator[tuple[str, str]]:
-    """The app over ``db`` on a free loopback port, in this event loop: ``(http, ws)``."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    app = create_app(SqliteStore(db), timing=timing, lobby_rate=(1000.0, 1000.0))
+async def serving(
+    db: Path, timing: Timing, clock: SteppedClock | None = None
+) -> AsyncIterator[tuple[str, str]]:
+    """The app over ``db`` on a loopback port the kernel chose, in this event loop, its service
+    on ``clock`` (a fresh one by default): ``(http, ws)``."""
+    sock = listening_socket()
+    port = sock.getsockname()[1]
+    clock = clock or SteppedClock(start=time.time())
+    app = create_app(SqliteStore(db), timing=timing, lobby_rate=(1000.0, 1000.0), clock=clock)
     config = uvicorn.Config(
         app,
-        host="127.0.0.1",
-        port=port,
         ws="websockets-sansio",
         ws_max_size=MAX_MESSAGE,
         ws_per_message_deflate=False,
@@ -47,16 +50,20 @@ async def serving(db: Path, timing: Timing) -> AsyncIterator[tuple[str, str]]:
         lifespan="on",
     )
     server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
+    task = asyncio.create_task(server.serve(sockets=[sock]))
     try:
-        async with asyncio.timeout(10):
-            while not server.started:
-                assert not task.done(), "the server stopped at start"
-                await asyncio.sleep(0.01)
+        # The first request waits in the socket's backlog until the server is up.
+        ready = asyncio.ensure_future(get(f"http://127.0.0.1:{port}", "/api/rules"))
+        await asyncio.wait({task, ready}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
+        if not ready.done():
+            ready.cancel()
+        assert ready.done() and not task.done(), "the server stopped at start"
+        ready.result()  # the app answered
         yield f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     finally:
         server.should_exit = True
         await asyncio.wait_for(task, 10)
+        sock.close()
 
 
 def events(db: Path, code: str) -> list[dict[str, Any]]:
@@ -105,7 +112,8 @@ async def get(http: str, path: str) -> dict[str, Any]:
     return dict(reply.json())
 
 
-FAST = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, reconnect_grace=0.3)
+FAST = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, reconnect_grace=45.0)
+"""No delay but the turn timer and the reconnect grace, which run when the test moves the clock."""
 
 
 # ---------------------------------------------------------------------- the turn timer
@@ -114,10 +122,12 @@ def test_turn_timer_packs_or_declines_when_it_runs_out(
 ) -> None:
     db = tmp_path / "clock.sqlite3"
 
+    clock = SteppedClock(start=time.time())
+
     async def body() -> None:
-        async with serving(db, FAST) as (http, base):
-            # Both tables wait on their timers at once: the test takes one timer's time.
-            await asyncio.gather(pack_on_time(http, base), decline_on_time(http, base))
+        async with serving(db, FAST, clock) as (http, base):
+            await pack_on_time(http, base)
+            await decline_on_time(http, base)
 
     async def pack_on_time(http: str, base: str) -> None:
         host = await post(
@@ -131,14 +141,15 @@ def test_turn_timer_packs_or_declines_when_it_runs_out(
         state = await client.hello(host["token"])
         if not state["legal"]:
             state = await client.state(lambda s: bool(s["legal"]))
-        # The deadline counts the turn (5 s) from the event that began it, as stored (the
-        # writing process counts from its append's end, a few milliseconds on).
-        began = stored_at(db, code)[state["version"] - 1]
-        assert state["deadline"] == pytest.approx(began + 5, abs=0.5)
-        # The host does nothing: the timer packs it, and the game (one hand) is over.
-        over = await client.state(lambda s: s["status"] == "finished", timeout=9)
-        packed = stored_at(db, code)[state["version"]]
-        assert packed >= state["deadline"]  # not before the deadline the player was shown
+        # The deadline counts the turn (5 s) from the event that began it (the clock has not
+        # moved since).
+        assert state["deadline"] == pytest.approx(clock.time() + 5)
+        # The host does nothing: not a moment before the deadline the player was shown ...
+        await clock.advance(4.99)
+        assert await client.ping() == state["version"]
+        # ... but at it, the timer packs it, and the game (one hand) is over.
+        await clock.advance(0.01)
+        over = await client.state(lambda s: s["status"] == "finished")
         stake = over["hand"]["stake"]
         timed = {"seat": 0, "do": "pack", "paid": 0, "stake": stake, "timeout": True}
         assert over["hand"]["actions"][-1] == timed  # marked as the timer's move
@@ -185,14 +196,17 @@ def test_turn_timer_packs_or_declines_when_it_runs_out(
             lambda s: bool(s["hand"]) and s["hand"]["side_show"] == [2, 1]
         )
         assert [m["do"] for m in asked["legal"]] == ["accept", "decline"]
-        assert asked["deadline"] is not None
+        assert asked["deadline"] == pytest.approx(clock.time() + 5)
+        await clock.advance(4.99)
+        assert await clients[1].ping() == asked["version"]  # not before the deadline
+        await clock.advance(0.01)
 
         def declined(state: dict[str, Any]) -> bool:
             return bool(state["hand"]) and any(
                 a["seat"] == 1 and a["do"] == "decline" for a in state["hand"]["actions"]
             )
 
-        after = await clients[0].state(declined, timeout=9)
+        after = await clients[0].state(declined)
         last = {
             "seat": 1,
             "do": "decline",
@@ -228,18 +242,27 @@ def test_reconnect_grace_hands_the_seat_to_the_computer_and_back(
         await client.state(lambda s: s["hand"] is not None)
         return host["code"], [host["token"], guest["token"]], client
 
+    clock = SteppedClock(start=time.time())
+
     async def body() -> None:
-        async with serving(db, FAST) as (http, base):
+        async with serving(db, FAST, clock) as (http, base):
             timed, tokens, host = await table(http, base, 30)
             untimed, untimed_tokens, watcher = await table(http, base, None)
-            # The untimed table's guest leaves first: a grace of its own would run out first.
-            for code, token in ((untimed, untimed_tokens[1]), (timed, tokens[1])):
+            for code, token, seen_by in (
+                (untimed, untimed_tokens[1], watcher),
+                (timed, tokens[1], host),
+            ):
                 guest = ws(base, code, 1, "guest")
                 first = await guest.hello(token)
                 assert first["seats"][1]["connected"] is True
                 await guest.close()
-            # With a timer, after the grace the computer plays the guest's seat ...
-            taken = await host.state(lambda s: s["seats"][1]["bot"], timeout=3)
+                await seen_by.state(lambda s: s["seats"][1]["connected"] is False)
+            # Both guests are gone and their graces run; not a moment before they end ...
+            await clock.advance(FAST.reconnect_grace - 0.01)
+            assert not [e for e in events(db, timed) if e["type"] == "control"]
+            await clock.advance(0.01)
+            # ... with a timer, after the grace the computer plays the guest's seat ...
+            taken = await host.state(lambda s: s["seats"][1]["bot"])
             assert taken["seats"][1]["connected"] is True  # the computer is always there
             assert {"type": "control", "seat": 1, "bot": True} in events(db, timed)
             # ... without one, never (its guest left before the timed table's).
@@ -267,9 +290,10 @@ def test_anytime_duo_table_waits_through_restarts_and_resumes(
     """A duo table plays anytime by default: no turn timer, no computer taking over an absent
     player's seat, and the table (its turn included) survives a restart of the server."""
     db = tmp_path / "anytime.sqlite3"
+    clock = SteppedClock(start=time.time())
 
     async def body() -> None:
-        async with serving(db, FAST) as (http, base):
+        async with serving(db, FAST, clock) as (http, base):
             host = await post(http, "/api/tables", {"name": "Host", "preset": "duo", "seats": 2})
             code = host["code"]
             guest = await post(http, f"/api/tables/{code}/join", {"name": "Guest"})
@@ -306,7 +330,9 @@ def test_anytime_duo_table_waits_through_restarts_and_resumes(
             await leaving.hello(witness_guest["token"])
             await them.close()
             await leaving.close()
-            await watcher.state(lambda s: s["seats"][1]["bot"], timeout=3)
+            await watcher.state(lambda s: s["seats"][1]["connected"] is False)
+            await clock.advance(FAST.reconnect_grace)
+            await watcher.state(lambda s: s["seats"][1]["bot"])
             await watcher.close()
             assert (await get(http, f"/api/tables/{code}"))["turn"] == 0
         kinds = [e["type"] for e in events(db, code)]

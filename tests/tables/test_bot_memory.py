@@ -9,8 +9,9 @@ hands says (the same as a model fed the spectator's view of the same hands).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
+
+from support.tables import until
 
 from teenpatti.bots.hard import HardBot
 from teenpatti.bots.model import TableModel
@@ -19,14 +20,6 @@ from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.service import TableService, Timing
 
 FAST = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, reconnect_grace=60.0)
-
-
-async def until(done: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
-    """Wait for the service's clocks to make ``done()`` true (checked every loop step)."""
-    async with asyncio.timeout(timeout):
-        while not done():
-            await asyncio.sleep(0.001)
-    assert done(), what
 
 
 def test_computer_players_learn_across_the_hands_of_a_game(tmp_path: Path) -> None:
@@ -48,7 +41,7 @@ def test_computer_players_learn_across_the_hands_of_a_game(tmp_path: Path) -> No
         # The person packs at every turn until four hands are over; the table then waits for
         # them (no turn timer), with every finished hand shown to the computer players.
         while True:
-            await until(persons_turn, "the computer never got to the person's turn")
+            await until(service, persons_turn, "the computer never got to the person's turn")
             if game.hands_played >= 4:
                 await service.thinker.idle()  # the players learn on their own thread
                 break

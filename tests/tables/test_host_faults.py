@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from test_service_faults import TIMING, FlakyStore, run, started
 
-from teenpatti.engine import EngineError
 from teenpatti.tables import chat
 from teenpatti.tables.clock import ManualClock
+from teenpatti.tables.errors import Refusal
 from teenpatti.tables.service import TableService
 
 
@@ -30,7 +30,7 @@ def test_a_paused_table_runs_no_clock_and_the_turn_starts_afresh_on_resume(
         assert live.table.hand_in_play and live.deadline is not None
         # The store is down: the pause is refused (retryable) and the table is as it was.
         store.down = True
-        with pytest.raises(EngineError) as refused:
+        with pytest.raises(Refusal) as refused:
             await service.command(code, 0, {"type": "pause"})
         assert refused.value.code == "store/unavailable" and not live.table.paused
         store.down = False
@@ -105,7 +105,7 @@ def test_a_chat_flood_is_refused_past_its_rate_and_the_state_stays_bounded(
             try:
                 await service.command(code, 1, {"type": "chat", "text": f"spam {i}"})
                 codes.append("ok")
-            except EngineError as error:
+            except Refusal as error:
                 codes.append(error.code)
         assert codes.count("ok") == 12 * chat.RATE[0]
         assert set(codes) == {"ok", "chat/rate"}
@@ -114,7 +114,7 @@ def test_a_chat_flood_is_refused_past_its_rate_and_the_state_stays_bounded(
         # the store down: a chat message gets the retryable error, and nothing is kept
         store.down = True
         await clock.advance(11.0)
-        with pytest.raises(EngineError) as refused:
+        with pytest.raises(Refusal) as refused:
             await service.command(code, 0, {"type": "chat", "phrase": "bye"})
         assert refused.value.code == "store/unavailable"
         store.down = False

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from test_table import SEED, Log
 
-from teenpatti.engine import EngineError
 from teenpatti.tables import chat
+from teenpatti.tables.errors import Refusal
 from teenpatti.tables.events import Left, Said, Seated, Voted, decode, encode
 from teenpatti.tables.table import Table
 
@@ -21,7 +21,7 @@ NEXT = bytes(range(1, 33))
 def refused(call: Callable[[], Any], code: str, table: Table) -> None:
     """``call`` is refused with ``code`` and the table's state stays as it was."""
     before = (table.version, table.state(None), [table.state(i) for i in range(len(table.seats))])
-    with pytest.raises(EngineError) as error:
+    with pytest.raises(Refusal) as error:
         call()
     assert error.value.code == code
     after = (table.version, table.state(None), [table.state(i) for i in range(len(table.seats))])

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.tables import until
 
-from teenpatti.engine import RULES_EDITION, EngineError, IllegalAction, Rules
+from teenpatti.engine import RULES_EDITION, IllegalAction, Rules
 from teenpatti.engine.deck import commitment
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables import codes as codes_module
@@ -29,6 +30,7 @@ from teenpatti.tables.codes import (
     new_seed,
     new_token,
 )
+from teenpatti.tables.errors import Refusal
 from teenpatti.tables.events import Act, Event, Played, Seated, decode
 from teenpatti.tables.service import TableService, Timing
 from teenpatti.tables.table import (
@@ -49,15 +51,6 @@ NEXT_SEED = hashlib.sha256(b"second hand").digest()
 
 def run(coro: Any) -> Any:
     return asyncio.run(asyncio.wait_for(coro, 30))
-
-
-async def until(done: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
-    """Wait for the service's clocks and store to make ``done()`` true (checked every step of
-    the event loop, for at most ``timeout`` seconds)."""
-    async with asyncio.timeout(timeout):
-        while not done():
-            await asyncio.sleep(0.001)
-    assert done(), what
 
 
 # ---------------------------------------------------------------------- codes and tokens
@@ -241,7 +234,7 @@ def test_settings_defaults_and_shortcuts() -> None:
     ],
 )
 def test_settings_refused(data: Any, code: str) -> None:
-    with pytest.raises(EngineError) as refused:
+    with pytest.raises(Refusal) as refused:
         Settings.from_json(data)
     assert refused.value.code == code
     assert refused.value.reason
@@ -353,7 +346,7 @@ def test_events_build_the_table() -> None:
         (lambda: table.act_event(0, {"do": "pack"}), "hand/over"),
     ]
     for refusal, code in refusals:
-        with pytest.raises(EngineError) as error:
+        with pytest.raises(Refusal) as error:
             refusal()
         assert error.value.code == code
     log.commit(table.hand_event(NEXT_SEED))
@@ -538,7 +531,7 @@ def test_two_services_on_one_file_the_stale_one_catches_up(tmp_path: Path) -> No
         guest, _ = await first.join(code, "B")
         await first.command(code, 0, {"type": "start"})
         live = first.get(code)
-        await until(lambda: live.table.hand_in_play, "the first deal")
+        await until(first, lambda: live.table.hand_in_play, "the first deal")
         second = TableService(SqliteStore(path), SLOW)
         await second.start()
         other = await second.find(code)
@@ -547,14 +540,14 @@ def test_two_services_on_one_file_the_stale_one_catches_up(tmp_path: Path) -> No
         actor = live.table.game.hand.actor  # type: ignore[union-attr]
         await first.command(code, actor, {"type": "act", "action": {"do": "see"}})
         version = live.table.version
-        with pytest.raises(EngineError) as conflict:
+        with pytest.raises(Refusal) as conflict:
             await second.command(code, actor, {"type": "act", "action": {"do": "see"}})
         assert conflict.value.code == "see/already_seen"
         assert other.table.version == version  # caught up by reading the log
         assert other.table.state(None) == live.table.state(None)
         # Now the first is the stale one.
         await second.command(code, actor, {"type": "act", "action": {"do": "pack"}})
-        with pytest.raises(EngineError) as conflict:
+        with pytest.raises(Refusal) as conflict:
             await first.command(code, actor, {"type": "act", "action": {"do": "pack"}})
         assert conflict.value.code in ("hand/over", "seat/out")
         assert live.table.version == other.table.version == version + 1
@@ -607,7 +600,7 @@ def test_computer_table_starts_at_once_and_restarts_from_its_log(tmp_path: Path)
             return hand is not None and not hand.finished and hand.actor == 0
 
         # The computer deals and plays until the person is to act.
-        await until(persons_turn, "the computer never got to the person's turn")
+        await until(service, persons_turn, "the computer never got to the person's turn")
         states = {v: live.table.state(v) for v in (None, 0, 1, 2)}
         await service.stop()
         await service.store.close()
@@ -759,13 +752,13 @@ def test_a_player_out_of_chips_is_told_and_may_buy_back_in() -> None:
     assert "rebuy" not in table.state(None) and "rebuys" not in table.state(None)
     # A client that lies: a rebuy with chips in hand, or from a spectator, changes nothing.
     for seat, code in ((0, "rebuy/has_chips"), (None, "table/not_seated")):
-        with pytest.raises(EngineError) as refused:
+        with pytest.raises(Refusal) as refused:
             table.rebuy_event(seat)
         assert refused.value.code == code
     log.commit(table.rebuy_event(2))
     assert table.game is not None and table.game.chips == [15, 15, 50]
     assert "out" not in table.state(2) and table.state(None)["rebuys"] == [0, 0, 1]
-    with pytest.raises(EngineError) as twice:
+    with pytest.raises(Refusal) as twice:
         table.rebuy_event(2)
     assert twice.value.code == "rebuy/has_chips"
     rebuilt = log.rebuilt()
@@ -778,6 +771,6 @@ def test_no_rebuy_after_the_last_hand_for_rebuys() -> None:
     table = log.table
     state = table.state(2)
     assert state["out"] is True and "rebuy" not in state
-    with pytest.raises(EngineError) as late:
+    with pytest.raises(Refusal) as late:
         table.rebuy_event(2)
     assert late.value.code == "rebuy/over"

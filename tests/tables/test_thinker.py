@@ -15,6 +15,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 
+from support.tables import first_of
+
 from teenpatti.bots import load_bot
 from teenpatti.engine import Action, Hand, HandView, Rules, view
 from teenpatti.store.sqlite import SqliteStore
@@ -34,9 +36,11 @@ class GatedBot:
 
     name = "gated"
 
-    def __init__(self, fail: bool = False) -> None:
+    def __init__(self, fail: bool = False, nudge: Callable[[], None] = lambda: None) -> None:
         self.inner = load_bot("random", 7)
         self.fail = fail
+        self.nudge = nudge
+        """Called (on the computers' thread) when it is asked."""
         self.asked: queue.Queue[str] = queue.Queue()
         self.go: queue.Queue[str | None] = queue.Queue()
         self.answers = 0
@@ -48,6 +52,7 @@ class GatedBot:
 
     def decide(self, seen: HandView) -> Action:
         self.asked.put(threading.current_thread().name)
+        self.nudge()
         kind = self.go.get(timeout=30)
         self.answers += 1
         if self.fail:
@@ -62,10 +67,14 @@ class Table:
     """A table of a person (seat 0, who packs whenever the turn is theirs) and two gated
     computers, on a real service."""
 
-    def __init__(self, service: TableService, code: str, bots: dict[int, GatedBot]) -> None:
+    def __init__(
+        self, service: TableService, code: str, bots: dict[int, GatedBot], asked: asyncio.Event
+    ) -> None:
         self.service = service
         self.code = code
         self.bots = bots
+        self.asked = asked
+        """Set when a computer is asked for a move."""
 
     @classmethod
     async def open(
@@ -79,10 +88,12 @@ class Table:
             {"name": "Asha", "seats": 3, "computer": True, "turn_seconds": None, "bots": "random"}
         )
         assert seat == 0
-        bots = {s: GatedBot(fail) for s in (1, 2)}
+        asked = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        bots = {s: GatedBot(fail, lambda: loop.call_soon_threadsafe(asked.set)) for s in (1, 2)}
         # Before the first deal's clock has run: nothing has been awaited since the table opened.
         service.get(code).bots.update(bots)
-        return cls(service, code, bots)
+        return cls(service, code, bots, asked)
 
     @property
     def version(self) -> int:
@@ -94,6 +105,7 @@ class Table:
         table = self.service.get(self.code).table
         async with asyncio.timeout(20):
             while True:
+                self.asked.clear()
                 for seat, bot in self.bots.items():
                     try:
                         return seat, bot.asked.get_nowait()
@@ -103,13 +115,21 @@ class Table:
                 if hand is not None and not hand.finished and hand.actor == 0:
                     act = {"type": "act", "action": {"do": "pack"}}
                     await self.service.command(self.code, 0, act)
-                await asyncio.sleep(0.001)
+                    continue
+                await self.moved()
+
+    async def moved(self) -> None:
+        """Wait until something the tests look at may have changed: a new version of a table,
+        a decision queued or done on the computers' thread, or a computer asked."""
+        await first_of(
+            self.service.changes.wait(1), self.service.thinker.counted.wait(1), self.asked.wait()
+        )
 
     async def until(self, done: Callable[[], bool], what: str) -> None:
-        """Wait for the service to make ``done()`` true (checked every loop step)."""
+        """Wait for the service to make ``done()`` true (looked at after each change)."""
         async with asyncio.timeout(20):
             while not done():
-                await asyncio.sleep(0.001)
+                await self.moved()
         assert done(), what
 
     async def events(self) -> list[object]:
@@ -283,7 +303,8 @@ def test_computers_learn_from_a_finished_hand_on_their_thread(tmp_path: Path) ->
                 hand = game.hand
                 if hand is not None and not hand.finished and hand.actor == 0:
                     await t.service.command(t.code, 0, {"type": "act", "action": {"do": "pack"}})
-                await asyncio.sleep(0.001)
+                    continue
+                await t.moved()
         await t.service.thinker.idle()
         learned = [name for bot in t.bots.values() for name in bot.learned]
         assert learned, "no computer was shown the finished hand"

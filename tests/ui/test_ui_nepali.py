@@ -2,14 +2,15 @@
 Latin digit outside names, the table code, the link and the words docs/nepali.md keeps in Latin;
 in English no Devanagari outside what is marked as Nepali on purpose.
 
-One phone walks home, the create form (every preset, every option open), the join pages, the
-waiting room with house rules, the table (real moves, then a caption of every kind and a side show
-asked of this seat, drawn by the page's own renderer), a hand's result, the end of the game, past
-hands with a passed and a failed "Check this deal" (details open), the rules' five sections, My
-tables, and an error of every code the server can send. What the screen shows is read from the
-page itself: every visible text node, placeholder and screen-reader label, and the options of
-every list; text inside an element marked with another language (``lang``) is that language on
-purpose (the language switch, the words table's English column, a hand's name in both languages).
+One phone walks home, Learn by playing (every step), the create form (every preset, every option
+open), the join pages, the waiting room with house rules, the table (real moves, then a caption of
+every kind and a side show asked of this seat, drawn by the page's own renderer), a hand's result,
+the end of the game, past hands with a passed and a failed "Check this deal" (details open), the
+rules' five sections, My tables, and an error of every code the server can send. What the screen
+shows is read from the page itself: every visible text node, placeholder and screen-reader label,
+and the options of every list; text inside an element marked with another language (``lang``) is
+that language on purpose (the language switch, the words table's English column, a hand's name in
+both languages).
 """
 
 from __future__ import annotations
@@ -256,6 +257,20 @@ def _walk(p: Any, friend: Any, reader: Reader, lang: str) -> None:
         page.locator(f"[data-testid=rules][data-section={section}]").wait_for()
         page.evaluate(OPEN_ALL_JS)
         reader.read(page, f"rules: {section}")
+
+    # Learn by playing: every step of the guided hand, and its end.
+    page.goto(p.base + "/#learn")
+    page.get_by_test_id("learn-start").wait_for()
+    reader.read(page, "learn by playing")
+    page.get_by_test_id("learn-start").tap()
+    for step in range(40):
+        page.locator(f"[data-testid=learn][data-step='{step}']").wait_for()
+        reader.read(page, f"learn by playing, step {step}")
+        page.locator("[data-testid=learn-coach] .btn.primary").tap()
+        if page.locator("[data-testid=learn][data-step=end]").count():
+            break
+    page.locator("[data-testid=learn][data-step=end]").wait_for()
+    reader.read(page, "learn by playing, the end")
 
     _create_form(page, p.base, reader)
 
