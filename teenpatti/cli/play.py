@@ -26,7 +26,7 @@ from ..engine import (
     LegalAction,
     view,
 )
-from ..engine.cards import JOKERS, card_str
+from ..engine.cards import JOKERS, card_rank, card_str, card_suit
 from ..engine.pots import returned
 from ..engine.rules import Variant
 from . import app
@@ -47,6 +47,42 @@ WHY = {
 """How a hand ended, as the result line says it."""
 QUIT = ("q", "quit")
 """What the person types at their turn to leave the game (asked to confirm)."""
+NUMBERS = {
+    ActionKind.SEE: 1,
+    ActionKind.CHAAL: 2,
+    ActionKind.RAISE: 3,
+    ActionKind.SHOW: 4,
+    ActionKind.SIDESHOW: 5,
+    ActionKind.ALLIN: 6,
+    ActionKind.PACK: 7,
+    ActionKind.ACCEPT: 1,
+    ActionKind.DECLINE: 2,
+}
+"""Each move's number in the menu, the same whether the person is blind or has seen (2 is
+always Chaal); the answers to a side show, offered alone, are 1 and 2."""
+
+
+def sorted_cards(cards: tuple[int, ...]) -> tuple[int, ...]:
+    """Cards in the order a hand reads (the web page's order): the highest rank first, pairs
+    side by side, the low run 3-2-A, a joker last.
+
+    >>> from teenpatti.engine import parse_card
+    >>> from teenpatti.engine.cards import card_str
+    >>> [card_str(c) for c in sorted_cards(tuple(parse_card(t) for t in ("Jh", "Qh", "Th")))]
+    ['Qh', 'Jh', 'Th']
+    >>> [card_str(c) for c in sorted_cards(tuple(parse_card(t) for t in ("2c", "As", "3d")))]
+    ['3d', '2c', 'As']
+    """
+    ranks = {card_rank(c) for c in cards if c not in JOKERS}
+    low_run = len(cards) == 3 and ranks == {14, 2, 3}
+
+    def key(card: int) -> tuple[int, int]:
+        if card in JOKERS:
+            return (0, 0)
+        rank = card_rank(card)
+        return (1 if low_run and rank == 14 else rank, card_suit(card))
+
+    return tuple(sorted(cards, key=key, reverse=True))
 
 
 def card_markup(card: int) -> str:
@@ -90,7 +126,7 @@ class TerminalTable:
         if cards is None:
             return "[dim]? ? ?[/]"
         kind = self.evaluator.category(cards, wild).value.replace("_", " ")
-        return f"{' '.join(card_markup(c) for c in cards)} ({kind})"
+        return f"{' '.join(card_markup(c) for c in sorted_cards(cards))} ({kind})"
 
     def draw(self, me: HandView) -> None:
         """The table as the person at seat 0 sees it."""
@@ -144,8 +180,8 @@ class TerminalTable:
                     kind
                 ]
             text = f"{verb} {paid}"
-        elif kind is ActionKind.RAISE:
-            text = f"raise{'' if you else 's'} the stake to {outcome.stake}"
+        elif kind is ActionKind.RAISE:  # "Raise 40", as its button and the web page say it
+            text = f"raise{'' if you else 's'} {outcome.paid}"
         else:
             verbs = {"pack": "pack", "accept": "accept", "decline": "decline"}
             text = verbs[kind.value] + ("" if you else "s")
@@ -175,7 +211,7 @@ class TerminalTable:
         """Ask the person for a move until the engine takes one."""
         options = list(me.legal_actions)
         while True:
-            menu = "  ".join(f"[bold]{i}[/] {o.label}" for i, o in enumerate(options, 1))
+            menu = "  ".join(f"[bold]{NUMBERS[o.kind]}[/] {o.label}" for o in options)
             self.console.print(f"Your move: {menu}  [dim](q to leave)[/]")
             answer = typer.prompt(">", prompt_suffix=" ").strip().lower()
             if answer in QUIT:
@@ -204,8 +240,8 @@ class TerminalTable:
 
     @staticmethod
     def _match(answer: str, options: list[LegalAction]) -> LegalAction | None:
-        if answer.isdigit() and 1 <= int(answer) <= len(options):
-            return options[int(answer) - 1]
+        if answer.isdigit():
+            return next((o for o in options if NUMBERS[o.kind] == int(answer)), None)
         for option in options:
             if answer in (option.kind.value, option.label.lower().split(" ")[0]):
                 return option

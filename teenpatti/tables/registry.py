@@ -22,6 +22,7 @@ from .codes import looks_like_code
 from .events import decode
 from .live import LiveTable
 from .table import Table, TableError, Unavailable
+from .turns import looks_only
 
 __all__ = ["Registry", "replay"]
 
@@ -37,12 +38,14 @@ async def replay(store: EventStore, table_id: str, code: str) -> tuple[Table, fl
     since = 0.0
     for event in stored:
         try:
-            table.apply(decode(event.data))
+            applied = decode(event.data)
+            table.apply(applied)
         except Exception as error:
             raise DamagedLog(table_id, event.version, f"{type(error).__name__}: {error}") from None
         if table.version != event.version:
             raise DamagedLog(table_id, event.version, f"expected version {table.version}")
-        if table.game_version == table.version:  # a chat message does not restart a turn
+        # a chat message does not restart a turn, nor does a player looking at their cards
+        if table.game_version == table.version and not looks_only([applied]):
             since = event.at
     if table.version == 0:
         raise DamagedLog(table_id, None, "the log is empty")

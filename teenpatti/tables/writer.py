@@ -25,6 +25,7 @@ from .clock import Clock
 from .events import Event, decode, encode
 from .live import LiveTable
 from .table import Table, TableError, Unavailable
+from .turns import looks_only
 
 __all__ = ["Make", "Writer"]
 
@@ -97,7 +98,8 @@ class Writer:
                 before = table.game_version
                 for event in events:
                     table.apply(event)
-                if table.game_version != before:  # the turn's clock counts from a game event
+                # the turn's clock counts from the game event that began the turn (not a See)
+                if table.game_version != before and not looks_only(events):
                     live.since = self.clock.time()
                 self._won(live)
                 self._changed(live)
@@ -125,8 +127,9 @@ class Writer:
         live.stale = False
         for stored in events:
             before = table.game_version
-            table.apply(decode(stored.data))
-            if table.game_version != before:
+            event = decode(stored.data)
+            table.apply(event)
+            if table.game_version != before and not looks_only([event]):
                 live.since = stored.at
             self._changed(live)
         if events:

@@ -61,3 +61,35 @@ def test_q_asks_before_leaving() -> None:
     assert "You pack" in out
     assert out.rstrip().endswith("You left the game.")
     assert "Standings" not in out
+
+
+def test_menu_numbers_keep_their_meaning_blind_and_seen() -> None:
+    # look (1), then chaal by its number (2) at every turn: 2 must stay Chaal once seen
+    done = CliRunner().invoke(commands(), ARGS, input="1\n2\n" * 300)
+    assert done.exit_code == 0, done.output
+    meaning: dict[str, set[str]] = {}
+    for menu in re.findall(r"^Your move: (.*)$", done.stdout, re.M):
+        if "Accept" in menu:  # a side show asked: its two answers, offered alone, are 1 and 2
+            continue
+        for number, name in re.findall(r"(\d) ((?:See cards|Side show|All in|[A-Z][a-z]+))", menu):
+            meaning.setdefault(number, set()).add(name)
+    assert meaning["2"] == {"Chaal"}, meaning
+    assert all(len(names) == 1 for names in meaning.values()), meaning
+    assert re.search(r"^  You look at your cards\n(?:.*\n)*?  You chaal \d+$", done.stdout, re.M)
+
+
+def test_a_raise_is_said_as_its_button_says_it() -> None:
+    done = CliRunner().invoke(commands(), ARGS, input="raise\npack\n" * 300)
+    assert done.exit_code == 0, done.output
+    out = done.stdout
+    said = []
+    menu = ""
+    for line in out.splitlines():
+        if line.startswith("Your move:"):
+            menu = line
+        elif raised := re.fullmatch(r"(?:> )?  You raise (\d+)", line):
+            button = re.search(r"Raise (\d+)", menu)
+            said.append((button.group(1) if button else None, raised.group(1)))
+    assert said, "the person never raised"
+    assert all(button == line for button, line in said), said
+    assert "the stake to" not in out

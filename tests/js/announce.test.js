@@ -80,3 +80,31 @@ test("a move the turn timer made is said as a timeout: to me as mine, to others 
   const mine = state({ version: 11 }, { actor: 1, actions: [{ seat: 0, do: "pack", paid: 0, stake: 10 }] });
   assert.deepEqual(announcements(before, mine).polite, []);
 });
+
+test("no sentence ends twice: a result in Nepali, and a timeout among other moves", () => {
+  const two = state({ version: 11 }, { number: 2 });
+  const shown = [{ ...two.seats[0], cards: ["Ah", "Kh", "Qh"], category: "pure_sequence" }, { ...two.seats[1], cards: ["2c", "3d", "5s"], category: "high_card" }];
+  const over = state({ version: 12, seats: shown }, { number: 2, finished: true, ended_by: "show", pots: [{ amount: 40, winners: [0], returned: false }] });
+  i18n.setLang("ne");
+  try {
+    const said = announcements(two, over).polite.join("\n");
+    assert.ok(said.includes(i18n.t("result.by.show")), said);
+    assert.ok(!/[।.]\s*[।.]/.test(said), said);
+  } finally {
+    i18n.setLang("en");
+  }
+  const before = state({ you: 1 }, { actor: 0, actions: [] });
+  const after = state({ version: 11, you: 1 }, {
+    actor: 1,
+    actions: [
+      { seat: 0, do: "pack", paid: 0, stake: 10, timeout: true },
+      { seat: 1, do: "chaal", paid: 10, stake: 10 },
+    ],
+  });
+  const polite = announcements(before, after).polite.join("\n");
+  assert.ok(polite.includes(i18n.t("turn.timeoutOther", { name: "Asha" })), polite);
+  assert.ok(!/\.\s*\./.test(polite), polite);
+  assert.equal(i18n.sentences(["Time ran out: you packed.", "Bikash: Chaal 20"], "en"), "Time ran out: you packed. Bikash: Chaal 20");
+  assert.equal(i18n.sentences(["सो: दुवैको तास खोलियो।", "राम जित्नुभयो"], "ne"), "सो: दुवैको तास खोलियो। राम जित्नुभयो");
+  assert.equal(i18n.sentences(["a", "", "b"], "en"), "a. b");
+});

@@ -75,3 +75,27 @@ test("each seat's last move is its latest, a See aside, with what it paid", () =
   assert.equal(last.get(1).cost, 10);
   assert.equal(moves.lastMoves(null).size, 0);
 });
+
+test("under range bets the chaal stepper stops a step below a Raise of the same price", () => {
+  const top = [
+    { do: "chaal", cost: 10, max: 20, targets: [], label: "Chaal 10-20" },
+    { do: "raise", cost: 20, max: 20, targets: [], label: "Raise 20" },
+  ];
+  assert.deepEqual(moves.chaalRange(state({ legal: top })), { min: 10, max: 15, step: 5 });
+  // a wider range goes on past the raise: only the top of the range would say the same thing twice
+  const wide = [
+    { do: "chaal", cost: 10, max: 40, targets: [], label: "Chaal 10-40" },
+    { do: "raise", cost: 20, max: 20, targets: [], label: "Raise 20" },
+  ];
+  assert.deepEqual(moves.chaalRange(state({ legal: wide })), { min: 10, max: 40, step: 5 });
+  // no raise (the stake is at its cap): the whole range
+  assert.deepEqual(moves.chaalRange(state({ legal: top.slice(0, 1) })), { min: 10, max: 20, step: 5 });
+  // one price: no stepper
+  assert.equal(moves.chaalRange(state({ legal: [{ do: "chaal", cost: 10, max: 10, targets: [], label: "Chaal 10" }] })), null);
+  // a range of one step, all of it the raise's: no stepper either
+  const narrow = [
+    { do: "chaal", cost: 10, max: 15, targets: [], label: "Chaal 10-15" },
+    { do: "raise", cost: 15, max: 15, targets: [], label: "Raise 15" },
+  ];
+  assert.equal(moves.chaalRange(state({ legal: narrow })), null);
+});

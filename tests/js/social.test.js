@@ -34,3 +34,13 @@ test("every quick phrase the page offers has its words in both languages", () =>
     for (const lang of ["en", "ne"]) assert.ok(i18n.STRINGS[lang][`phrase.${key}`], `${lang} phrase.${key}`);
   }
 });
+
+test("a bubble shows a long message's start and says it is cut; the log keeps it whole", () => {
+  assert.equal(social.bubbleText("chiya?"), "chiya?");
+  const long = "ramro ".repeat(20).trim();
+  const shown = social.bubbleText(long);
+  assert.ok(shown.endsWith("…"));
+  assert.ok([...shown].length <= social.BUBBLE_MAX);
+  assert.ok(long.startsWith(shown.slice(0, -1)));
+  assert.equal(social.bubbleText("🎉".repeat(60)), "🎉".repeat(60)); // characters, not code units
+});

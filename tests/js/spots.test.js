@@ -3,26 +3,35 @@ import { test } from "node:test";
 
 import { JS } from "./page.js";
 
-const { spotStyle } = await import(new URL("spots.js", JS));
+const { feltStyle, seatSpot, spotStyle } = await import(new URL("spots.js", JS));
 
-function parse(style) {
-  return Object.fromEntries(style.split(";").map((part) => part.split(":")));
-}
-
-test("a seat at the bottom middle is on the bottom side", () => {
-  assert.deepEqual(parse(spotStyle(Math.PI / 2)), { "--x": "0.000", "--y": "1.000", "--ys": "1" });
+test("your own seat is at the bottom in the middle, whatever the seat count", () => {
+  for (let n = 2; n <= 10; n++) assert.deepEqual(seatSpot(0, n), { row: n > 8 ? 4 : 3, col: 2, side: "bottom" });
 });
 
-test("a seat at the top is on the top side", () => {
-  assert.equal(parse(spotStyle(-Math.PI / 2))["--ys"], "-1");
+test("no two seats, and no seat and the felt, share a cell", () => {
+  for (let n = 2; n <= 10; n++) {
+    const taken = new Set();
+    for (let j = 0; j < n; j++) {
+      const { row, col } = seatSpot(j, n);
+      const key = `${row},${col}`;
+      assert.ok(!taken.has(key), `${n} seats: ${key} twice`);
+      taken.add(key);
+    }
+    const felt = Object.fromEntries(feltStyle(n).split(";").map((part) => part.split(":")));
+    const [top, end] = felt["--felt-rows"].split(" / ").map(Number);
+    const [left, right] = felt["--felt-cols"].split(" / ").map(Number);
+    for (let r = top; r < end; r++) for (let c = left; c < right; c++) assert.ok(!taken.has(`${r},${c}`), `${n} seats: the felt on ${r},${c}`);
+  }
 });
 
-test("seats level with the middle are on neither side", () => {
-  assert.equal(parse(spotStyle(0))["--ys"], "0");
-  assert.equal(parse(spotStyle(Math.PI))["--ys"], "0");
+test("the seats go round the way play passes: up the left, across the top, down the right", () => {
+  const cols = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((j) => seatSpot(j, 10).col);
+  assert.deepEqual(cols, [2, 1, 1, 1, 1, 2, 3, 3, 3, 3]);
+  assert.deepEqual([1, 2, 3, 4].map((j) => seatSpot(j, 10).row), [4, 3, 2, 1]);
 });
 
-test("six seats split three and three, with one at each end of the middle line missing", () => {
-  const sides = [0, 1, 2, 3, 4, 5].map((j) => parse(spotStyle(((90 + j * 60) * Math.PI) / 180))["--ys"]);
-  assert.deepEqual(sides, ["1", "1", "-1", "-1", "-1", "1"]);
+test("a seat's style names its cell", () => {
+  assert.equal(spotStyle(2, 4), "--row:1;--col:2");
+  assert.equal(seatSpot(2, 4).side, "top");
 });

@@ -49,6 +49,18 @@ test("cards are read as their rank and suit, ten and the joker included", () => 
   assert.equal(names.size, 52, "every card has a name of its own");
 });
 
+test("cards are shown in the order a hand reads, not the order dealt", () => {
+  assert.deepEqual(cards.sortCards(["Jh", "Qh", "10h"]), ["Qh", "Jh", "10h"]); // a run reads as one
+  assert.deepEqual(cards.sortCards(["2c", "As", "3d"]), ["3d", "2c", "As"]); // the low run: ace as one
+  assert.deepEqual(cards.sortCards(["Ah", "Kc", "Qs"]), ["Ah", "Kc", "Qs"]);
+  assert.deepEqual(cards.sortCards(["5h", "Kd", "5s"]), ["Kd", "5s", "5h"]); // the pair side by side
+  assert.deepEqual(cards.sortCards(["Jk", "9c", "Ad"]), ["Ad", "9c", "Jk"]); // a joker last
+  const dealt = ["4c", "Ks", "4h"];
+  cards.sortCards(dealt);
+  assert.deepEqual(dealt, ["4c", "Ks", "4h"], "the cards given are left as they were");
+  assert.equal(cards.cardsName(["2c", "As", "3d"]), ["3d", "2c", "As"].map(cards.cardName).join(", "));
+});
+
 test("तपाईं standing in for a name takes its postposition as one word; a name keeps its space", () => {
   const you = i18n.t("you", {}, "ne");
   assert.equal(i18n.t("end.winner", { name: you }, "ne"), "तपाईंले खेल जित्नुभयो");

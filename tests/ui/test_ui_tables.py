@@ -137,3 +137,66 @@ def test_play_anytime_duo_left_and_resumed(phone, shot, check_layout, state) -> 
     assert re.match("● Your turn", first.title())
     notice.tap()
     assert notice.is_hidden()
+
+
+OPEN_JS = """async (body) => {
+  const reply = await fetch('/api/tables', {
+    method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(body),
+  });
+  const made = await reply.json();
+  if (!reply.ok) throw new Error(JSON.stringify(made));
+  const saved = JSON.parse(localStorage.getItem('tp.seats') || '{}');
+  saved[made.code] = {token: made.token, seat: made.seat, at: Date.now()};
+  localStorage.setItem('tp.seats', JSON.stringify(saved));
+  return made.code;
+}"""
+GOLD = "rgb(240, 193, 90)"
+
+
+def test_my_tables_puts_your_turn_first(phone, check_layout) -> None:
+    p = phone()
+    page = p.open("/")
+    # a play-anytime game against the computer, waiting for this phone ...
+    mine = page.evaluate(
+        OPEN_JS,
+        {"name": "Asha", "computer": True, "seats": 3, "play": "anytime", "turn_seconds": None},
+    )
+    p.open(f"/t/{mine}").locator("[data-testid=table][data-myturn='1']").wait_for()
+    # ... then, more recent, a waiting room, and a table the server no longer has
+    waiting = page.evaluate(OPEN_JS, {"name": "Asha", "seats": 4})
+    page.evaluate(
+        "() => { const s = JSON.parse(localStorage.getItem('tp.seats'));"
+        " s.GGGGGG = {token: 'x', seat: 0, at: Date.now() + 1000};"
+        " localStorage.setItem('tp.seats', JSON.stringify(s)); }"
+    )
+    p.open("/#mine")
+    page.locator(f"[data-testid=mine-{mine}][data-turn=yours]").wait_for()
+    page.locator("[data-testid=mine-GGGGGG][data-turn=gone]").wait_for()
+    page.locator(f"[data-testid=mine-{waiting}][data-turn=waiting]").wait_for()
+    order = page.locator("[data-testid=mine-row]").evaluate_all(
+        "(rows) => rows.map((r) => r.dataset.code)"
+    )
+    assert order == [mine, waiting, "GGGGGG"], order
+    first = page.get_by_test_id(f"mine-{mine}")
+    assert first.evaluate("(el) => getComputedStyle(el).backgroundColor") == GOLD
+    assert (
+        page.get_by_test_id(f"mine-{waiting}").evaluate(
+            "(el) => getComputedStyle(el).backgroundColor"
+        )
+        != GOLD
+    )
+    # each names its players and how long it has waited
+    players = page.get_by_test_id(f"mine-{mine}-players").text_content()
+    assert re.fullmatch(r".+ \(computer\) and .+ \(computer\)", players), players
+    assert page.get_by_test_id(f"mine-{waiting}-players").text_content() == "Only you so far"
+    status = page.get_by_test_id(f"mine-{mine}-status").text_content()
+    assert re.fullmatch(r"Your turn · waiting \d+ s", status), status
+    # a table that is no more can be taken off the list; a table in play cannot
+    assert first.locator("xpath=..").get_by_test_id("mine-remove").count() == 0
+    check_layout(page)
+    gone = page.locator("[data-testid=mine-row][data-code=GGGGGG]")
+    gone.get_by_test_id("mine-remove").tap()
+    gone.wait_for(state="detached")
+    assert "GGGGGG" not in page.evaluate("() => localStorage.getItem('tp.seats')")
+    page.get_by_test_id("lang").click()
+    page.get_by_test_id(f"mine-{mine}-status").get_by_text("तपाईंको पालो").wait_for()

@@ -1,10 +1,10 @@
 // This phone's own hand and moves: my cards (tap to see them), the action buttons in a fixed order,
 // the stepper that sizes a chaal, and the answer to a side show someone asks of me.
 
-import { cardBack, cardFace, cardsName, handName } from "./cards.js";
+import { cardBack, cardFace, cardsName, handName, sortCards } from "./cards.js";
 import { h } from "./dom.js";
 import { num, t } from "./i18n.js";
-import { moveLabel, orderedLegal, seatName } from "./moves.js";
+import { chaalRange, moveLabel, orderedLegal, seatName } from "./moves.js";
 
 /** What happens next to a player out of chips: they sit out to the end, or (under the rebuy house
  *  rule, while it lets them) they may buy back in for the next hand. */
@@ -38,7 +38,7 @@ export function myHand(view, st) {
     ? h(
         "div",
         { class: "my-cards", "data-testid": "my-cards", "data-face": "up", role: "group", "aria-label": cardsName(seat.cards) },
-        seat.cards.map((c, i) => cardFace(c, "lg", `m${i}`)),
+        sortCards(seat.cards).map((c, i) => cardFace(c, "lg", `m${i}`)),
       )
     : h(
         see ? "button" : "div",
@@ -112,11 +112,12 @@ export function actions(view, st) {
     );
   }
   if (!legal.length) return h("section", { class: "actions empty", "data-testid": "actions", "aria-hidden": "true" });
-  const chaal = legal.find((a) => a.do === "chaal");
+  const range = chaalRange(st);
   let stepper = null;
-  if (chaal && chaal.max > chaal.cost) {
-    if (view.amount === null || view.amount < chaal.cost || view.amount > chaal.max) view.amount = chaal.cost;
-    const step = Math.max(1, Math.round(hand.boot / 2));
+  if (!range) view.amount = null;
+  else {
+    const { min, max, step } = range;
+    if (view.amount === null || view.amount < min || view.amount > max) view.amount = min;
     stepper = h(
       "div",
       { class: "stepper", role: "group", "aria-label": t("act.amount"), "data-testid": "stepper" },
@@ -127,9 +128,9 @@ export function actions(view, st) {
           class: "btn step",
           "aria-label": t("act.less"),
           "data-testid": "step-less",
-          disabled: view.amount <= chaal.cost,
+          disabled: view.amount <= min,
           onclick: () => {
-            view.amount = Math.max(chaal.cost, view.amount - step);
+            view.amount = Math.max(min, view.amount - step);
             view.render();
           },
         },
@@ -139,7 +140,7 @@ export function actions(view, st) {
         "output",
         { class: "amount", "data-testid": "amount", "aria-live": "polite" },
         num(view.amount),
-        h("span", { class: "small muted" }, ` (${t("act.range", { min: chaal.cost, max: chaal.max })})`),
+        h("span", { class: "small muted" }, ` (${t("act.range", { min, max })})`),
       ),
       h(
         "button",
@@ -148,9 +149,9 @@ export function actions(view, st) {
           class: "btn step",
           "aria-label": t("act.more"),
           "data-testid": "step-more",
-          disabled: view.amount >= chaal.max,
+          disabled: view.amount >= max,
           onclick: () => {
-            view.amount = Math.min(chaal.max, view.amount + step);
+            view.amount = Math.min(max, view.amount + step);
             view.render();
           },
         },

@@ -5,7 +5,7 @@
 // view says the lines (docs/design.md, "The browser code"; docs/accessibility.md).
 
 import { cardsName } from "./cards.js";
-import { category, joinNames, t } from "./i18n.js";
+import { category, joinNames, sentences, t } from "./i18n.js";
 import { newsOf } from "./happened.js";
 import { isMyTurn, moveLabel, moveText, orderedLegal, seatName } from "./moves.js";
 import { summary } from "./results.js";
@@ -66,7 +66,7 @@ export function announcements(prev, st, chosen = null, left = null) {
   if (startsHand(prev, st)) polite.push(t("table.hand", { n: hand.number, of: hand.of }));
   if (same) {
     const lines = moveLines(prev, st);
-    if (lines.length) polite.push(lines.join(". "));
+    if (lines.length) polite.push(sentences(lines));
     // this player's cards, once they are turned over
     const seat = st.you === null ? null : st.seats[st.you];
     const was = st.you === null ? null : prev.seats[st.you];
@@ -76,7 +76,7 @@ export function announcements(prev, st, chosen = null, left = null) {
   }
   if (prev && endsHand(prev, st)) {
     const done = summary(st);
-    polite.push([done.title, done.how, ...done.hands].filter(Boolean).join(". "));
+    polite.push(sentences([done.title, done.how, ...done.hands]));
   }
   if (prev && st.status === "finished" && prev.status !== "finished" && st.standings) {
     const top = st.standings.filter((row) => row.place === 1);

@@ -42,7 +42,28 @@ export function cardName(text) {
 }
 
 export function cardsName(cards) {
-  return cards.map(cardName).join(", ");
+  return sortCards(cards).map(cardName).join(", ");
+}
+
+const VALUE = { T: 10, J: 11, Q: 12, K: 13, A: 14 };
+const SUIT_ORDER = "shdc";
+
+/**
+ * Cards in the order a hand reads: the highest rank first, pairs side by side, a run as one
+ * (Q-J-10; the low run 3-2-A, the ace counting one), a wild joker last. Not the order dealt.
+ * @param {string[]} cards
+ * @returns {string[]}
+ */
+export function sortCards(cards) {
+  const parsed = cards.map((text) => ({ text, ...parseCard(text) }));
+  const value = ({ rank }) => (rank === "Jk" ? 0 : VALUE[rank] || Number(rank));
+  const ranks = new Set(parsed.map(value));
+  const lowRun = parsed.length === 3 && ranks.has(14) && ranks.has(2) && ranks.has(3);
+  const key = (card) => (lowRun && value(card) === 14 ? 1 : value(card));
+  return parsed
+    .slice()
+    .sort((a, b) => key(b) - key(a) || SUIT_ORDER.indexOf(a.suit) - SUIT_ORDER.indexOf(b.suit))
+    .map((card) => card.text);
 }
 
 function suitShape(suit, x, y, size, extra = {}) {
@@ -137,6 +158,6 @@ export function cardBack(size = "md", key = null, label = true) {
 
 /** Three cards: faces when known, else backs. */
 export function hand(cards, size = "md", count = 3) {
-  if (cards && cards.length) return cards.map((c, i) => cardFace(c, size, `c${i}`));
+  if (cards && cards.length) return sortCards(cards).map((c, i) => cardFace(c, size, `c${i}`));
   return Array.from({ length: count }, (_, i) => cardBack(size, `b${i}`, false));
 }

@@ -4,7 +4,7 @@
 // and the shown cards against the commitment published at the deal, after it the whole deal from
 // the revealed secret and the players' parts. Also sends this phone's part of each next deal.
 
-import { cardFace } from "./cards.js";
+import { cardFace, sortCards } from "./cards.js";
 import { h } from "./dom.js";
 import { joinNames, num, parts, t } from "./i18n.js";
 import { checkHand, bytesToHex } from "./fair.js";
@@ -198,7 +198,7 @@ export class PastHands {
           "li",
           { "data-testid": "hands-cards", "data-seat": seat, "data-key": `c${seat}` },
           h("span", { class: "who" }, name(seat)),
-          (Array.isArray(row.cards) ? row.cards : row.cards.split(" ")).map((c, k) => cardFace(c, "sm", `f${k}`)),
+          sortCards(Array.isArray(row.cards) ? row.cards : row.cards.split(" ")).map((c, k) => cardFace(c, "sm", `f${k}`)),
         ),
       );
     const pots = ((history.result && history.result.pots) || []).map((pot, k) =>

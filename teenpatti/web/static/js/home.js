@@ -6,6 +6,7 @@ import { ON_TOP, changes, groups, offered, parseWhole, played, problems, relevan
 import { STRINGS, digits, errorText, t } from "./i18n.js";
 import { customRules, settingsText } from "./lobby.js";
 import { api } from "./net.js";
+import { installHint } from "./pwa.js";
 import { ruleName, ruleText } from "./rulewords.js";
 import * as store from "./store.js";
 
@@ -32,6 +33,11 @@ function seatRange(preset) {
   return Array.from({ length: seats.max - seats.min + 1 }, (_, i) => seats.min + i);
 }
 const CODE_RE = /^[A-Z2-9]{6}$/;
+
+/** A table code as typed: spaces and dashes (a code read out in two halves) set aside. Pure. */
+export function codeOf(typed) {
+  return String(typed || "").replace(/[\s\-\u2010-\u2015]+/g, "").toUpperCase();
+}
 
 /** A remembered hands or boot if this preset takes it (our table: one of its own), else the preset's. */
 function ownNumber(value, preset, key, ours) {
@@ -121,6 +127,7 @@ export function homePage(app) {
       menuItem("#rules", t("home.rules"), t("home.rules.sub"), "menu-rules"),
       menuItem("#words", t("home.words"), t("home.words.sub"), "menu-words"),
     ),
+    installHint(),
     h("p", { class: "muted small center" }, t("home.note")),
   );
 }
@@ -415,6 +422,8 @@ export function createPage(app) {
         const kept = keep(event.currentTarget);
         if (name === "preset") {
           kept.rules = {};
+          const range = seatRange(kept.preset);
+          kept.seats = Math.min(4, range[range.length - 1]);
           kept.play = playDefault(kept.preset);
           kept.hands = presetOptions(kept.preset).hands || 20;
           kept.boot = presetOptions(kept.preset).boot || 10;
@@ -429,13 +438,13 @@ export function createPage(app) {
     select("preset", t("create.preset"), presetNames(), preset, (v) => t(`preset.${v}`), t(`preset.${preset}.help`)),
     seats.length > 1 ? choice("seats", t("create.seats"), seats, d.seats, (v) => String(v)) : h("input", { type: "hidden", name: "seats", value: JSON.stringify(seats[0]) }),
     choice("play", t("create.play"), PLAYS, d.play, (v) => t(`play.${v}`), t(`play.${d.play}.help`)),
-    topNumber("hands", t("create.hands"), offered("hands", preset, cat), d.hands, t("create.hands.help")),
+    topNumber("hands", t("create.hands"), offered("hands", preset, cat), d.hands, t("create.hands.help", { n: presetOptions(preset).hands || 20 })),
     topNumber("boot", t("create.boot"), offered("boot", preset, cat), d.boot, t("create.boot.help")),
     choice("bots", t("create.bots"), BOTS, d.bots, (v) => t(`bots.${v}`)),
     h(
       "details",
       { class: "advanced", "data-testid": "advanced" },
-      h("summary", {}, t("create.advanced")),
+      h("summary", {}, t(d.play === "live" ? "create.advanced" : "create.advancedRules")),
       h("p", { class: "help" }, t("create.advanced.help")),
       d.play === "live" ? choice("turn_seconds", t("create.timer"), TIMERS, d.turn_seconds, (v) => t("timer.secs", { n: v })) : null,
       house,
@@ -465,7 +474,7 @@ export function joinPage(app, code = "", message = "") {
     event.preventDefault();
     const form = event.currentTarget;
     const data = readForm(form);
-    const wanted = (fixed ? code : data.code || "").trim().toUpperCase();
+    const wanted = fixed ? code : codeOf(data.code);
     const name = (data.name || "").trim();
     if (!CODE_RE.test(wanted)) {
       status.textContent = t("err.code");
@@ -520,7 +529,7 @@ export function joinPage(app, code = "", message = "") {
             autocapitalize: "characters",
             autocomplete: "off",
             spellcheck: "false",
-            maxlength: 6,
+            maxlength: 16, // room for the spaces and dashes a code is read out with ("tlm qyj")
             class: "code-input",
             value: draft.code || "",
             "data-testid": "join-code",

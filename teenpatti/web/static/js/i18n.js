@@ -43,7 +43,7 @@ export const STRINGS = {
     "field.name.help": "Up to 24 characters; the others see it at the table.",
     "create.seats": "Seats at the table",
     "create.hands": "Hands in the game",
-    "create.hands.help": "Twenty is the standard game.",
+    "create.hands.help": "The usual game at this table is {n} hands.",
     "create.boot": "Boot",
     "create.boot.help": "What everyone puts in the pot before each deal. A bigger boot makes every hand worth more.",
     "create.bots": "The computer's strength",
@@ -53,6 +53,7 @@ export const STRINGS = {
     "bots.hard": "Hard",
     "bots.expert": "Expert",
     "create.advanced": "Advanced: turn timer and house rules",
+    "create.advancedRules": "Advanced: house rules",
     "create.advanced.help": "Our table's rules are chosen already; change them only if your group plays differently.",
     "create.timer": "Turn timer",
     "timer.none": "None",
@@ -163,7 +164,7 @@ export const STRINGS = {
     "preset.nepal.help": "2 to 6 players, boot 5 to 50, the stake stops at 8 boots, the pot at 100 boots.",
     "preset.classic.help": "Bets of any amount in a range, no stake cap and no pot limit; side shows only when all are seen.",
     "preset.club.help": "Up to ten players, boot 50, 12,800 chips each; look at your cards at any time.",
-    "preset.duo.help": "Two players, 100 points each, ten hands, boot 2; best played anytime.",
+    "preset.duo.help": "Two players, 100 chips each, ten hands, boot 2; best played anytime.",
     "preset.limited.help": "Boot 2, at most 4 blind turns, the largest seen chaal 256, 2,048 chips each.",
     "preset.limited2.help": "Boot 4, at most 4 blind turns, the largest seen chaal 512, 4,096 chips each.",
     "create.play": "How you play",
@@ -174,13 +175,21 @@ export const STRINGS = {
     "home.mine": "My tables",
     "home.mine.sub": "The tables you have a seat at, and whose turn it is",
     "mine.title": "My tables",
-    "mine.intro": "The tables this phone has a seat at, the most recent first.",
+    "mine.intro": "The tables this phone has a seat at: where it is your turn first, then the most recent.",
     "mine.loading": "Looking…",
     "mine.waiting": "Waiting for players",
     "mine.finished": "Game over",
     "mine.between": "Between hands",
     "mine.yours": "Your turn",
     "mine.theirs": "{name}'s turn",
+    "mine.waitedS": "waiting {n} s",
+    "mine.waitedM": "waiting {n} min",
+    "mine.waitedH": "waiting {n} h",
+    "mine.waitedD": "waiting {n} days",
+    "mine.alone": "Only you so far",
+    "mine.remove": "Remove",
+    "mine.removeLabel": "Remove table {code} from this list",
+    "mine.empty": "No tables on this phone.",
     "notice.turn": "Your turn at table {code}",
     "push.ask": "Tell me when it's my turn",
     "push.busy": "Turning on…",
@@ -207,6 +216,9 @@ export const STRINGS = {
     "share.code": "Table code",
     "share.link": "Link to the table",
     "share.copy": "Copy link",
+    "share.manual": "Phones do not let a page without the padlock in its address (plain http) copy or share: let friends scan the QR code, or press and hold the link to copy it.",
+    "pwa.install": "Add to home screen",
+    "pwa.installHelp": "Open Teen Patti straight from your phone's home screen, like an app.",
     "share.copied": "Link copied",
     "share.share": "Share",
     "share.qr": "Scan to join",
@@ -219,7 +231,9 @@ export const STRINGS = {
     "wait.start": "Start the game",
     "wait.host": "Waiting for {name} to start the game",
     "wait.joined": "{name} sat down at the table.",
-    "wait.settings": "{hands} hands · boot {boot} · computer: {bots} · timer: {timer}",
+    "wait.settings": "{hands} hands · boot {boot} · computer: {bots} · {timer}",
+    "wait.timed": "timer: {time}",
+    "wait.untimed": "no timer: play anytime",
     "wait.custom": "House rules: {rules}",
 
     "you": "You",
@@ -579,7 +593,7 @@ export const STRINGS = {
     "field.name.help": "बढीमा २४ अक्षर; टेबलमा अरूले यही नाम देख्नुहुन्छ।",
     "create.seats": "टेबलका सिट",
     "create.hands": "खेलमा कति बाजी",
-    "create.hands.help": "सामान्य खेल २० बाजीको हुन्छ।",
+    "create.hands.help": "यो टेबलको सामान्य खेल {n} बाजीको हुन्छ।",
     "create.boot": "बुट",
     "create.boot.help": "हरेक बाजीमा तास बाँड्नुअघि सबैले पोटमा हाल्ने चिप्स। बुट ठूलो भए हरेक बाजीमा बढी चिप्स लाग्छ।",
     "create.bots": "कम्प्युटर कति बलियो",
@@ -589,6 +603,7 @@ export const STRINGS = {
     "bots.hard": "कडा",
     "bots.expert": "उस्ताद",
     "create.advanced": "थप: पालोको समय र आफ्नै नियम",
+    "create.advancedRules": "थप: आफ्नै नियम",
     "create.advanced.help": "हाम्रो टेबलका नियम छानिसकिएका छन्; तपाईंहरू अर्कै तरिकाले खेल्नुहुन्छ भने मात्र बदल्नुहोस्।",
     "create.timer": "पालोको समय",
     "timer.none": "समय सीमा छैन",
@@ -710,13 +725,21 @@ export const STRINGS = {
     "home.mine": "मेरा टेबल",
     "home.mine.sub": "तपाईं बसेका टेबल, र कसको पालो",
     "mine.title": "मेरा टेबल",
-    "mine.intro": "यो फोनबाट बसेका टेबल, पछिल्लो पहिले।",
+    "mine.intro": "यो फोनबाट बसेका टेबल: तपाईंको पालो भएका पहिले, त्यसपछि पछिल्लो पहिले।",
     "mine.loading": "हेर्दै…",
     "mine.waiting": "खेलाडी पर्खँदै",
     "mine.finished": "खेल सकियो",
     "mine.between": "अर्को बाजी बाँडिन बाँकी",
     "mine.yours": "तपाईंको पालो",
     "mine.theirs": "{name} को पालो",
+    "mine.waitedS": "{n} सेकेन्डदेखि पर्खँदै",
+    "mine.waitedM": "{n} मिनेटदेखि पर्खँदै",
+    "mine.waitedH": "{n} घण्टादेखि पर्खँदै",
+    "mine.waitedD": "{n} दिनदेखि पर्खँदै",
+    "mine.alone": "अहिलेसम्म तपाईं मात्र",
+    "mine.remove": "हटाउनुहोस्",
+    "mine.removeLabel": "टेबल {code} यो सूचीबाट हटाउनुहोस्",
+    "mine.empty": "यो फोनमा कुनै टेबल छैन।",
     "notice.turn": "टेबल {code} मा तपाईंको पालो",
     "push.ask": "मेरो पालो आउँदा मलाई भन्नुहोस्",
     "push.busy": "खोल्दै…",
@@ -743,6 +766,9 @@ export const STRINGS = {
     "share.code": "टेबलको कोड",
     "share.link": "टेबलको लिङ्क",
     "share.copy": "लिङ्क कपी गर्नुहोस्",
+    "share.manual": "ठेगानाको सुरुमा ताल्चा नभएको पेजलाई फोनले कपी गर्न वा पठाउन दिँदैन: साथीहरूलाई QR कोड स्क्यान गर्न दिनुहोस्, वा लिङ्क थिचिराखेर कपी गर्नुहोस्।",
+    "pwa.install": "होम स्क्रिनमा राख्नुहोस्",
+    "pwa.installHelp": "तीन पत्ती फोनको होम स्क्रिनबाटै एप जस्तै खोल्नुहोस्।",
     "share.copied": "लिङ्क कपी भयो",
     "share.share": "पठाउनुहोस्",
     "share.qr": "बस्नका लागि स्क्यान गर्नुहोस्",
@@ -755,7 +781,9 @@ export const STRINGS = {
     "wait.start": "खेल सुरु गर्नुहोस्",
     "wait.host": "{name} ले खेल सुरु गर्नुहुन्छ: पर्खनुहोस्…",
     "wait.joined": "{name} टेबलमा बस्नुभयो।",
-    "wait.settings": "{hands} बाजी · बुट {boot} · कम्प्युटर: {bots} · समय: {timer}",
+    "wait.settings": "{hands} बाजी · बुट {boot} · कम्प्युटर: {bots} · {timer}",
+    "wait.timed": "समय: {time}",
+    "wait.untimed": "समय सीमा छैन: जुनसुकै बेला खेल्नुहोस्",
     "wait.custom": "आफ्नै नियम: {rules}",
 
     "you": "तपाईं",
@@ -1187,6 +1215,21 @@ export function errorText(code, reason = "") {
   if (key in STRINGS.en) return t(key);
   if (/^http\/\d+$/.test(String(code))) return t("err.http"); // a proxy's status with no body of ours
   return t("err.generic", { reason: reason || code, code });
+}
+
+/**
+ * Sentences joined into one line: ". " between them ("। " in Nepali), but only a space after one
+ * that ends its own sentence already ("…खोलियो।", "you packed."), so none ends twice. Empty
+ * parts are left out.
+ */
+export function sentences(parts, which = current) {
+  let out = "";
+  for (const part of parts.filter(Boolean)) {
+    if (!out) out = part;
+    else if (/[.!?।…]$/.test(out)) out += ` ${part}`;
+    else out += `${which === "ne" ? "।" : "."} ${part}`;
+  }
+  return out;
 }
 
 /** A list of names joined with "and". */

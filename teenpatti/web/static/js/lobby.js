@@ -68,7 +68,7 @@ export function settingsText(settings) {
     hands: rules.hands,
     boot: rules.boot,
     bots: t(`bots.${settings.bots}`),
-    timer: settings.turn_seconds ? t("timer.secs", { n: settings.turn_seconds }) : t("timer.none"),
+    timer: settings.turn_seconds ? t("wait.timed", { time: t("timer.secs", { n: settings.turn_seconds }) }) : t("wait.untimed"),
   });
 }
 

@@ -58,6 +58,20 @@ export function moveLabel(action, st, chosen = null, target = null) {
   return { text, amount };
 }
 
+/**
+ * The amounts the chaal stepper offers under range bets: {min, max, step}, or null when a chaal
+ * has one price. At the top of the range a chaal would cost what the Raise button costs (the same
+ * move twice, "Chaal 20" beside "Raise 20"): the stepper then stops a step below it.
+ */
+export function chaalRange(st) {
+  const chaal = st.legal.find((a) => a.do === "chaal");
+  if (!chaal || !(chaal.max > chaal.cost)) return null;
+  const step = Math.max(1, Math.round(st.hand.boot / 2));
+  const raise = st.legal.find((a) => a.do === "raise");
+  const max = raise && raise.cost === chaal.max ? Math.max(chaal.cost, chaal.max - step) : chaal.max;
+  return max > chaal.cost ? { min: chaal.cost, max, step } : null;
+}
+
 /** The last move each seat made this hand (a See shows as a badge instead), by seat. */
 export function lastMoves(hand) {
   const moves = new Map();

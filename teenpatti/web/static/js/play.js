@@ -9,8 +9,8 @@ import { category, num, parts, t } from "./i18n.js";
 import { caption, latestNews, packedHow } from "./happened.js";
 import { botBadge, isComputer, lastMoves, seatName } from "./moves.js";
 import { result, standings } from "./results.js";
-import { chatBubbles, socialPanel } from "./social.js";
-import { spotStyle } from "./spots.js";
+import { chatBubble, socialPanel } from "./social.js";
+import { feltStyle, seatSpot, spotStyle } from "./spots.js";
 
 export function play(view, st) {
   const hand = st.hand;
@@ -21,8 +21,7 @@ export function play(view, st) {
   const last = lastMoves(hand);
   const seats = st.seats.map((seat, i) => {
     const j = (i - base + n) % n;
-    const angle = ((90 + (j * 360) / n) * Math.PI) / 180;
-    return seatBox(st, seat, angle, winners, last.get(i));
+    return seatBox(view, st, seat, j, winners, last.get(i));
   });
   const felt = h(
     "div",
@@ -60,7 +59,7 @@ export function play(view, st) {
     "div",
     { class: "play" },
     h("h1", { class: "sr-only", id: "table-title" }, parts("table.code", { code: codeText(st.code) })),
-    h("div", { class: `felt-area seats-${n}${n > 6 ? " many" : ""}`, "data-testid": "seats" }, felt, seats, chatBubbles(view, st)),
+    h("div", { class: `felt-area seats-${n}${n > 6 ? " many" : ""}`, "data-testid": "seats", style: feltStyle(n) }, felt, seats),
     h("div", { class: "panel-area" }, you === null ? h("p", { class: "watching" }, t("table.watching")) : null, panel, socialPanel(view, st)),
   );
 }
@@ -89,7 +88,7 @@ function direction(st) {
   );
 }
 
-function seatBox(st, seat, angle, winners, last) {
+function seatBox(view, st, seat, j, winners, last) {
   const hand = st.hand;
   const i = seat.seat;
   const me = i === st.you;
@@ -128,7 +127,8 @@ function seatBox(st, seat, angle, winners, last) {
         handCards(seat.cards, "sm"),
       )
     : null;
-  const classes = ["seat"];
+  const n = st.seats.length;
+  const classes = ["seat", `side-${seatSpot(j, n).side}`];
   if (me) classes.push("me");
   if (active) classes.push("active");
   if (hand && seat.packed) classes.push("packed");
@@ -147,7 +147,7 @@ function seatBox(st, seat, angle, winners, last) {
       role: "group",
       "aria-label": label,
       "aria-current": active ? "true" : null,
-      style: spotStyle(angle),
+      style: spotStyle(j, n),
     },
     h(
       "div",
@@ -184,6 +184,7 @@ function seatBox(st, seat, angle, winners, last) {
     active && st.deadline
       ? h("div", { class: "seat-timer", "aria-hidden": "true" }, h("div", { class: "bar", "data-timer-bar": "" }))
       : null,
+    chatBubble(view, st, i),
   );
 }
 

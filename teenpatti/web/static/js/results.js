@@ -1,9 +1,9 @@
 // The end of a hand and of the game: who won each pot and with what, the hands shown, a line about
 // the last hand while the next is dealt, and the final standings with "Play again".
 
-import { cardFace, cardsName, handName } from "./cards.js";
+import { cardFace, cardsName, handName, sortCards } from "./cards.js";
 import { h } from "./dom.js";
-import { category, joinNames, num, t } from "./i18n.js";
+import { category, joinNames, num, sentences, t } from "./i18n.js";
 import { handNews } from "./happened.js";
 import { botBadge, isComputer, seatName } from "./moves.js";
 import { againButton } from "./social.js";
@@ -38,7 +38,7 @@ export function summary(st) {
     .map((seat) => ({ seat: seat.seat, cards: seat.cards, category: seat.category, packed: seat.packed }));
   return {
     number: hand.number,
-    title: lines.join(". ") || t("result.title", { n: hand.number }),
+    title: sentences(lines) || t("result.title", { n: hand.number }),
     lines,
     returned: pots.map((pot) => Boolean(pot.returned)),
     how: hand.ended_by ? t(`result.by.${hand.ended_by}`) : "",
@@ -60,7 +60,7 @@ export function result(view, st) {
     return h(
       "p",
       { class: "last-hand small muted", "data-testid": "last-hand" },
-      [`${t("result.title", { n: last.number })}: ${last.title}`, ...last.news].join(". "),
+      sentences([`${t("result.title", { n: last.number })}: ${last.title}`, ...last.news]),
     );
   }
   const ended = summary(st);
@@ -92,7 +92,7 @@ export function result(view, st) {
                 "data-testid": "shown-hand",
               },
               h("span", { class: "shown-name" }, seatName(st, row.seat)),
-              h("span", { class: "shown-cards", role: "img", "aria-label": cardsName(row.cards) }, row.cards.map((c, i) => cardFace(c, "md", `s${i}`))),
+              h("span", { class: "shown-cards", role: "img", "aria-label": cardsName(row.cards) }, sortCards(row.cards).map((c, i) => cardFace(c, "md", `s${i}`))),
               h("span", { class: "shown-cat", "data-testid": "shown-category" }, handName(row.category)),
             ),
           ),

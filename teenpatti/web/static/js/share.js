@@ -104,19 +104,32 @@ export function invitePanel(view, st, heading = "h2") {
       }),
     ),
     share && share.local_only ? h("p", { class: "warn small", role: "note", "data-testid": "share-local" }, t("share.local")) : null,
-    h(
-      "div",
-      { class: "row" },
-      h(
-        "button",
-        { type: "button", class: "btn", "data-testid": "copy-link", disabled: !link, onclick: () => copyText(view, link, t("share.copied")) },
-        t("share.copy"),
-      ),
-      h(
-        "button",
-        { type: "button", class: "btn", "data-testid": "share", disabled: !link, onclick: () => shareTable(view, st.code, link) },
-        t("share.share"),
-      ),
-    ),
+    // a plain-http address on the Wi-Fi: phones let no such page copy or share, so the link is
+    // written out whole to copy by hand (and the QR code above is there to scan)
+    byHand()
+      ? [
+          h("p", { class: "link-whole", "data-testid": "share-whole" }, link),
+          h("p", { class: "small muted", role: "note", "data-testid": "share-manual" }, t("share.manual")),
+        ]
+      : h(
+          "div",
+          { class: "row" },
+          h(
+            "button",
+            { type: "button", class: "btn", "data-testid": "copy-link", disabled: !link, onclick: () => copyText(view, link, t("share.copied")) },
+            t("share.copy"),
+          ),
+          h(
+            "button",
+            { type: "button", class: "btn", "data-testid": "share", disabled: !link, onclick: () => shareTable(view, st.code, link) },
+            t("share.share"),
+          ),
+        ),
   );
+}
+
+/** Whether this page can neither copy nor share (a plain-http address that is not this device). */
+export function byHand() {
+  const clipboard = navigator.clipboard && typeof navigator.clipboard.writeText === "function";
+  return !window.isSecureContext || (!clipboard && typeof navigator.share !== "function");
 }

@@ -32,6 +32,7 @@ export const SOCIAL = {
 
     "chat.title": "Chat",
     "chat.open": "Chat",
+    "chat.unread": "{n} new",
     "chat.phrases": "Quick words",
     "chat.emoji": "Reactions",
     "chat.placeholder": "Type a message",
@@ -103,6 +104,7 @@ export const SOCIAL = {
 
     "chat.title": "च्याट",
     "chat.open": "च्याट",
+    "chat.unread": "{n} नयाँ",
     "chat.phrases": "छिटो शब्द",
     "chat.emoji": "प्रतिक्रिया",
     "chat.placeholder": "सन्देश लेख्नुहोस्",

@@ -7,9 +7,8 @@
 
 import { h } from "./dom.js";
 import { joinNames, t } from "./i18n.js";
-import { seatName } from "./moves.js";
+import { isMyTurn, seatName } from "./moves.js";
 import { invitePanel } from "./share.js";
-import { spotStyle } from "./spots.js";
 
 /** The quick phrases' keys and the reactions, as the server knows them. */
 export const PHRASES = ["shabash", "ramro_khel", "chito", "good_luck", "nice_hand", "oops", "thanks", "bye"];
@@ -43,6 +42,7 @@ export class Social {
   constructor(view) {
     this.view = view;
     this.lastN = null; // the last chat message this phone has taken in
+    this.readN = null; // the last chat message shown in the open chat (or there when the page came)
     this.bubbles = new Map(); // seat -> {message, until}
     this.open = null; // "chat" | "menu" | null
     this.confirm = null; // {kind: "leave"} | {kind: "remove", seat, name}
@@ -136,34 +136,30 @@ export class Social {
   }
 }
 
-/** The bubbles over the seats: each new message at its sender's seat, for a few seconds. */
-export function chatBubbles(view, st) {
-  const social = view.social;
-  const n = st.seats.length;
-  const base = st.you === null ? 0 : st.you;
-  const now = Date.now();
-  const out = [];
-  for (const [seat, bubble] of social.bubbles) {
-    if (bubble.until <= now || !st.seats[seat]) continue;
-    const j = (seat - base + n) % n;
-    const angle = ((90 + (j * 360) / n) * Math.PI) / 180; // where play.js puts the seat
-    const m = bubble.message;
-    out.push(
-      h(
-        "div",
-        {
-          // seats at the top hang from the edge: their bubble goes below, towards the pot
-          class: `chat-bubble ${m.kind}${Math.sin(angle) < -0.3 ? " below" : ""}`,
-          "data-key": `bubble${seat}-${m.n}`,
-          "data-testid": `bubble-${seat}`,
-          "aria-hidden": "true", // screen readers hear the message in the log instead
-          style: spotStyle(angle),
-        },
-        chatText(m),
-      ),
-    );
-  }
-  return out;
+/** The longest part of a message a bubble shows; the chat log has the whole of it. */
+export const BUBBLE_MAX = 60;
+
+/** A message as its bubble shows it: the first `BUBBLE_MAX` characters, and "…" when cut. Pure. */
+export function bubbleText(text) {
+  const chars = [...text];
+  return chars.length > BUBBLE_MAX ? `${chars.slice(0, BUBBLE_MAX - 1).join("").trimEnd()}…` : text;
+}
+
+/** The bubble at a seat: the seat's newest message, inside its box, for a few seconds. */
+export function chatBubble(view, st, seat) {
+  const bubble = view.social.bubbles.get(seat);
+  if (!bubble || bubble.until <= Date.now()) return null;
+  const m = bubble.message;
+  return h(
+    "div",
+    {
+      class: `chat-bubble ${m.kind}`,
+      "data-key": `bubble${seat}-${m.n}`,
+      "data-testid": `bubble-${seat}`,
+      "aria-hidden": "true", // screen readers hear the message in the log instead
+    },
+    bubbleText(chatText(m)),
+  );
 }
 
 /** "Play again" at the end: the host's starts the next game; anyone else's asks for it (a vote). */
@@ -197,6 +193,11 @@ export function againButton(view, st) {
 export function socialPanel(view, st) {
   const social = view.social;
   const me = st.you === null ? null : st.seats[st.you];
+  // what the others said since the chat was last open: a marker on the Chat button
+  const messages = st.chat || [];
+  const top = messages.length ? messages[messages.length - 1].n : 0;
+  if (social.readN === null || social.open === "chat") social.readN = top;
+  const unread = messages.filter((m) => m.n > social.readN && m.seat !== st.you && !social.isMuted(st, m.seat)).length;
   const toggle = (which) => () => {
     social.open = social.open === which ? null : which;
     social.confirm = null;
@@ -214,6 +215,7 @@ export function socialPanel(view, st) {
         "button",
         { type: "button", class: "btn", "aria-expanded": social.open === "chat" ? "true" : "false", "aria-controls": "chat-panel", "data-testid": "chat-open", onclick: toggle("chat") },
         t("chat.open"),
+        unread ? h("span", { class: "unread", "data-testid": "chat-unread" }, t("chat.unread", { n: unread })) : null,
       ),
       h(
         "button",
@@ -280,6 +282,16 @@ function chatPanel(view, st) {
               ),
             ),
           ),
+          // typing on your turn: the turn and its timer stay in sight beside the box, however far
+          // the phone scrolls to show it over the keyboard
+          isMyTurn(st)
+            ? h(
+                "p",
+                { class: "chat-turn", "data-key": "turn", "data-testid": "chat-turn" },
+                h("span", {}, t("turn.you")),
+                st.deadline ? h("span", { class: "timer", "data-timer-text": "" }, "") : null,
+              )
+            : null,
           st.settings.chat === false
             ? h("p", { class: "small muted", "data-key": "off", "data-testid": "chat-off" }, t("chat.textOff"))
             : h(

@@ -1,16 +1,60 @@
-// Where a seat sits around the felt: the CSS variables its box and its chat bubble are placed by.
+// Where a seat sits round the table: a cell of the table's grid of three columns (app.css), with
+// the felt in the cells the seats leave. A grid row is as tall as its tallest seat, so however
+// much a seat holds (a long name on three lines, every badge, the last move, a chat bubble) it
+// pushes its neighbours away instead of covering them or the pot.
+
+// Each seat count's cells, [row, column] for the seat `j` places round from this phone's own seat
+// (0, at the bottom in the middle), going the way the seats go round: up the left, across the
+// top, down the right. The last entry is the felt: [first row, last row, first column, last column].
+const LAYOUTS = {
+  1: [[3, 2], [2, 2, 1, 3]],
+  2: [[3, 2], [1, 2], [2, 2, 1, 3]],
+  3: [[3, 2], [1, 1], [1, 3], [2, 2, 1, 3]],
+  4: [[3, 2], [1, 1], [1, 2], [1, 3], [2, 2, 1, 3]],
+  5: [[3, 2], [3, 1], [1, 1], [1, 3], [3, 3], [2, 2, 1, 3]],
+  6: [[3, 2], [3, 1], [1, 1], [1, 2], [1, 3], [3, 3], [2, 2, 1, 3]],
+  7: [[3, 2], [3, 1], [2, 1], [1, 1], [1, 3], [2, 3], [3, 3], [1, 2, 2, 2]],
+  8: [[3, 2], [3, 1], [2, 1], [1, 1], [1, 2], [1, 3], [2, 3], [3, 3], [2, 2, 2, 2]],
+  9: [[4, 2], [4, 1], [3, 1], [2, 1], [1, 1], [1, 3], [2, 3], [3, 3], [4, 3], [1, 3, 2, 2]],
+  10: [[4, 2], [4, 1], [3, 1], [2, 1], [1, 1], [1, 2], [1, 3], [2, 3], [3, 3], [4, 3], [2, 3, 2, 2]],
+};
+
+function layout(n) {
+  return LAYOUTS[Math.min(Math.max(n, 1), 10)];
+}
 
 /**
- * The style of the spot at `angle` (radians; 90 degrees is the bottom middle): `--x` and `--y` on
- * the oval, and `--ys`, the side the seat is on (-1 top, 0 middle, 1 bottom). A phone held upright
- * puts five or six seats at the corners by `--ys` (app.css), so two seats stacked at one side
- * never meet however tall they grow.
- * @param {number} angle
+ * The cell of seat `j` (counted round from this phone's own seat) of `n`: its grid row and column,
+ * and its side, "top" (its box lines up with the felt below it), "bottom" or "middle".
+ * @param {number} j
+ * @param {number} n
+ * @returns {{row: number, col: number, side: string}}
+ */
+export function seatSpot(j, n) {
+  const cells = layout(n);
+  const [row, col] = cells[j % (cells.length - 1)];
+  const last = Math.max(...cells.slice(0, -1).map(([r]) => r));
+  return { row, col, side: row === 1 ? "top" : row === last ? "bottom" : "middle" };
+}
+
+/**
+ * The style that puts seat `j` of `n` in its cell.
+ * @param {number} j
+ * @param {number} n
  * @returns {string}
  */
-export function spotStyle(angle) {
-  const x = Math.cos(angle);
-  const y = Math.sin(angle);
-  const side = Math.abs(y) < 0.01 ? 0 : Math.sign(y);
-  return `--x:${x.toFixed(3)};--y:${y.toFixed(3)};--ys:${side}`;
+export function spotStyle(j, n) {
+  const { row, col } = seatSpot(j, n);
+  return `--row:${row};--col:${col}`;
+}
+
+/**
+ * The style that puts the felt in the cells the seats of `n` leave.
+ * @param {number} n
+ * @returns {string}
+ */
+export function feltStyle(n) {
+  const cells = layout(n);
+  const [top, bottom, left, right] = cells[cells.length - 1];
+  return `--felt-rows:${top} / ${bottom + 1};--felt-cols:${left} / ${right + 1}`;
 }
