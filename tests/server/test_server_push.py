@@ -1,8 +1,8 @@
 """Turn alerts by Web Push, end to end: a real server process sends them to the test's own push
-service (``push_service.py``), which checks each request's VAPID signature and decrypts it with
-the phone's keys. Exactly the alerts expected arrive, through a game and a restart; bad
-subscriptions are refused with their codes and keep nothing; a slow, dead or gone push service
-never holds up a move."""
+service (``tests/support/push_service.py``), which checks each request's VAPID signature and
+decrypts it with the phone's keys. Exactly the alerts expected arrive, through a game and a
+restart; bad subscriptions are refused with their codes and keep nothing; a slow, dead or gone
+push service never holds up a move."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from push_service import Phone, PushService, b64, unb64
+from support.push_service import Phone, PushService, b64, unb64
 from support.server import FAST, Client, Server, refusing_socket
 
 MakeClient = Callable[..., Client]

@@ -480,6 +480,7 @@ def multiway_applies(rules: Rules) -> bool:
         and rules.see_anytime == base.see_anytime
         and rules.sideshow == base.sideshow
         and rules.sideshow_all_seen == base.sideshow_all_seen
+        and rules.edition >= 2  # a show that reaches the pot limit: its showdown, ties split
     )
 
 

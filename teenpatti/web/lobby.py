@@ -1,0 +1,155 @@
+"""The lobby over HTTP (JSON): open a table, look at one, join it, its hand histories, its QR
+code, the rules' catalogue, and the page itself. See docs/protocol.md, "The lobby"."""
+
+from __future__ import annotations
+
+import io
+import logging
+from pathlib import Path
+from typing import Any
+
+import segno
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from ..tables.errors import Refusal
+from . import logs
+from .edge import address_key
+from .limits import Refused
+from .site import Gone, Site, bearer, client_host, read_body, status_of
+
+__all__ = ["lobby_routes"]
+
+log = logging.getLogger("teenpatti.web")
+
+
+def lobby_routes(site: Site, rules: dict[str, Any], static: Path) -> list[Route]:
+    """The lobby's routes over ``site``; ``rules`` is the catalogue ``/api/rules`` serves,
+    ``static`` the page's folder."""
+    service = site.service
+
+    async def create_table(request: Request) -> Response:
+        if not site.same_origin(request):
+            return site.error(
+                "origin/forbidden", "tables are opened from this server's own page", 403
+            )
+        host = client_host(request)
+        try:
+            site.lobby.check(host)
+        except Refused as refused:
+            return site.refused(refused)
+        key = address_key(host)
+        if site.live_tables(key) >= site.caps.per_address:
+            return site.error(
+                "table/limit", "too many tables open from your address: finish one first", 429
+            )
+        if site.live_tables() >= site.caps.per_process:
+            return site.error("server/full", "this server has all the tables it can hold", 503)
+        try:
+            code, token, seat = await service.create(await read_body(request))
+        except Refusal as error:
+            return site.error(error.code, error.reason, status_of(error))
+        except Gone:
+            return site.error("message/incomplete", "the request did not arrive whole")
+        site.opened_by.setdefault(key, []).append(code)
+        logs.set_table(code)
+        log.info("table %s opened", code)
+        return JSONResponse(
+            {
+                "code": code,
+                "token": token,
+                "seat": seat,
+                "link": f"/t/{code}",
+                "share": site.share(request, code),
+            },
+            status_code=201,
+        )
+
+    async def table_info(request: Request) -> Response:
+        live = await site.look_up(request)
+        if isinstance(live, Response):
+            return live
+        state = live.table.state(None)
+        hand = state["hand"]
+        turn = None if hand is None or hand["finished"] else hand["actor"]
+        # the shown cards' proofs belong to the table's own states and histories, not the lobby
+        seats = [{k: v for k, v in row.items() if k != "proof"} for row in state["seats"]]
+        # how long the table has stood since its last move (My tables: "waiting 3 h")
+        waited = round(max(0.0, service.clock.time() - live.since)) if live.since else None
+        return JSONResponse(
+            {k: state[k] for k in ("code", "status", "settings", "version")}
+            | {"seats": seats, "share": site.share(request, live.table.code), "turn": turn}
+            | {"waited": waited}
+        )
+
+    async def join_table(request: Request) -> Response:
+        if not site.same_origin(request):
+            return site.error(
+                "origin/forbidden", "tables are joined from this server's own page", 403
+            )
+        live = await site.look_up(request)
+        if isinstance(live, Response):
+            return live
+        try:
+            body = await read_body(request)
+            name = body.get("name") if isinstance(body, dict) else None
+            token, seat = await service.join(live.table.code, name, bearer(request))
+        except Refusal as error:
+            return site.error(error.code, error.reason, status_of(error))
+        except Gone:
+            return site.error("message/incomplete", "the request did not arrive whole")
+        return JSONResponse({"token": token, "seat": seat})
+
+    async def hand_histories(request: Request) -> Response:
+        token = bearer(request)
+        live = await site.look_up(request, token)
+        if isinstance(live, Response):
+            return live
+        seat = None
+        if live.table.status != "finished":
+            try:
+                seat = service.seat_for(live, token)
+            except Refusal as error:
+                return site.error(error.code, error.reason, 403)
+            if token is None:
+                return site.error(
+                    "hands/private",
+                    "the hands of a game in play go to its players (send your seat token)",
+                    403,
+                )
+        return JSONResponse(
+            live.table.histories(seat),
+            headers={"Content-Disposition": 'attachment; filename="hands.json"'},
+        )
+
+    async def qr_code(request: Request) -> Response:
+        live = await site.look_up(request)
+        if isinstance(live, Response):
+            return live
+        link = site.share(request, live.table.code)["url"]
+        out = io.BytesIO()
+        segno.make(link, error="m").save(out, kind="svg", xmldecl=False, scale=6, border=2)
+        return Response(out.getvalue(), media_type="image/svg+xml")
+
+    async def rules_catalogue(request: Request) -> Response:
+        return JSONResponse(rules)
+
+    async def index(request: Request) -> Response:
+        page = static / "index.html"
+        if page.is_file():
+            return FileResponse(page)
+        return JSONResponse(
+            {"teenpatti": "table server", "api": "/api/tables", "docs": "docs/protocol.md"}
+        )
+
+    return [
+        Route("/", index),
+        Route("/t/{code}", index),
+        Route("/api/rules", rules_catalogue),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{code}", table_info),
+        Route("/api/tables/{code}/join", join_table, methods=["POST"]),
+        Route("/api/tables/{code}/hands", hand_histories),
+        Route("/api/tables/{code}/qr.svg", qr_code),
+    ]

@@ -1,0 +1,219 @@
+"""The socket's session: ``/ws/{code}``, one WebSocket per client (docs/protocol.md, "The
+socket").
+
+The session knows no rules: it checks the size and rate of what a client sends, decodes each
+message once into its type (:mod:`teenpatti.tables.commands`) and hands commands to the
+:class:`~teenpatti.tables.service.TableService`. Every reply a client gets is its own view of
+the table (``state`` or ``patch``, sent by the fan-out) or an ``error`` with a stable code and a
+sentence; nothing a client sends can crash the server or change a table it may not change.
+
+A session: the hello (within ``hello_timeout``, or the socket is closed with 4000), then the
+receive loop, while the connection's one writer (:func:`send_queued`) sends what the fan-out
+could not write straight to the transport.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from starlette.routing import WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..tables import commands, messages
+from ..tables.commands import ID_MAX
+from ..tables.errors import Refusal, TableError
+from ..tables.outgoing import frame
+from ..tables.service import Connection, TableService
+from ..tables.table import token_hash
+from . import logs
+from .edge import BUDGET, SINK, Budget
+from .limits import Refused
+from .site import MAX_MESSAGE, Site, client_host
+
+__all__ = ["send_queued", "session_route"]
+
+log = logging.getLogger("teenpatti.web")
+HELLO_FIRST = "say hello first, with your seat token if you have one"
+
+
+def session_route(
+    site: Site, message_rate: tuple[float, float], refusals: int, hello_timeout: float
+) -> WebSocketRoute:
+    """The socket's route: each socket may send ``message_rate`` messages (a second, burst) and
+    is closed after ``refusals`` refusals; it has ``hello_timeout`` seconds to say hello."""
+    service = site.service
+    metrics = service.metrics
+
+    async def socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        metrics.sockets.inc()
+        try:
+            await play(websocket)
+        finally:
+            metrics.sockets.dec()
+
+    async def play(websocket: WebSocket) -> None:
+        logs.set_table(str(websocket.path_params["code"])[:16])
+        budget = websocket.scope.get("extensions", {}).get(BUDGET)
+        if not isinstance(budget, Budget):  # under another server than ``teenpatti serve``
+            budget = Budget(*message_rate, refusals=refusals)
+        host = client_host(websocket)
+
+        async def refuse(code: str, reason: str) -> None:
+            metrics.error(code)
+            await websocket.send_text(_socket_error(code, reason))
+            await websocket.close(4000)
+
+        try:
+            site.lobby.check(host, websocket.path_params["code"])
+            live = await service.find(websocket.path_params["code"])
+        except Refused as refused:
+            await refuse(refused.code, refused.reason)
+            return
+        except Refusal as error:
+            if error.code == "table/unknown":
+                site.lobby.missed(host)
+            await refuse(error.code, error.reason)
+            return
+        try:
+            raw = await asyncio.wait_for(websocket.receive_text(), hello_timeout)
+            if len(raw) > MAX_MESSAGE:
+                raise TableError("message/hello", HELLO_FIRST)
+            hello = commands.decode_hello(raw)
+            if hello.token is not None:
+                site.lobby.check(host, token=hello.token)
+            seat = service.seat_for(live, hello.token)
+        except Refused as refused:
+            await refuse(refused.code, refused.reason)
+            return
+        except Refusal as error:
+            await refuse(error.code, error.reason)
+            return
+        except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
+            with contextlib.suppress(Exception):
+                await refuse("message/hello", HELLO_FIRST)
+            return
+        conn = Connection(
+            seat,
+            token_hash=token_hash(hello.token) if hello.token is not None else None,
+            sink=websocket.scope.get("extensions", {}).get(SINK),
+            patches=hello.patches,
+        )
+        closing: list[int] = []
+        writer = asyncio.create_task(send_queued(websocket, conn, closing, metrics.queued.inc))
+        await service.connect(live, conn)
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if not budget.take():
+                    metrics.error("rate/limited")
+                    conn.push(_socket_error("rate/limited", "too many messages: slow down"))
+                    if budget.refuse():  # a flood: it is told once more, then closed
+                        closing.append(1008)
+                        conn.close()
+                        with contextlib.suppress(Exception):
+                            await asyncio.wait_for(asyncio.shield(writer), 2.0)
+                        break
+                    await asyncio.sleep(0)
+                    continue
+                text = message.get("text")
+                if text is None:
+                    text = (message.get("bytes") or b"").decode("utf-8", "replace")
+                reply = await _handle(service, live, conn, text)
+                if reply is not None:
+                    conn.push(reply)
+                if conn.dropped:
+                    break
+                # Let the writer send: with messages already received, nothing above waits, and
+                # a client sending fast (a flood answered by rate/limited errors) would fill its
+                # queue and be dropped as a slow reader though it reads everything.
+                await asyncio.sleep(0)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            service.disconnect(live, conn)
+            conn.close()
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+
+    return WebSocketRoute("/ws/{code}", socket)
+
+
+async def send_queued(
+    websocket: WebSocket,
+    conn: Connection,
+    closing: list[int] | None = None,
+    waited: Callable[[], object] | None = None,
+) -> None:
+    """The connection's one writer: drains its queue in order (straight to the transport once
+    its buffer is under the high-water mark, when the connection has a sink, calling ``waited``
+    as it takes each such message), closes when told (with the last code in ``closing``, else
+    4008 for a client dropped as too slow, else 1000)."""
+    try:
+        while True:
+            message = await conn.queue.get()
+            if message is None:
+                break
+            sink = conn.sink
+            if sink is None:
+                await websocket.send_text(message)
+                continue
+            conn.writing = True
+            if waited is not None:
+                waited()
+            await sink.drained()
+            if not sink.ready():
+                break  # closed or closing: nothing more goes out
+            sink.write(frame(message))
+            conn.writing = False
+    finally:
+        code = closing[-1] if closing else 4008 if conn.dropped else 1000
+        with contextlib.suppress(Exception):
+            await websocket.close(code)
+
+
+def _socket_error(code: str, reason: str) -> str:
+    return messages.encode(messages.Error(code=code, reason=reason)).decode()
+
+
+async def _handle(service: TableService, live: Any, conn: Connection, text: str) -> str | None:
+    """One client message -> ``None`` (the state update follows) or an error to send back."""
+
+    def error(code: str, reason: str, echo: str | None = None, retryable: bool = False) -> str:
+        service.metrics.error(code)
+        out = messages.Error(code=code, reason=reason)
+        if retryable:
+            out.retryable = True
+        if echo is not None and len(echo) <= ID_MAX:
+            out.id = echo  # which command this answers
+        return messages.encode(out).decode()
+
+    if len(text) > MAX_MESSAGE:
+        return error("message/too_large", "that message is too large")
+    try:
+        message = commands.decode(text)
+    except TableError as refused:
+        return error(refused.code, refused.reason, commands.echo(text))
+    if isinstance(message, commands.Ping):
+        return messages.encode(messages.Pong(version=live.table.version)).decode()
+    cid = None if isinstance(message, commands.Sync) else message.id
+    try:
+        if isinstance(message, commands.Sync):
+            await service.find(live.table.code)  # catch up from the store if need be
+            service.send_state(live, conn)
+        elif not await service.command(live.table.code, conn.seat, message):
+            service.send_state(live, conn)  # a repeat: the state it made
+    except Refusal as err:
+        return error(err.code, err.reason, cid, getattr(err, "retryable", False))
+    except Exception:  # a fault of ours must cost this message only, never the socket
+        kind = type(message).__name__.lower()
+        log.exception("table %s: %s message failed", live.table.code, kind)
+        return error("server/error", "that did not work: try again", cid, True)
+    return None
