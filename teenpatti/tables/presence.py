@@ -143,7 +143,10 @@ class Presence:
             return
         try:
             if seat in await self._elsewhere(live):
-                return  # the person is connected to another process
+                log.info(
+                    "table %s: seat %d kept: the person is online on another process", code, seat
+                )
+                return
             seen = (await self._last_seen(live)).get(seat)
         except Exception as error:  # the bus is down: the grace waits for it
             log.warning("table %s: presence unknown: %s", code, error)

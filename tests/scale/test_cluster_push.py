@@ -1,12 +1,10 @@
 """Turn alerts from two ``teenpatti serve`` processes on one PostgreSQL and one Redis: each
 change is alerted by the process that wrote it, once, and the claims in PostgreSQL stop a second
-send. The test's push service (``tests/server/push_service.py``) checks every request's VAPID
+send. The test's push service (``tests/support/push_service.py``) checks every request's VAPID
 signature against the one key both processes were given, and decrypts it."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -17,27 +15,11 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from scale_helpers import FAST, Client, Server
+from support.push_service import PushService
 
 Run = Callable[..., Any]
 MakeClient = Callable[..., Client]
 MakeCluster = Callable[..., list[Server]]
-
-
-def _load(name: str, path: Path) -> Any:
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-PushService = _load(
-    "teenpatti_test_push_service",
-    Path(__file__).resolve().parents[1] / "server" / "push_service.py",
-).PushService
 
 
 @pytest.fixture
@@ -111,7 +93,7 @@ def test_two_processes_alert_each_change_once(
     a.stop()
     b.stop()  # graceful stops send what is on their way: the lists below are final
     table = {"table": code}
-    assert push_service.alerts(asha) == [
+    assert sorted(push_service.alerts(asha), key=lambda x: x["kind"]) == [
         {"kind": "join", "name": "Bikash", **table},
         {"kind": "turn", **table},
     ]

@@ -22,7 +22,7 @@ import pytest
 from teenpatti.tables import commands, messages
 
 if TYPE_CHECKING:
-    from conftest import Api, Client, Server
+    from support.server import Api, Client, Server
 
 Run = Callable[..., Any]
 MakeClient = Callable[..., "Client"]

@@ -1,7 +1,7 @@
-"""What the tests share, written once: the table server and its clients (:mod:`.server`), the
-computer-like scripted players (:mod:`.players`), the Chromium launch (:mod:`.browser`), the
-private PostgreSQL and Redis (:mod:`.services`), and the properties' example counts
-(:mod:`.properties`).
+"""What the tests share, written once: the table server process, its lobby and the clients that
+check every card they are sent (:mod:`.server`); waiting on a table service for what it does
+(:mod:`.tables`); a clock the test moves for a whole server in its own event loop
+(:mod:`.clocks`); the properties' example counts (:mod:`.properties`).
 
 ``tests/`` is on ``sys.path`` when pytest runs (``tests/conftest.py`` sits there), so a test
 module writes ``from support.server import Server``; no test loads another file by path.

@@ -247,6 +247,19 @@ class Server:
         except OSError:
             return ""
 
+    async def wait_log(self, text: str, timeout: float = 10.0) -> str:
+        """Wait until the server logs a line holding ``text`` (read as it is written); that
+        line. Fails after ``timeout`` seconds (a bound against a hang, not a wait)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            for line in self.log().splitlines():
+                if text in line:
+                    return line
+            if loop.time() > deadline:
+                raise AssertionError(f"the server never logged {text!r}:\n{self.log()[-4000:]}")
+            await asyncio.sleep(0.05)  # the next look at the log file
+
     def assert_healthy(self) -> None:
         """The process runs and never logged an unhandled exception."""
         assert self.alive, f"the server died:\n{self.log()}"

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.tables import until
 
 from teenpatti.store.base import StoredEvent
 from teenpatti.store.sqlite import SqliteStore
@@ -209,12 +210,9 @@ def test_a_new_process_keeps_the_turn_deadline(tmp_path: Path) -> None:
         first = TableService(SqliteStore(path), TIMING, SystemClock())
         live, _ = await started(first)
         code = live.table.code
-        deadline = None
-        for _ in range(200):  # the first deal, 0.5 s after the start
-            await asyncio.sleep(0.01)
-            deadline = live.deadline
-            if deadline is not None:
-                break
+        # The first deal, 0.5 s after the start, begins the first turn and its deadline.
+        await until(first, lambda: live.deadline is not None, "no deadline after the deal")
+        deadline = live.deadline
         assert deadline is not None
         await first.stop()
         # The process taking the table over starts 10 s later by its own clock.
