@@ -192,14 +192,21 @@ def serve(
         return await open_bus(bus)
 
     from ..push.keep import PushKeep, open_keep
-    from ..push.keys import VapidKeys
     from ..push.sender import PushConfig
     from ..push.subscription import PushHosts
 
-    try:
-        keys = VapidKeys.load_or_make(data, vapid_key) if push else None
-    except (OSError, ValueError) as error:
-        raise typer.BadParameter(f"--vapid-key: {error}") from None
+    keys = None
+    if push:
+        try:
+            from ..push.keys import VapidKeys
+        except ImportError as error:  # an install without the Web Push libraries
+            typer.echo(f"Turn alerts are off: {error} (pip install pywebpush)", err=True)
+            push = False
+        else:
+            try:
+                keys = VapidKeys.load_or_make(data, vapid_key)
+            except (OSError, ValueError) as error:
+                raise typer.BadParameter(f"--vapid-key: {error}") from None
     subject = vapid_subject or (
         public_url if public_url and public_url.startswith("https://") else None
     )

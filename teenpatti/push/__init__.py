@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 from .alerts import Alert, Facts, alerts_between, facts_of
-from .keys import VapidKeys
 from .sender import PushConfig, Pusher
 from .subscription import PushError, Subscription, parse_subscription
 
@@ -24,7 +23,6 @@ __all__ = [
     "PushError",
     "Pusher",
     "Subscription",
-    "VapidKeys",
     "alerts_between",
     "facts_of",
     "parse_subscription",

@@ -26,18 +26,18 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import requests
 from prometheus_client import Counter
-from pywebpush import WebPushException, webpush
 
 from ..metrics import Metrics
 from ..tables.live import LiveTable
 from .alerts import Alert, Facts, alerts_between, facts_of
 from .keep import PushKeep
-from .keys import VapidKeys
 from .subscription import PushHosts, Subscription
+
+if TYPE_CHECKING:  # the Web Push libraries load with the first pusher, not with the app
+    from .keys import VapidKeys
 
 __all__ = ["PushConfig", "Pusher"]
 
@@ -91,6 +91,10 @@ class Pusher:
         it (a change caught up from another process's append is never stored here: its entry
         is replaced at the table's next change, or forgotten with the oldest)."""
         self._threads = ThreadPoolExecutor(config.threads, thread_name_prefix="push")
+        import pywebpush  # loaded now, at start-up, not by the first alert
+        import requests
+
+        self._webpush = pywebpush
         self._session = requests.Session()
         self._session.trust_env = False  # a push service is reached directly, never via a proxy
         self._tasks: set[asyncio.Task[None]] = set()
@@ -178,6 +182,7 @@ class Pusher:
 
     def _send(self, sub: Subscription, data: str) -> str:
         """One push request (on a pusher thread): ``sent``, ``gone`` or ``failed``."""
+        webpush, refused = self._webpush.webpush, self._webpush.WebPushException
         if not self.config.hosts.allows(sub.endpoint):  # the operator narrowed the list
             return "failed"
         try:
@@ -190,7 +195,7 @@ class Pusher:
                 ttl=self.config.ttl,
                 requests_session=self._session,
             )
-        except WebPushException as error:
+        except refused as error:
             status = error.response.status_code if error.response is not None else None
             return "gone" if status in (404, 410) else "failed"
         except Exception:  # refused, reset, timed out, a bad answer

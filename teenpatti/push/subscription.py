@@ -36,8 +36,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from cryptography.hazmat.primitives.asymmetric import ec
-
 from ..engine import EngineError
 
 __all__ = [
@@ -143,6 +141,8 @@ def parse_subscription(data: Any, hosts: PushHosts) -> Subscription:
     point, secret = _b64(keys.get("p256dh"), 65), _b64(keys.get("auth"), 16)
     if point is None or secret is None:
         raise PushError("push/keys", "that subscription's keys are not valid")
+    from cryptography.hazmat.primitives.asymmetric import ec
+
     try:
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
     except ValueError:
