@@ -22,6 +22,7 @@ from typing import Any
 
 import httpx
 import pytest
+from support.push_service import PushService
 from websockets.sync.client import connect
 
 
@@ -39,9 +40,6 @@ def _load(name: str, path: Path) -> Any:
 
 
 _TESTS = Path(__file__).resolve().parents[1]
-PushService = _load(
-    "teenpatti_test_push_service", _TESTS / "server" / "push_service.py"
-).PushService
 _ui = _load("teenpatti_ui_test_helpers", _TESTS / "ui" / "conftest.py")
 Server, free_port = _ui.Server, _ui.free_port
 Phone = Any
