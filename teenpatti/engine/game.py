@@ -174,6 +174,11 @@ class Game:
             )
         return chips
 
+    def bought_in(self, seat: int) -> bool:
+        """Whether ``seat`` bought back in during the hand in play (its chips come with the
+        next hand)."""
+        return seat in self._bought
+
     def rebuy(self, seat: int) -> int:
         """``seat`` buys back in (checked by :meth:`check_rebuy`); the chips play from the next
         hand dealt. Returns the chips bought.

@@ -215,7 +215,7 @@ class Render:
         hand = game.hand
         in_play = hand is not None and not hand.finished
         held = hand.chips[seat] if in_play and hand is not None else game.chips[seat]
-        if held > 0:
+        if held > 0 or game.bought_in(seat):  # bought back in: the chips come with the next hand
             return
         out["out"] = True
         try:

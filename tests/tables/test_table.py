@@ -766,6 +766,16 @@ def test_a_player_out_of_chips_is_told_and_may_buy_back_in() -> None:
     assert rebuilt.state(2) == table.state(2)
 
 
+def test_a_rebuy_during_a_hand_is_no_longer_out() -> None:
+    log = _bust_seat_two(until=4)
+    table = log.table
+    log.commit(table.hand_event(hashlib.sha256(b"3").digest()))  # hand 3: seat 2 sits it out
+    assert table.hand_in_play and table.state(2)["out"] is True
+    log.commit(table.rebuy_event(2))
+    assert "out" not in table.state(2) and "rebuy" not in table.state(2)
+    assert log.rebuilt().state(2) == table.state(2)
+
+
 def test_no_rebuy_after_the_last_hand_for_rebuys() -> None:
     log = _bust_seat_two(until=2)  # hand 3 is next: past the last hand a rebuy may play
     table = log.table
