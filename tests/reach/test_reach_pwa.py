@@ -143,7 +143,7 @@ def test_host_on_loopback_gets_the_network_link(
 
 
 @pytest.mark.parametrize(
-    ("lang", "words"), [("en", "opens only on this device"), ("ne", "यही यन्त्रमा मात्र")]
+    ("lang", "words"), [("en", "opens only on this device"), ("ne", "यही कम्प्युटरमा मात्र")]
 )
 def test_only_this_device_is_said_plainly(
     thread_server: Callable[..., ThreadServer], phone: Callable[..., Phone], lang: str, words: str
