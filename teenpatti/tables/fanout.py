@@ -196,13 +196,18 @@ def _head(before: Sent, sent: Sent) -> bytes:
 
 def _own_ops(before: Sent, sent: Sent, seat: int, shared: list[Op]) -> list[Op]:
     """What turns ``seat``'s previous state, once the shared operations are applied, into its
-    state now. A seat's state differs from the public one only in ``you`` (the same in both),
-    ``legal`` and the rows whose cards only it may see (a row that is not the public row object):
-    only those are compared."""
+    state now. A seat's state differs from the public one only in its own keys (``you``, the
+    same in both; ``legal``; ``out`` and ``rebuy`` for a player out of chips: every key the public
+    state has not) and the rows whose cards only it may see (a row that is not the public row
+    object): only those are compared."""
     old, new = before.states[seat], sent.states[seat]
     out: list[Op] = []
-    if old["legal"] != new["legal"]:
-        out.append(["s", ["legal"], new["legal"]])
+    public = before.public.keys() | sent.public.keys()  # (a spectator's ``legal`` is empty)
+    for key in sorted(((old.keys() | new.keys()) - public) | {"legal"}):
+        if key not in new:
+            out.append(["d", [key]])
+        elif key not in old or old[key] != new[key]:
+            out.append(["s", [key], new[key]])
     old_rows, new_rows = old["seats"], new["seats"]
     was, now = before.public["seats"], sent.public["seats"]
     own = [
