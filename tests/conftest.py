@@ -5,7 +5,8 @@ Tiers. Each test module belongs to the tiers of :data:`TIERS` (markers declared 
 on a thread), ``browser`` (drives Chromium), ``db`` (starts PostgreSQL or Redis), ``container``
 (builds the image). A module in none of them needs no server, browser or database: that is the
 fast tier, ``scripts/test --fast`` (``-m "not server and not browser and not db and not
-container"``).
+container"``), less the tests marked ``slow`` (long solves and the whole game's best response,
+marked test by test): the full run runs those in the fast tier.
 
 ``scripts/test`` runs the suite on parallel workers with ``--dist loadscope
 --no-loadscope-reorder``: each module goes whole to one worker, in the order collected here. A

@@ -68,6 +68,7 @@ def test_the_multiway_game_follows_the_engine(seats: int) -> None:
     assert deep > 20
 
 
+@pytest.mark.slow
 def test_the_solve_goes_on_from_its_state_exactly(tmp_path) -> None:
     one = Solver(seed=3)
     one.iterate(40)

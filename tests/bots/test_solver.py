@@ -160,6 +160,7 @@ def _unroll(game: Abstraction) -> tuple[Abstraction, np.ndarray]:
     return tree, at
 
 
+@pytest.mark.slow
 def test_merging_when_a_player_saw_stalls_and_keeping_it_converges() -> None:
     rules = Rules.from_options({"pot_limit_boots": 20})
     hands = _classes(6)
@@ -222,6 +223,7 @@ def test_the_abstract_game_follows_the_engine(preset: str, limit: int) -> None:
     assert reached > 20 or not deep
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["dcfr", "cfr+", "pcfr+"])
 def test_cfr_converges_and_the_best_response_can_tell(method: str) -> None:
     rules = Rules()
@@ -259,7 +261,14 @@ def test_the_solvers_pass_agrees_with_the_dense_one() -> None:
     assert actors == {0, 1}
 
 
-@pytest.mark.parametrize("method", ["dcfr", "cfr+", "pcfr+"])
+@pytest.mark.parametrize(
+    "method",
+    [
+        pytest.param("dcfr", marks=pytest.mark.slow),
+        "cfr+",
+        pytest.param("pcfr+", marks=pytest.mark.slow),
+    ],
+)
 def test_a_solve_goes_on_from_its_kept_state_exactly(method: str, tmp_path: Path) -> None:
     game, hands = build_abstraction(Rules(), chips=6), _three_classes()
     unbroken = solve(game, hands, 30, method=method).policy
@@ -287,7 +296,7 @@ def test_an_unknown_method_is_refused() -> None:
         solve(game, hands, 1, method="cfr")
 
 
-@pytest.mark.parametrize("name", ["nepal", "duo"])
+@pytest.mark.parametrize("name", [pytest.param("nepal", marks=pytest.mark.slow), "duo"])
 def test_the_shipped_table_is_the_solvers(name: str) -> None:
     table = load(name)
     assert table is not None

@@ -259,7 +259,7 @@ def play_through_caddy(browser: Any, app: Serve, caddy: Caddy) -> None:
     assert sockets and all(url.startswith(f"wss://127.0.0.1:{caddy.port}/ws/") for url in sockets)
     # Seats are placed by CSS variables, set through the CSSOM under the strict CSP.
     placed = page.eval_on_selector(
-        "[data-seat]", "e => getComputedStyle(e).getPropertyValue('--x').trim()"
+        "[data-seat]", "e => getComputedStyle(e).getPropertyValue('--row').trim()"
     )
     assert placed, "the seat has no position"
     my_turn = "[data-testid=table][data-myturn='1'][data-pending='0']"
