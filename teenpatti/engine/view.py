@@ -21,7 +21,7 @@ from .hand import Hand
 from .pots import Pot
 from .rules import Rules
 
-__all__ = ["HandView", "SeatView", "can_see_cards", "view"]
+__all__ = ["HandView", "SeatView", "can_see_cards", "own_cards", "view"]
 
 _set = object.__setattr__
 """Sets a field of a frozen view: the hand-written ``__init__`` methods below do what the
@@ -195,6 +195,23 @@ def _public(hand: Hand) -> _Public:
     return cached
 
 
+def own_cards(hand: Hand, viewer: int) -> list[int]:
+    """The seats whose cards ``viewer`` may see beyond the public rows (which hold the hands
+    turned over for everyone): :func:`view` of ``viewer`` shows ``hand.cards`` of these seats
+    and is the spectator's view elsewhere, bar its legal moves. A server that renders the
+    spectator's view once a move asks only this of each seat (:func:`can_see_cards` decides).
+
+    >>> from teenpatti.engine import Hand, Rules
+    >>> hand = Hand(Rules(), [100, 100, 100], 0, seed=bytes(32))
+    >>> own_cards(hand, 1)  # blind: not even its own
+    []
+    """
+    _, seats, _, _ = _public(hand)
+    return [
+        s for s, row in enumerate(seats) if row.cards is None and can_see_cards(hand, viewer, s)
+    ]
+
+
 def view(hand: Hand, viewer: int | None = None) -> HandView:
     """What ``viewer`` may see of ``hand``: every public fact, and only the cards it may see."""
     if viewer is not None and not 0 <= viewer < hand.seats:
@@ -204,13 +221,11 @@ def view(hand: Hand, viewer: int | None = None) -> HandView:
     if viewer is not None:
         # The cards the viewer sees beyond the public rows (which hold the hands turned over
         # for everyone): can_see_cards decides, seat by seat, where the public row has none.
-        rows: list[SeatView] | None = None
-        for s, row in enumerate(seats):
-            if row.cards is None and can_see_cards(hand, viewer, s):
-                if rows is None:
-                    rows = list(seats)
+        own = own_cards(hand, viewer)
+        if own:
+            rows = list(seats)
+            for s in own:
                 rows[s] = _seat(hand, s, hand.cards[s])
-        if rows is not None:
             seats = tuple(rows)
         legal = tuple(hand.legal_actions(viewer))
     return HandView(

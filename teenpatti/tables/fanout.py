@@ -202,8 +202,12 @@ def _own_ops(before: Sent, sent: Sent, seat: int, shared: list[Op]) -> list[Op]:
     object): only those are compared."""
     old, new = before.states[seat], sent.states[seat]
     out: list[Op] = []
-    public = before.public.keys() | sent.public.keys()  # (a spectator's ``legal`` is empty)
-    for key in sorted(((old.keys() | new.keys()) - public) | {"legal"}):
+    public = before.public
+    now_public = sent.public  # (a spectator's ``legal`` is empty: ``legal`` is always compared)
+    keys = {k for k in new if k not in public and k not in now_public}
+    keys.update(k for k in old if k not in public and k not in now_public)
+    keys.add("legal")
+    for key in sorted(keys):
         if key not in new:
             out.append(["d", [key]])
         elif key not in old or old[key] != new[key]:

@@ -21,6 +21,7 @@ from ..engine.deck import commitment
 from ..engine.evaluate import Evaluator
 from ..engine.hand import Hand as EngineHand
 from ..engine.pots import Pot, returned
+from ..engine.view import own_cards
 
 if TYPE_CHECKING:
     from .table import Table
@@ -189,19 +190,24 @@ class Render:
         game = self.table.game
         if game is None or game.hand is None:
             return out
-        mine = view(game.hand, seat)
-        rows: list[dict[str, Any]] = list(public["seats"])
-        out["seats"] = rows
-        for row, sv in zip(rows, mine.seats, strict=True):
-            if sv.cards is not None and row["cards"] is None:
-                cards = self._cards(sv.cards, mine.wild, game.hand, sv.seat)
-                was = self._own.get((seat, sv.seat))
+        hand = game.hand
+        # ``view(hand, seat)`` is the spectator's view (``public``) but for the cards of the
+        # seats ``own_cards`` names and the seat's legal moves: only those are rendered here.
+        own = own_cards(hand, seat)
+        if own:
+            rows: list[dict[str, Any]] = list(public["seats"])
+            out["seats"] = rows
+            for s in own:
+                row = rows[s]
+                cards = self._cards(hand.cards[s], hand.wild, hand, s)
+                was = self._own.get((seat, s))
                 if was is not None and was[0] is row and was[1] is cards:
-                    rows[sv.seat] = was[2]  # as last time: shared, so a patch skips it
+                    rows[s] = was[2]  # as last time: shared, so a patch skips it
                     continue
-                rows[sv.seat] = mixed = {**row, **cards}
-                self._own[(seat, sv.seat)] = (row, cards, mixed)
-        out["legal"] = [] if self.table.paused else [_legal_json(a) for a in mine.legal_actions]
+                rows[s] = mixed = {**row, **cards}
+                self._own[(seat, s)] = (row, cards, mixed)
+        legal = () if self.table.paused else hand.legal_actions(seat)
+        out["legal"] = [_legal_json(a) for a in legal]
         self._rebuy_offer(seat, out)
         return out
 

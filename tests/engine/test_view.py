@@ -11,7 +11,7 @@ import pytest
 
 from teenpatti.engine import Hand, Rules, parse_cards, view
 from teenpatti.engine.actions import ActionKind
-from teenpatti.engine.view import _PUBLIC
+from teenpatti.engine.view import _PUBLIC, own_cards
 
 PAIR = "Kh Ks 5s"
 SEQ = "9c 8d 7h"
@@ -215,3 +215,31 @@ def test_views_built_move_by_move_equal_views_built_afresh(preset: str) -> None:
             view(hand, None)  # the next view after one move starts from the kept rows
             moves += 1
     assert moves > 500
+
+
+def test_own_cards_are_the_cards_a_seat_sees_beyond_the_spectator() -> None:
+    # A server renders the spectator's view once a move and adds, for each seat, only the
+    # cards own_cards names: at every move of random hands they must be exactly the rows that
+    # seat's view shows and the spectator's does not.
+    rules = Rules.from_options({"preset": "nepal"})
+    rng = random.Random(11)
+    named = 0
+    for number in range(60):
+        seed = hashlib.sha256(b"own/%d" % number).digest()
+        hand = Hand(rules, [rng.choice((60, 200, 1000)) for _ in range(5)], number % 5, seed=seed)
+        while True:
+            public = view(hand, None)
+            for viewer in range(hand.seats):
+                seen = view(hand, viewer)
+                beyond = [
+                    s
+                    for s in range(hand.seats)
+                    if seen.seats[s].cards is not None and public.seats[s].cards is None
+                ]
+                assert own_cards(hand, viewer) == beyond
+                named += len(beyond)
+            if hand.finished:
+                break
+            options = hand.legal_actions()
+            hand.apply(rng.choice(options).action(hand.actor))  # type: ignore[arg-type]
+    assert named > 100
