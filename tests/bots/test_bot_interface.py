@@ -199,10 +199,27 @@ def _mismatches(
     return compared, changed
 
 
-@pytest.mark.parametrize("name", BOT_NAMES)
+OPTIONS: list[dict[str, object]] = [
+    {"preset": "nepal"},
+    {"preset": "club", "variant": "wild_rank"},
+    {"preset": "classic"},
+]
+"""The rules each bot is checked under; the expert (slow: it searches) under the first only in
+scripts/test --fast, under all of them in the full run."""
+
+
 @pytest.mark.parametrize(
-    "options",
-    [{"preset": "nepal"}, {"preset": "club", "variant": "wild_rank"}, {"preset": "classic"}],
+    ("name", "options"),
+    [
+        pytest.param(
+            name,
+            options,
+            marks=[pytest.mark.slow] if name == "expert" and i else [],
+            id=f"options{i}-{name}",
+        )
+        for i, options in enumerate(OPTIONS)
+        for name in BOT_NAMES
+    ],
 )
 def test_decisions_depend_on_the_view_alone(name: str, options: dict[str, object]) -> None:
     compared, changed = _mismatches(lambda seed: load_bot(name, seed), Rules.from_options(options))

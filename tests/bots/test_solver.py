@@ -174,7 +174,10 @@ def test_merging_when_a_player_saw_stalls_and_keeping_it_converges() -> None:
     assert found[False] > 0.08
 
 
-@pytest.mark.parametrize(("preset", "limit"), [("nepal", 12), ("duo", 12), ("nepal", 64)])
+@pytest.mark.parametrize(
+    ("preset", "limit"),
+    [("nepal", 12), ("duo", 12), pytest.param("nepal", 64, marks=pytest.mark.slow)],
+)
 def test_the_abstract_game_follows_the_engine(preset: str, limit: int) -> None:
     rules = Rules.from_options({"preset": preset, "pot_limit_boots": limit})
     chips = 9 if preset == "duo" else None  # short stacks at duo: all in comes up
