@@ -26,10 +26,10 @@ from typing import Any
 import httpx
 import pytest
 from reach_helpers import Serve, free_port, stop_process
+from support.chromium import launch, need_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
-CHROMIUM = "/usr/bin/chromium"
 WAIT = 20_000
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -210,21 +210,11 @@ def test_a_hand_over_https_behind_caddy(stack: tuple[Serve, Caddy], tmp_path: Pa
         api = client.get(caddy.url + "/healthz", headers={"accept-encoding": "gzip"})
         assert "content-encoding" not in api.headers
 
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (scripts/test installs it)")
+    need_chromium()
     home = tmp_path / "browser-home"
     trust(home, caddy.root_ca)
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-            env={**os.environ, "HOME": str(home)},
-            headless=True,
-        )
-        try:
-            play_through_caddy(browser, app, caddy)
-        finally:
-            browser.close()
+    with launch(env={**os.environ, "HOME": str(home)}) as browser:
+        play_through_caddy(browser, app, caddy)
 
 
 def play_through_caddy(browser: Any, app: Serve, caddy: Caddy) -> None:

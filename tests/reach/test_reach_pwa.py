@@ -9,38 +9,23 @@ offline message, and it keeps no lobby reply and no socket.
 from __future__ import annotations
 
 import json
-import os
 import re
 import struct
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from reach_helpers import FAKE_LAN, ThreadServer
+from support.chromium import launch
 
-CHROMIUM = "/usr/bin/chromium"
 WAIT = 20_000
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        why = "Debian's chromium is not installed (scripts/test installs it)"
-        if os.environ.get("CI"):
-            pytest.fail(why)
-        pytest.skip(why)
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-            headless=True,
-        )
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with launch() as launched:
+        yield launched
 
 
 class Phone:

@@ -15,6 +15,7 @@ from typing import Any
 
 from scale_helpers import Client, Server, check_log, every_version_in_order, table_events
 from scale_services import RedisServer
+from support.server import steady
 
 from teenpatti.store.postgres import PostgresStore
 from teenpatti.tables.events import decode, encode
@@ -23,6 +24,10 @@ from teenpatti.tables.table import Table
 Run = Callable[..., Any]
 MakeClient = Callable[..., Client]
 MakeCluster = Callable[..., list[Server]]
+
+
+SHOW_SOON = ("see", "show", "chaal", "raise", "accept", "allin", "pack")
+"""The steady player's order here: show soon, chaal before raise."""
 
 
 def test_writes_never_announced_are_caught_up_from_the_store(
@@ -89,20 +94,6 @@ def test_writes_never_announced_are_caught_up_from_the_store(
         srv.assert_healthy()
 
 
-def steady(client: Client) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
-    """Look at the cards, then show (or chaal, raise...)."""
-
-    def choose(state: dict[str, Any]) -> dict[str, Any] | None:
-        legal = [m["do"] for m in state["legal"]]
-        me = state["seats"][client.seat]
-        for do in ("see", "show", "chaal", "raise", "accept", "allin", "pack"):
-            if do in legal and not (do == "see" and me["seen"]):
-                return {"type": "act", "action": {"do": do}, "version": state["version"]}
-        return None
-
-    return choose
-
-
 def a_person_to_act(state: dict[str, Any]) -> bool:
     hand = state["hand"]
     return bool(
@@ -141,7 +132,10 @@ def test_redis_restarted_mid_game(
             await watcher.hello(None)
         await players[0].send({"type": "start"})
         stopped = await asyncio.gather(
-            *(p.play(random.Random(p.seat), a_person_to_act, chooser=steady(p)) for p in players)
+            *(
+                p.play(random.Random(p.seat), a_person_to_act, chooser=steady(p, SHOW_SOON))
+                for p in players
+            )
         )
         actor = players[stopped[0]["hand"]["actor"]]
         state = stopped[players.index(actor)]  # the state the actor chose from
@@ -155,7 +149,7 @@ def test_redis_restarted_mid_game(
             await asyncio.sleep(0.01)
         else:
             raise AssertionError("Redis did not go down")
-        move = steady(actor)(state)
+        move = steady(actor, SHOW_SOON)(state)
         assert move is not None
         await actor.send(move)
         moved = await actor.state(lambda s: s["version"] > state["version"], timeout=5)
@@ -167,7 +161,10 @@ def test_redis_restarted_mid_game(
 
         # And the game goes on to its end, clocks and all.
         await asyncio.gather(
-            *(p.play(random.Random(p.seat + 9), finished, chooser=steady(p)) for p in players),
+            *(
+                p.play(random.Random(p.seat + 9), finished, chooser=steady(p, SHOW_SOON))
+                for p in players
+            ),
             *(w.state(finished, timeout=60) for w in watchers),
         )
         for client in [*players, *watchers]:

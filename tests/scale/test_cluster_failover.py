@@ -26,6 +26,7 @@ from scale_helpers import (
     same_view,
     table_events,
 )
+from support.server import steady
 
 Run = Callable[..., Any]
 MakeClient = Callable[..., Client]
@@ -35,20 +36,6 @@ PEOPLE = (0, 1, 2)
 TAKEOVER_LIMIT = 12.0
 """Seconds from the kill to the survivor's first clock event: the lease's 3 s to live, the 1 s
 between attempts to take it, and room for a loaded machine."""
-
-
-def steady(client: Client) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
-    """Look at the cards, then show, raise or chaal (pack only when nothing else is left)."""
-
-    def choose(state: dict[str, Any]) -> dict[str, Any] | None:
-        legal = [m["do"] for m in state["legal"]]
-        me = state["seats"][client.seat]
-        for do in ("see", "show", "raise", "chaal", "accept", "allin", "pack"):
-            if do in legal and not (do == "see" and me["seen"]):
-                return {"type": "act", "action": {"do": do}, "version": state["version"]}
-        return None
-
-    return choose
 
 
 def mid_first_hand(state: dict[str, Any]) -> bool:

@@ -30,6 +30,7 @@ from scale_helpers import (
     lease_key,
     table_events,
 )
+from support.server import steady
 
 Run = Callable[..., Any]
 MakeClient = Callable[..., Client]
@@ -40,21 +41,11 @@ TURN_MOVES = ("chaal", "raise", "show", "pack", "allin")
 """Moves that use the turn (``see`` does not: two of those would both be right)."""
 
 
-def steady(client: Client) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
-    """Look, then chaal (or raise, show...): hands last a few turns."""
-
-    def choose(state: dict[str, Any]) -> dict[str, Any] | None:
-        legal = [m["do"] for m in state["legal"]]
-        me = state["seats"][client.seat]
-        for do in ("see", "chaal", "raise", "show", "accept", "allin", "pack"):
-            if do in legal and not (do == "see" and me["seen"]):
-                return {"type": "act", "action": {"do": do}, "version": state["version"]}
-        return None
-
-    return choose
-
-
 # ---------------------------------------------------------------------- one seat, two processes
+CHAAL_FIRST = ("see", "chaal", "raise", "show", "accept", "allin", "pack")
+"""The steady player's order here: chaal first, so hands last a few turns."""
+
+
 def test_two_moves_for_one_seat_racing_on_two_processes(
     cluster: MakeCluster, pg_url: str, ws: MakeClient, arun: Run
 ) -> None:
@@ -97,7 +88,7 @@ async def _race(a: Server, b: Server, ws: MakeClient) -> tuple[str, list[dict[st
         state, guest_state = await _settled([*devices, other], after=seen)
         version = seen = state["version"]
         if state["hand"]["actor"] == 1:
-            move = steady(other)(guest_state)
+            move = steady(other, CHAAL_FIRST)(guest_state)
             assert move is not None, guest_state
             await other.send(move)
             continue

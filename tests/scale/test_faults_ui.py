@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -17,9 +16,9 @@ from typing import Any
 import pytest
 from fault_helpers import PgProxy
 from scale_helpers import FAST, Server, table_events
+from support.chromium import launch
 
 sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = "/usr/bin/chromium"
 WAIT = 20_000
 """The longest any single wait for the page may take, in milliseconds."""
 MY_TURN = "[data-testid=table][data-myturn='1'][data-pending='0'][data-seen='0']"
@@ -27,19 +26,8 @@ MY_TURN = "[data-testid=table][data-myturn='1'][data-pending='0'][data-seen='0']
 
 @pytest.fixture
 def chromium() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        why = "Debian's chromium is not installed (scripts/test installs it)"
-        if os.environ.get("CI"):
-            pytest.fail(why)
-        pytest.skip(why)
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"], headless=True
-        )
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with launch() as launched:
+        yield launched
 
 
 def test_a_move_tapped_during_a_store_outage_is_retried_by_the_page(

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from support.server import steady
+
 if TYPE_CHECKING:
     from support.server import Api, Client, Server
 
@@ -248,21 +250,6 @@ def test_reconnect_mid_hand_gets_full_state_and_plays_on(
     arun(_reconnect(server, api, ws), 40)
 
 
-def _steady(client: Client) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
-    """A steady player that keeps hands short: look at the cards, then ask for a show if it
-    may, else raise, else chaal (accept a side show; pack only when nothing else is left)."""
-
-    def choose(state: dict[str, Any]) -> dict[str, Any] | None:
-        legal = [m["do"] for m in state["legal"]]
-        me = state["seats"][client.seat]
-        for do in ("see", "show", "raise", "chaal", "accept", "allin", "pack"):
-            if do in legal and not (do == "see" and me["seen"]):
-                return {"type": "act", "action": {"do": do}, "version": state["version"]}
-        return None
-
-    return choose
-
-
 async def _reconnect(server: Server, api: Api, ws: MakeClient) -> None:
     host = await api.create(name="Host", seats=3, preset="limited", hands=2, turn_seconds=None)
     code = host["code"]
@@ -273,7 +260,7 @@ async def _reconnect(server: Server, api: Api, ws: MakeClient) -> None:
     await b.hello(guest["token"])
     await a.send({"type": "start"})
     guest_plays = asyncio.create_task(
-        b.play(random.Random(5), finished, chooser=_steady(b), timeout=15)
+        b.play(random.Random(5), finished, chooser=steady(b), timeout=15)
     )
 
     def mid_hand(state: dict[str, Any]) -> bool:
@@ -286,7 +273,7 @@ async def _reconnect(server: Server, api: Api, ws: MakeClient) -> None:
             and len(hand["actions"]) >= 3
         )
 
-    before = await a.play(random.Random(1), mid_hand, chooser=_steady(a), timeout=15)
+    before = await a.play(random.Random(1), mid_hand, chooser=steady(a), timeout=15)
     version = before["version"]
     assert before["seats"][0]["cards"] is not None and before["legal"]
     watcher = ws(server, code, None, "watcher")
@@ -306,7 +293,7 @@ async def _reconnect(server: Server, api: Api, ws: MakeClient) -> None:
     assert first["seats"][0]["connected"] is True
 
     # ... and it plays on, from where it was, to the end of the game.
-    await again.play(random.Random(2), finished, chooser=_steady(again), timeout=15)
+    await again.play(random.Random(2), finished, chooser=steady(again), timeout=15)
     await asyncio.wait_for(guest_plays, 10)
     hands = await api.hands(code)
     assert len(hands) == 2
@@ -452,8 +439,8 @@ def test_spectator_sees_the_public_view_and_cannot_act(
         # Both look and chaal, then one asks for a show: the spectator sees both hands turned
         # over (and, before, no card at all: the ws fixture checks every state).
         await asyncio.gather(
-            a.play(random.Random(1), finished, chooser=_steady(a), timeout=15),
-            b.play(random.Random(2), finished, chooser=_steady(b), timeout=15),
+            a.play(random.Random(1), finished, chooser=steady(a), timeout=15),
+            b.play(random.Random(2), finished, chooser=steady(b), timeout=15),
         )
         last = await spectator.state(finished)
         assert last["hand"]["ended_by"] == "show"
@@ -603,7 +590,7 @@ async def _parts_game(
     await clients[0].send({"type": "start"})
     await asyncio.gather(
         *(
-            c.play(random.Random(c.seat), finished, chooser=_steady(c), contribute=True, timeout=50)
+            c.play(random.Random(c.seat), finished, chooser=steady(c), contribute=True, timeout=50)
             for c in clients
         )
     )

@@ -10,25 +10,13 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from support.server import steady
+
 if TYPE_CHECKING:
     from support.server import Api, Client, Server
 
 Run = Callable[..., Any]
 MakeClient = Callable[..., "Client"]
-
-
-def _steady(client: Client) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
-    """Look at the cards, then raise while it may, else chaal (pack only when it must)."""
-
-    def choose(state: dict[str, Any]) -> dict[str, Any] | None:
-        legal = [m["do"] for m in state["legal"]]
-        me = state["seats"][client.seat]
-        for do in ("see", "show", "raise", "chaal", "accept", "allin", "pack"):
-            if do in legal and not (do == "see" and me["seen"]):
-                return {"type": "act", "action": {"do": do}, "version": state["version"]}
-        return None
-
-    return choose
 
 
 def both_seen_mid_hand(state: dict[str, Any]) -> bool:
@@ -66,8 +54,8 @@ async def _before_kill(srv: Server, api: Api, ws: MakeClient) -> dict[str, Any]:
     await b.hello(guest["token"])
     await a.send({"type": "start"})
     await asyncio.gather(
-        a.play(random.Random(1), both_seen_mid_hand, chooser=_steady(a), timeout=20),
-        b.play(random.Random(2), both_seen_mid_hand, chooser=_steady(b), timeout=20),
+        a.play(random.Random(1), both_seen_mid_hand, chooser=steady(a), timeout=20),
+        b.play(random.Random(2), both_seen_mid_hand, chooser=steady(b), timeout=20),
     )
     # B: waiting for its host to start. C: a game over (the host packed its one hand).
     waiting = await api.create(name="Waiting", seats=3, preset="limited", hands=1)
@@ -139,8 +127,8 @@ async def _after_restart(srv: Server, api: Api, ws: MakeClient, before: dict[str
         return bool(state["status"] == "finished" or (hand and hand["number"] > number))
 
     await asyncio.gather(
-        a.play(random.Random(4), next_hand, chooser=_steady(a), timeout=20),
-        b.play(random.Random(5), next_hand, chooser=_steady(b), timeout=20),
+        a.play(random.Random(4), next_hand, chooser=steady(a), timeout=20),
+        b.play(random.Random(5), next_hand, chooser=steady(b), timeout=20),
     )
     hands = await api.hands(code)
     assert len(hands) == number

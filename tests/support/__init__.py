@@ -1,7 +1,9 @@
 """What the tests share, written once: the table server process, its lobby and the clients that
 check every card they are sent (:mod:`.server`); waiting on a table service for what it does
 (:mod:`.tables`); a clock the test moves for a whole server in its own event loop
-(:mod:`.clocks`); the properties' example counts (:mod:`.properties`).
+(:mod:`.clocks`); the properties' example counts (:mod:`.properties`); Debian's Chromium,
+launched one way for every browser test (:mod:`.chromium`), and the server the browser tests
+load the page from (:mod:`.page_server`); every error code the server can send (:mod:`.codes`).
 
 ``tests/`` is on ``sys.path`` when pytest runs (``tests/conftest.py`` sits there), so a test
 module writes ``from support.server import Server``; no test loads another file by path.

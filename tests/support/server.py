@@ -778,6 +778,29 @@ class Client:
                     await self.send(move)
 
 
+SHOW_FIRST = ("see", "show", "raise", "chaal", "accept", "allin", "pack")
+"""The steady player's moves, first choice first: hands end soon (a show as soon as one may)."""
+
+
+def steady(
+    client: Client, order: Sequence[str] = SHOW_FIRST
+) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
+    """A steady player for ``client.play(chooser=...)``: look at the cards, then make the first
+    move of ``order`` that is legal (the default asks for a show if it may, else raises, else
+    chaals; accepts a side show; packs only when nothing else is left). Another order makes
+    hands last longer (chaal before show: a few turns)."""
+
+    def choose(state: dict[str, Any]) -> dict[str, Any] | None:
+        legal = [m["do"] for m in state["legal"]]
+        me = state["seats"][client.seat]
+        for do in order:
+            if do in legal and not (do == "see" and me["seen"]):
+                return {"type": "act", "action": {"do": do}, "version": state["version"]}
+        return None
+
+    return choose
+
+
 def run(coro: Any, timeout: float = 60.0) -> Any:
     """Run a test's coroutine on a fresh event loop, bounded by ``timeout`` seconds."""
     return asyncio.run(asyncio.wait_for(coro, timeout))

@@ -21,126 +21,24 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support.chromium import launch
+from support.page_server import Server, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots"
 """Where the README's screenshots live: written only with ``TEENPATTI_SCREENSHOTS=1``."""
-CHROMIUM = "/usr/bin/chromium"
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-gpu",
-]
 PHONE = {"width": 360, "height": 640}
 WAIT = 15_000
 """The longest any single wait for the page may take, in milliseconds."""
 
 sync_api = pytest.importorskip("playwright.sync_api")
-
-
-def free_port() -> int:
-    """A TCP port free on loopback now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def teenpatti() -> list[str]:
-    """How to run ``teenpatti``: the virtualenv's console script, else the module."""
-    script = Path(sys.executable).parent / "teenpatti"
-    if script.exists():
-        return [str(script)]
-    return [sys.executable, "-c", "from teenpatti.cli import main; main()"]
-
-
-class Server:
-    """A ``teenpatti serve`` subprocess on loopback."""
-
-    def __init__(
-        self,
-        data: Path,
-        port: int,
-        result_pause: float = 0.3,
-        grace: float | None = None,
-        extra: tuple[str, ...] = (),
-    ) -> None:
-        self.extra = extra
-        """More options for ``teenpatti serve``."""
-        self.data = data
-        self.port = port
-        self.result_pause = result_pause
-        self.grace = grace
-        self.url = f"http://127.0.0.1:{port}"
-        self.log = data / "serve.log"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        command = [
-            *teenpatti(),
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(self.port),
-            "--data",
-            str(self.data),
-            "--bot-delay",
-            "0.05",
-            "--result-pause",
-            str(self.result_pause),
-            "--lobby-rate",
-            "1000,1000",
-            *([] if self.grace is None else ["--grace", str(self.grace)]),
-            *self.extra,
-        ]
-        with open(self.log, "ab") as log:
-            self.process = subprocess.Popen(
-                command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-            )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"teenpatti serve exited:\n{self.output()}")
-            with (
-                contextlib.suppress(OSError),
-                urllib.request.urlopen(self.url + "/", timeout=1) as reply,
-            ):
-                if reply.status == 200:
-                    return
-            time.sleep(0.05)
-        raise RuntimeError(f"teenpatti serve did not start in 20 s:\n{self.output()}")
-
-    def stop(self) -> None:
-        process = self.process
-        self.process = None
-        if process is None or process.poll() is not None:
-            return
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
-
-    def output(self) -> str:
-        try:
-            return self.log.read_text(errors="replace")[-4000:]
-        except OSError:
-            return ""
 
 
 @pytest.fixture(scope="module")
@@ -164,19 +62,8 @@ def server(
 def browser() -> Iterator[Any]:
     """Debian's Chromium, headless, for this module (its event loop ends with the module, so it
     never overlaps the asyncio tests of other folders)."""
-    if not Path(CHROMIUM).exists():
-        why = "Debian's chromium is not installed (scripts/test installs it)"
-        if os.environ.get("CI"):
-            pytest.fail(why)
-        pytest.skip(why)
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
-        )
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with launch() as launched:
+        yield launched
 
 
 class Phone:

@@ -13,7 +13,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from conftest import teenpatti
+from support.server import serve_command
 
 RESULT_PAUSE = 2.0
 """Seconds between hands: the phone's part of each deal comes in this pause."""
@@ -101,7 +101,7 @@ def test_past_hands_check_the_deal_during_and_after_the_game(
     path = tmp_path / "hands.json"
     path.write_text(json.dumps(histories), encoding="utf-8")
     verified = subprocess.run(
-        [*teenpatti(), "verify", str(path)], capture_output=True, text=True, timeout=60
+        [*serve_command(), "verify", str(path)], capture_output=True, text=True, timeout=60
     )
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert all(json.loads(line)["complete"] for line in verified.stdout.splitlines())
@@ -116,7 +116,7 @@ def test_past_hands_check_the_deal_during_and_after_the_game(
     )
     path.write_text(json.dumps([bad]), encoding="utf-8")
     refused = subprocess.run(
-        [*teenpatti(), "verify", str(path)], capture_output=True, text=True, timeout=60
+        [*serve_command(), "verify", str(path)], capture_output=True, text=True, timeout=60
     )
     assert refused.returncode == 1 and page_says["verified"] is False
     assert page_says["reason"] == json.loads(refused.stdout)["reason"]

@@ -15,26 +15,13 @@ both languages).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-
-def server_error_codes() -> set[str]:
-    """Every code the server can send, as tests/web/test_strings.py finds them."""
-    path = Path(__file__).resolve().parents[1] / "web" / "test_strings.py"
-    spec = importlib.util.spec_from_file_location("strings_test", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    codes: set[str] = module.server_error_codes()
-    return codes
-
+from support.codes import server_error_codes
 
 RESULT_PAUSE = 1.5
 """Seconds the server waits after each hand, so that a hand's result can be read."""

@@ -12,36 +12,17 @@ place, so everything from the page's button to the notification's click is the r
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from support.page_server import Server, free_port
 from support.push_service import PushService
 from websockets.sync.client import connect
 
-
-def _load(name: str, path: Path) -> Any:
-    """A helper module by its path (the name ``conftest`` is taken by another folder's when
-    modules of several folders run in one process)."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-_TESTS = Path(__file__).resolve().parents[1]
-_ui = _load("teenpatti_ui_test_helpers", _TESTS / "ui" / "conftest.py")
-Server, free_port = _ui.Server, _ui.free_port
 Phone = Any
 
 

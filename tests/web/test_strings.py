@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.codes import server_error_codes
 
 ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "teenpatti" / "web" / "static" / "js"
@@ -65,14 +66,6 @@ CHIP_ALONE = re.compile(r"चिप(?!्स)")
 """Chips are चिप्स, one or many."""
 A_MOVE = re.compile(r"\bmoves?\b", re.IGNORECASE)
 A_BET = re.compile(r"chaal|\bbet|raise", re.IGNORECASE)
-ERROR_CALL = re.compile(r"\w+\(\s*\"([a-z_0-9]+/[a-z_0-9]+)\"\s*,")
-"""An error raised or sent with its code and a reason for the player (a metric's label, with no
-reason, is not one)."""
-REFUSAL = re.compile(r"\(\s*\"([a-z_0-9]+/[a-z_0-9]+)\"\s*,\s*\"")
-"""The engine's refusal of a move: a tuple of its code, its reason and the reason's values."""
-WRITTEN_CODE = re.compile(r"(?:\"code\"\s*:|\bcode\s*=)\s*\"([a-z_0-9]+/[a-z_0-9]+)\"")
-"""A code written out as JSON text or a mapping (``{"code": "server/busy", ...}``, as the edge
-writes its own replies) or given by name (``code="http/timeout"``)."""
 
 
 @cache
@@ -111,15 +104,6 @@ def nepali_texts() -> Iterator[tuple[str, str]]:
                 yield from walk(value, f"{where}[{i}]")
 
     yield from walk(data["content"], "content")
-
-
-def server_error_codes() -> set[str]:
-    """Every stable error code raised or sent to a player anywhere in the package."""
-    codes: set[str] = set()
-    for path in (ROOT / "teenpatti").rglob("*.py"):
-        text = path.read_text(encoding="utf-8")
-        codes.update(ERROR_CALL.findall(text), REFUSAL.findall(text), WRITTEN_CODE.findall(text))
-    return codes
 
 
 def test_every_key_has_both_languages_with_the_same_placeholders() -> None:
