@@ -214,6 +214,8 @@ def _own_ops(before: Sent, sent: Sent, seat: int, shared: list[Op]) -> list[Op]:
             out.append(["s", [key], new[key]])
     old_rows, new_rows = old["seats"], new["seats"]
     was, now = before.public["seats"], sent.public["seats"]
+    if new_rows is now and old_rows is was:
+        return out  # the seat saw no cards of its own, then or now: its rows are the public ones
     own = [
         i
         for i, row in enumerate(new_rows)
