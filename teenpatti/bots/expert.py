@@ -45,7 +45,7 @@ from ..odds import heads_up_equity
 from .hard import HARD, HardBot
 from .search import Rollouts
 from .solver.distill import load as load_corrections
-from .solver.game import ACTIONS, State, bucket_of
+from .solver.game import ACTIONS, State, bucket_of, same_betting
 from .solver.multiway import MOVES as MULTIWAY_MOVES
 from .solver.multiway import multiway_applies, multiway_key
 from .solver.tables import Table, load
@@ -65,18 +65,7 @@ def table_for(rules: Rules) -> Table | None:
     if table is None:
         return None
     base = Rules.from_options({"preset": rules.preset})
-    same = (
-        rules.boot == base.boot
-        and rules.stake_cap_boots == base.stake_cap_boots
-        and rules.pot_limit_boots == base.pot_limit_boots
-        and rules.blind_turns_max == base.blind_turns_max
-        and rules.show_after_bet == base.show_after_bet
-        and rules.show_seen_vs_blind == base.show_seen_vs_blind
-        and rules.show_cost == base.show_cost
-        and rules.show_tie == base.show_tie
-        and rules.see_anytime == base.see_anytime
-    )
-    return table if same else None
+    return table if same_betting(rules, base) else None
 
 
 def _dealt(view: HandView) -> int:

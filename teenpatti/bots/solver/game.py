@@ -44,6 +44,7 @@ __all__ = [
     "bucket_of",
     "buckets",
     "build_abstraction",
+    "same_betting",
 ]
 
 EDGES: tuple[float, ...] = (0.3, 0.45, 0.58, 0.68, 0.76, 0.83, 0.89, 0.94, 0.97)
@@ -342,3 +343,27 @@ def build_abstraction(
         order.setdefault(key, []).append(i)
     layers = [np.array(order[k], dtype=np.int64) for k in sorted(order)]
     return Abstraction(rules, stack, states, index, child, gain, loss, split, fold, layers)
+
+
+def same_betting(rules: Rules, base: Rules) -> bool:
+    """Whether ``rules`` bet exactly as ``base`` in everything a solved game models with two
+    players in (the boot, the stake cap, the pot limit, blind turns, who may ask for a show and
+    what it costs, its tie, when cards may be seen); the ranking may differ.
+
+    >>> same_betting(Rules.from_options({"muflis": True}), Rules())
+    True
+    >>> same_betting(Rules.from_options({"pot_limit_boots": 50}), Rules())
+    False
+    """
+    return (
+        rules.bets is base.bets
+        and rules.boot == base.boot
+        and rules.stake_cap_boots == base.stake_cap_boots
+        and rules.pot_limit_boots == base.pot_limit_boots
+        and rules.blind_turns_max == base.blind_turns_max
+        and rules.show_after_bet == base.show_after_bet
+        and rules.show_seen_vs_blind == base.show_seen_vs_blind
+        and rules.show_cost == base.show_cost
+        and rules.show_tie == base.show_tie
+        and rules.see_anytime == base.see_anytime
+    )

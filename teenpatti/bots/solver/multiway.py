@@ -54,6 +54,7 @@ from ...engine.prices import chaal_cost, raise_cost, side_show_cost
 from ...engine.rules import Bets, Rules
 from ...engine.view import HandView
 from ...odds import heads_up_equity, universe
+from .game import same_betting
 
 __all__ = [
     "EDGES",
@@ -469,15 +470,7 @@ def multiway_applies(rules: Rules) -> bool:
         return False
     base = Rules()
     return (
-        rules.boot == base.boot
-        and rules.stake_cap_boots == base.stake_cap_boots
-        and rules.pot_limit_boots == base.pot_limit_boots
-        and rules.blind_turns_max == base.blind_turns_max
-        and rules.show_after_bet == base.show_after_bet
-        and rules.show_seen_vs_blind == base.show_seen_vs_blind
-        and rules.show_cost == base.show_cost
-        and rules.show_tie == base.show_tie
-        and rules.see_anytime == base.see_anytime
+        same_betting(rules, base)
         and rules.sideshow == base.sideshow
         and rules.sideshow_all_seen == base.sideshow_all_seen
         and rules.edition >= 2  # a show that reaches the pot limit: its showdown, ties split
