@@ -15,7 +15,7 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from scale_helpers import FAST, Client, Server
-from support.push_service import PushService
+from support.push_service import PushService, running
 
 Run = Callable[..., Any]
 MakeClient = Callable[..., Client]
@@ -23,13 +23,9 @@ MakeCluster = Callable[..., list[Server]]
 
 
 @pytest.fixture
-def push_service() -> Iterator[Any]:
-    service = PushService().start()
-    try:
+def push_service() -> Iterator[PushService]:
+    with running() as service:
         yield service
-    finally:
-        service.stop()
-    assert not service.problems, service.problems
 
 
 async def claims(pg_url: str) -> list[str]:

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from support.push_service import Phone, PushService, b64, unb64
+from support.push_service import Phone, PushService, b64, running, unb64
 from support.server import FAST, Client, Server, refusing_socket
 
 MakeClient = Callable[..., Client]
@@ -24,12 +24,8 @@ Run = Callable[..., Any]
 
 @pytest.fixture
 def push_service() -> Iterator[PushService]:
-    service = PushService().start()
-    try:
+    with running() as service:
         yield service
-    finally:
-        service.stop()
-    assert not service.problems, service.problems
 
 
 def serve_with_push(tmp_path: Path, push: PushService, name: str = "data") -> Server:

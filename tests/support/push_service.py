@@ -18,10 +18,12 @@ the server's requests, checked as strictly as the standards say.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import secrets
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -33,7 +35,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-__all__ = ["Phone", "PushService", "b64", "unb64"]
+__all__ = ["Phone", "PushService", "b64", "running", "unb64"]
 
 
 def b64(raw: bytes) -> str:
@@ -231,3 +233,15 @@ class PushService:
     def alerts(self, phone: Phone) -> list[dict[str, Any]]:
         with self._cond:
             return [p for name, p in self.received if name == phone.name]
+
+
+@contextlib.contextmanager
+def running() -> Iterator[PushService]:
+    """A push service started for a test (or a module of tests) and stopped after it; a request
+    it had to refuse (a bad signature, a payload it could not decrypt) fails the test."""
+    service = PushService().start()
+    try:
+        yield service
+    finally:
+        service.stop()
+    assert not service.problems, service.problems

@@ -20,20 +20,16 @@ from typing import Any
 import httpx
 import pytest
 from support.page_server import Server, free_port
-from support.push_service import PushService
+from support.push_service import PushService, running
 from websockets.sync.client import connect
 
 Phone = Any
 
 
 @pytest.fixture(scope="module")
-def push_service() -> Iterator[Any]:
-    service = PushService().start()
-    try:
+def push_service() -> Iterator[PushService]:
+    with running() as service:
         yield service
-    finally:
-        service.stop()
-    assert not service.problems, service.problems
 
 
 @pytest.fixture(scope="module")
