@@ -54,6 +54,7 @@ from ...engine.prices import chaal_cost, raise_cost, side_show_cost
 from ...engine.rules import Bets, Rules
 from ...engine.view import HandView
 from ...odds import heads_up_equity, universe
+from .game import bucket_of as cut
 from .game import same_betting
 
 __all__ = [
@@ -110,11 +111,7 @@ def bucket_of(u: float) -> int:
     >>> bucket_of(0.1), bucket_of(0.7), bucket_of(0.99)
     (0, 3, 7)
     """
-    b = 0
-    for edge in EDGES:
-        if u >= edge:
-            b += 1
-    return b
+    return cut(u, EDGES)
 
 
 def pot_band(pot: int) -> int:
@@ -123,11 +120,7 @@ def pot_band(pot: int) -> int:
     >>> pot_band(4), pot_band(20), pot_band(99)
     (0, 2, 5)
     """
-    b = 0
-    for edge in POT_EDGES:
-        if pot >= edge:
-            b += 1
-    return b
+    return cut(pot, POT_EDGES)
 
 
 _BET_KINDS = (ActionKind.CHAAL, ActionKind.RAISE, ActionKind.SIDESHOW, ActionKind.ALLIN)
