@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "scale"))
+sys.path.insert(0, str(ROOT / "tests"))
 
-from fault_helpers import PgProxy, play_through_faults  # noqa: E402
-from scale_helpers import FAST, Client, Server  # noqa: E402
-from scale_services import PgCluster, RedisServer  # noqa: E402
+from support.cluster import FAST, Client, Server  # noqa: E402
+from support.faults import PgProxy, play_through_faults  # noqa: E402
+from support.services import PgCluster, RedisServer  # noqa: E402
 
 
 def one_round(pg: PgCluster, redis_server: RedisServer, number: int) -> dict[str, float]:

@@ -7,7 +7,7 @@ One after the other (never at once: they would share the CPUs):
 
 1. **sqlite-1**: one ``teenpatti serve`` on a temporary data folder (SQLite, the in-process bus);
 2. **postgres-redis-N** (``--processes``, 2 by default): a private PostgreSQL cluster and a private
-   Redis, started here from the Debian packages' binaries (``tests/scale/scale_services.py``:
+   Redis, started here from the Debian packages' binaries (``tests/support/services.py``:
    ``initdb`` in a temporary folder, ``fsync=off`` unless ``--pg-fsync``), and N ``teenpatti serve
    --database postgresql://... --bus redis://...`` processes on them.
 
@@ -43,10 +43,10 @@ from typing import Any, cast
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(1, str(ROOT / "tests" / "scale"))
+sys.path.insert(1, str(ROOT / "tests"))
 
 import run as load_run  # noqa: E402  (bench/load/run.py: its process helpers)
-from scale_services import PgCluster, RedisServer, missing_services  # noqa: E402
+from support.services import PgCluster, RedisServer, missing_services  # noqa: E402
 
 SERVE_OPTIONS = [
     "--lobby-rate",

@@ -17,6 +17,7 @@ import os
 import secrets
 import socket
 import time
+from collections.abc import Callable
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -126,8 +127,10 @@ class _Record:
 class RedisBus:
     """Announcements over one Redis pub/sub channel; leases as keys that expire."""
 
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(self, client: aioredis.Redis, clock: Callable[[], float] = time.time) -> None:
         self.client = client
+        self.clock = clock
+        """The time now (epoch seconds): when presence records are written and lapse."""
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._take = client.register_script(_TAKE_OR_RENEW)
         self._take_many = client.register_script(_TAKE_OR_RENEW_MANY)
@@ -141,8 +144,9 @@ class RedisBus:
         """This process's last record of each table: ``(seats, left, keep)``."""
 
     @classmethod
-    async def open(cls, url: str) -> RedisBus:
-        """Connect to ``url`` and check the server answers.
+    async def open(cls, url: str, clock: Callable[[], float] = time.time) -> RedisBus:
+        """Connect to ``url`` and check the server answers (``clock``: the time now, which
+        decides when presence records lapse; tests move it).
 
         Every command has a deadline (:data:`COMMAND_TIMEOUT`, :data:`CONNECT_TIMEOUT`): a
         paused Redis gives errors, which the table service rides out, never a call that hangs.
@@ -159,7 +163,7 @@ class RedisBus:
             health_check_interval=HEALTH_CHECK,
         )
         await client.ping()
-        return cls(client)
+        return cls(client, clock)
 
     async def start(self, listener: Listener) -> None:
         """Listen on the channel; other processes' announcements go to ``listener``."""
@@ -258,7 +262,7 @@ class RedisBus:
         """Record this process's seats per table, and when seats left it (one pipeline)."""
         if not seats:
             return
-        now = time.time()
+        now = self.clock()
         expiry, written = int((now + ttl) * 1000), int(now * 1000)
         lasts = int(max(ttl * 4, keep + ttl, 1.0) * 1000)
         async with self.client.pipeline(transaction=False) as pipe:
@@ -295,7 +299,7 @@ class RedisBus:
         """The seats other processes have recorded and renewed in time (one pipeline)."""
         if not codes:
             return {}
-        now = int(time.time() * 1000)
+        now = int(self.clock() * 1000)
         out: dict[str, set[int]] = {}
         for code, records in zip(codes, await self._records(codes), strict=True):
             out[code] = {s for r in records if r.expiry > now for s in r.seats}

@@ -1,4 +1,4 @@
-"""Fixtures for the tests of how friends reach a table (see ``reach_helpers``)."""
+"""Fixtures for the tests of how friends reach a table (see :mod:`support.reach`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from reach_helpers import FAKE_LAN, ThreadServer, free_port
+from support.reach import FAKE_LAN, ThreadServer, free_port
 
 from teenpatti.web.reach import Reach
 

@@ -25,8 +25,8 @@ from typing import Any
 
 import httpx
 import pytest
-from reach_helpers import Serve, free_port, stop_process
 from support.chromium import launch, need_chromium
+from support.reach import Serve, free_port, stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 CADDYFILE = ROOT / "deploy" / "Caddyfile"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from reach_helpers import free_port
+from support.reach import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.container

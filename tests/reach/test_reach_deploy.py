@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from reach_helpers import teenpatti
+from support.reach import teenpatti
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "deploy" / "teenpatti.service"

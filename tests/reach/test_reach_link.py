@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 import httpx
 import pytest
-from reach_helpers import FAKE_LAN, ThreadServer
+from support.reach import FAKE_LAN, ThreadServer
 
 from teenpatti.web import reach as reach_module
 from teenpatti.web.reach import Reach, machine_addresses

@@ -18,7 +18,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from reach_helpers import teenpatti
+from support.reach import teenpatti
 
 DRIVER = textwrap.dedent(
     """

@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 import websockets
-from reach_helpers import Serve
+from support.reach import Serve
 
 FAST = ["--host", "127.0.0.1", "--bot-delay", "0", "--result-pause", "0"]
 

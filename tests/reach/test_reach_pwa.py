@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from reach_helpers import FAKE_LAN, ThreadServer
 from support.chromium import launch
+from support.reach import FAKE_LAN, ThreadServer
 
 WAIT = 20_000
 sync_api = pytest.importorskip("playwright.sync_api")

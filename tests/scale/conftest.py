@@ -13,7 +13,7 @@ themselves from the Debian packages (``postgresql``, ``redis-server``), and seve
   all at once (their migrations race, as processes starting together do). Each is a ``Server``
   of ``tests/server/conftest.py`` (``kill()`` is SIGKILL). At the end every process still alive
   is stopped, and the test fails if any logged an exception.
-- ``proxied`` (per test): a fresh database behind a ``PgProxy`` (``fault_helpers``), to lose a
+- ``proxied`` (per test): a fresh database behind a ``PgProxy`` (:mod:`support.faults`), to lose a
   commit's acknowledgement or cut PostgreSQL off: ``(proxy, name, direct url)``.
 - ``ws``, ``cli``, ``arun``: the same fixtures as in ``tests/server`` (every client checks every
   state it gets for cards its seat may not see; the test fails if one did).
@@ -31,12 +31,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from fault_helpers import PgProxy
-from scale_helpers import FAST, Server
-from scale_services import PgCluster, RedisServer, ServiceError, missing_services
+from support.cluster import FAST, Server
+from support.faults import PgProxy
 from support.server import arun as arun  # the real-server fixtures, shared as they are
 from support.server import cli as cli
 from support.server import ws as ws
+from support.services import PgCluster, RedisServer, ServiceError, missing_services
 
 
 def _unavailable(reason: str) -> None:

@@ -13,9 +13,9 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from scale_helpers import Client, Server, check_log, every_version_in_order, table_events
-from scale_services import RedisServer
+from support.cluster import Client, Server, check_log, every_version_in_order, table_events
 from support.server import steady
+from support.services import RedisServer
 
 from teenpatti.store.postgres import PostgresStore
 from teenpatti.tables.events import decode, encode

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from scale_helpers import (
+from support.cluster import (
     Client,
     Server,
     check_log,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from scale_helpers import Client, Server, every_version_in_order
+from support.cluster import Client, Server, every_version_in_order
 
 Run = Callable[..., Any]
 MakeClient = Callable[..., Client]

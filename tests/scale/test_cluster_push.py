@@ -14,7 +14,7 @@ import httpx
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from scale_helpers import FAST, Client, Server
+from support.cluster import FAST, Client, Server
 from support.push_service import PushService, running
 
 Run = Callable[..., Any]

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import redis.asyncio as aioredis
-from scale_helpers import (
+from support.cluster import (
     Client,
     Server,
     check_log,
@@ -30,7 +30,7 @@ from scale_helpers import (
     lease_key,
     table_events,
 )
-from support.server import steady
+from support.server import NO_MESSAGE_LIMIT, steady
 
 Run = Callable[..., Any]
 MakeClient = Callable[..., Client]
@@ -184,6 +184,7 @@ def test_clocks_fire_once_while_the_lease_changes_hands(
         "0.3",
         "--lobby-rate",
         "1000,1000",
+        *NO_MESSAGE_LIMIT,
     )
     a, b = cluster(2, args=args)
     found = arun(_clocks(a, b, redis_url, ws), 100)

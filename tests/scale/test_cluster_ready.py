@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from scale_helpers import FAST, Server
-from scale_services import PgCluster, RedisServer
+from support.cluster import FAST, Server
+from support.services import PgCluster, RedisServer
 
 
 def ready(srv: Server) -> tuple[int, dict[str, Any]]:

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fault_helpers import PgProxy, play_through_faults
-from scale_helpers import FAST, Client, Server, table_events
-from scale_services import PgCluster, RedisServer
+from support.cluster import FAST, Client, Server, table_events
+from support.faults import PgProxy, play_through_faults
+from support.services import PgCluster, RedisServer
 
 Run = Callable[..., Any]
 MakeClient = Callable[..., Client]

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fault_helpers import PgProxy
-from scale_helpers import FAST, Server, table_events
 from support.chromium import launch
+from support.cluster import FAST, Server, table_events
+from support.faults import PgProxy
 
 sync_api = pytest.importorskip("playwright.sync_api")
 WAIT = 20_000

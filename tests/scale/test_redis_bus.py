@@ -6,12 +6,13 @@ listener outlives a Redis restart."""
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 import time
 from typing import Any
 
 import redis.asyncio as aioredis
-from scale_services import RedisServer
+from support.services import RedisServer
 
 from teenpatti.bus import open_bus
 from teenpatti.bus.base import MISSED
@@ -119,12 +120,16 @@ def test_announcements_reach_the_processes_holding_the_table_not_the_sender(
         await two.present({code: None}, 10.0)  # two's last socket closed
         await one.publish(code, 7)
         assert await inboxes[2].next() == (code, 7)
-        await asyncio.sleep(0.2)
-        assert all(inbox.got.empty() for inbox in inboxes)  # not two, four, nor the sender
-
-        # A malformed message (or one a listener chokes on) does not stop the listener.
+        # Not two, four, nor the sender: a marker published on each one's channel after 7 (Redis
+        # delivers a connection's messages in the order it ran the publishes) comes first.
         raw = aioredis.from_url(redis_url)
         try:
+            for bus, inbox in zip(buses, inboxes, strict=True):
+                await raw.publish(bus.channel, json.dumps({"code": "MARK", "version": 0}))
+                assert await inbox.next() == ("MARK", 0)
+            assert all(inbox.got.empty() for inbox in inboxes)
+
+            # A malformed message (or one a listener chokes on) does not stop the listener.
             await raw.publish(three.channel, "not json")
             await raw.publish(three.channel, '{"code": "X"}')
         finally:
@@ -200,7 +205,12 @@ def test_leases_are_renewed_in_batches_and_presence_is_shared(redis_url: str) ->
     seats the others recorded, not its own, until the record lapses or is withdrawn."""
 
     async def body() -> None:
-        one, two = await RedisBus.open(redis_url), await RedisBus.open(redis_url)
+        later = 0.0  # how far two's clock runs ahead of the real time
+
+        def clock() -> float:
+            return time.time() + later
+
+        one, two = await RedisBus.open(redis_url), await RedisBus.open(redis_url, clock)
         try:
             codes = [f"B{i:05d}" for i in range(10_000)]
             assert await two.lease(codes[7], 60.0) is True
@@ -228,7 +238,9 @@ def test_leases_are_renewed_in_batches_and_presence_is_shared(redis_url: str) ->
             assert seen["P1"].keys() == {0, 2} and seen["P3"] == {}
             assert abs(seen["P1"][0] - written) < 1 and abs(seen["P2"][1] - written) < 0.01
             assert await one.last_seen(["P1"]) == {"P1": {}}  # its own is not "elsewhere"
-            await asyncio.sleep(2.2)  # not renewed: the record lapses, the sighting stays
+            later = (
+                2.2  # not renewed for longer than its 2 s: the record lapses, the sighting stays
+            )
             assert (await two.online(["P1"]))["P1"] == set()
             assert (await two.last_seen(["P1"]))["P1"].keys() == {0, 2}
         finally:

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 import websockets
+from support.server import NO_MESSAGE_LIMIT
 from websockets.frames import Frame, Opcode
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ MakeLobby = Callable[..., "Api"]
 
 # The limits these servers run with: small enough to reach in a test, as in production otherwise
 # (the module's ``edge`` server, from conftest, runs with EDGE too).
-FAST_PLAY = ("--bot-delay", "0", "--result-pause", "0")
+FAST_PLAY = ("--bot-delay", "0", "--result-pause", "0", *NO_MESSAGE_LIMIT)
 EDGE = (*FAST_PLAY, "--client-timeout", "2")
 
 
@@ -596,10 +597,9 @@ def test_a_client_that_leaves_mid_body_leaves_no_trace(edge: Server, arun: Run) 
 
 
 def test_lobby_replies_keep_to_the_sizes_the_protocol_promises(
-    edge: Server, ws: MakeClient, arun: Run
+    server: Server, ws: MakeClient, arun: Run
 ) -> None:
     async def body() -> None:
-        server = edge
         api = server.api
         table = await api.create(name="Host", seats=6, preset="club", hands=30, computer=True)
         host = ws(server, table["code"], 0, "host")

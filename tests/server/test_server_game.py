@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from support.server import steady
+from support.server import NO_MESSAGE_LIMIT, steady
 
 if TYPE_CHECKING:
     from support.server import Api, Client, Server
@@ -544,6 +544,7 @@ PAUSED = (
     "1000,1000",
     "--lookup-misses",
     "1000,1000",
+    *NO_MESSAGE_LIMIT,
 )
 """A server that pauses between hands, as in production: the phones' parts come in the pause."""
 

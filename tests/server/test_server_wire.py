@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import httpx
+from support.server import NO_MESSAGE_LIMIT
 from websockets.frames import Frame, Opcode
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ MakeServer = Callable[..., "Server"]
 PLAY = (
     *("--bot-delay", "0", "--result-pause", "0", "--lobby-rate", "1000,1000"),
     *("--send-buffer", "4096", "--write-buffer", "8192"),
+    *NO_MESSAGE_LIMIT,
 )
 """Small buffers (a few states fill them, in the kernel and in the process), and the default
 client timeout (10 s): a stalled socket is not cut while the test reads it."""

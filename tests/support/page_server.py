@@ -1,9 +1,11 @@
-"""The table server the browser tests drive: a ``teenpatti serve`` process on a free port of
-loopback, with computer players and the pause after each hand cut short; it can be stopped and
-started again on the same port and data folder (a restart rebuilds every table from its log).
+"""The table server the browser tests drive: a ``teenpatti serve`` process on loopback, with
+computer players and the pause after each hand cut short; it can be stopped and started again on
+the same port and data folder (a restart rebuilds every table from its log).
 
-The page is loaded from it by URL, so it listens on a port the browser is told, not on a socket
-the test hands it (:class:`support.server.Server` does that for the protocol tests).
+The test binds the listening socket (port 0: the kernel chooses) and hands it to every start of
+the process (``--fd``), as :class:`support.server.Server` does for the protocol tests: the port
+is known before the process starts, no other process can take it, and while the server is down
+a browser's connections wait in its backlog for the next start.
 """
 
 from __future__ import annotations
@@ -11,22 +13,14 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import time
 import urllib.request
 from pathlib import Path
 
-from support.server import serve_command
+from support.server import listening_socket, serve_command
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    """A TCP port free on loopback now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class Server:
@@ -35,7 +29,6 @@ class Server:
     def __init__(
         self,
         data: Path,
-        port: int,
         result_pause: float = 0.3,
         grace: float | None = None,
         extra: tuple[str, ...] = (),
@@ -43,10 +36,12 @@ class Server:
         self.extra = extra
         """More options for ``teenpatti serve``."""
         self.data = data
-        self.port = port
+        self.listener = listening_socket()
+        """The socket every start of the process serves on (closed by :meth:`close`)."""
+        self.port = int(self.listener.getsockname()[1])
         self.result_pause = result_pause
         self.grace = grace
-        self.url = f"http://127.0.0.1:{port}"
+        self.url = f"http://127.0.0.1:{self.port}"
         self.log = data / "serve.log"
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -54,10 +49,8 @@ class Server:
         command = [
             *serve_command(),
             "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(self.port),
+            "--fd",
+            str(self.listener.fileno()),
             "--data",
             str(self.data),
             "--bot-delay",
@@ -71,19 +64,24 @@ class Server:
         ]
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                command,
+                cwd=ROOT,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                pass_fds=(self.listener.fileno(),),
             )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"teenpatti serve exited:\n{self.output()}")
+            # On the socket handed down, the request waits in its backlog for the server.
             with (
                 contextlib.suppress(OSError),
                 urllib.request.urlopen(self.url + "/", timeout=1) as reply,
             ):
                 if reply.status == 200:
                     return
-            time.sleep(0.05)
         raise RuntimeError(f"teenpatti serve did not start in 20 s:\n{self.output()}")
 
     def stop(self) -> None:
@@ -97,6 +95,11 @@ class Server:
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=10)
+
+    def close(self) -> None:
+        """Stop the process and give its port back."""
+        self.stop()
+        self.listener.close()
 
     def output(self) -> str:
         try:

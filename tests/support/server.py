@@ -39,7 +39,7 @@ from teenpatti.engine.cards import JOKERS, is_joker, parse_card
 from teenpatti.engine.deck import check_card
 from teenpatti.engine.history import verify_deal
 
-FAST = (
+FAST_WITH_MESSAGE_LIMIT = (
     "--bot-delay",
     "0",
     "--result-pause",
@@ -49,8 +49,14 @@ FAST = (
     "--lookup-misses",
     "1000,1000",
 )
-"""The server options of these tests: computer players and deals without delay, no lobby limit
-(the tests of the limits start servers of their own)."""
+"""Computer players and deals without delay, no lobby limit, the default message limit."""
+NO_MESSAGE_LIMIT = ("--message-rate", "1000,1000")
+"""A socket may send as fast as it likes: no test client paces itself by the clock, so every
+server a test starts sets this but the ones that test the limit."""
+FAST = (*FAST_WITH_MESSAGE_LIMIT, *NO_MESSAGE_LIMIT)
+"""The server options of these tests: computer players and deals without delay, no lobby or
+message limit (the tests of the limits start servers of their own), so that no client needs to
+pace itself by the clock."""
 SHOWDOWN = frozenset({"show", "pot_limit", "all_in"})
 """How a hand ends with the hands still in turned over for everyone."""
 
@@ -508,11 +514,8 @@ class Client:
     (``raw`` as text, ``messages`` parsed), queues them for :meth:`next`, and checks each state
     with :func:`card_problems` for seat ``seat`` (what this client's token should hold).
 
-    A well-behaved client keeps under the server's limit of 10 messages a second (a burst of 30)
-    by pacing itself a little below it; a test that floods sets ``paced`` to ``False``."""
-
-    RATE = 8.0
-    BURST = 20.0
+    It sends as fast as it is asked to: the servers of :data:`FAST` set no message limit, and a
+    test of the limit floods on purpose."""
 
     def __init__(self, base: str, code: str, seat: int | None, label: str = "") -> None:
         self.url = f"{base}/ws/{code}"
@@ -528,9 +531,6 @@ class Client:
         self.acted: set[int] = set()
         self.parts: dict[str, str] = {}
         """The parts this client sent, by the commitment each answered."""
-        self.paced = True
-        self._tokens = self.BURST
-        self._refilled = 0.0
 
     async def open(self) -> None:
         """Open the socket (without saying hello)."""
@@ -576,23 +576,9 @@ class Client:
     async def send(self, message: Any) -> None:
         """Send a message: a dict as JSON, text or bytes as they are."""
         assert self.conn is not None
-        if self.paced:
-            await self._pace()
         if isinstance(message, dict | list) or message is None:
             message = json.dumps(message)
         await self.conn.send(message)
-
-    async def _pace(self) -> None:
-        loop = asyncio.get_running_loop()
-        now = loop.time()
-        if self._refilled:
-            self._tokens = min(self.BURST, self._tokens + (now - self._refilled) * self.RATE)
-        self._refilled = now
-        if self._tokens < 1:
-            await asyncio.sleep((1 - self._tokens) / self.RATE)
-            self._tokens = 1.0
-            self._refilled = loop.time()
-        self._tokens -= 1
 
     async def next(
         self,

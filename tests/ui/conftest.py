@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 from support.chromium import launch
-from support.page_server import Server, free_port
+from support.page_server import Server
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots"
@@ -50,12 +50,12 @@ def server(
     hand a person's seat to the computer sooner than the default 45 s after they drop."""
     pause = float(getattr(request.module, "RESULT_PAUSE", 0.3))
     grace = getattr(request.module, "GRACE", None)
-    srv = Server(tmp_path_factory.mktemp("ui-data"), free_port(), result_pause=pause, grace=grace)
+    srv = Server(tmp_path_factory.mktemp("ui-data"), result_pause=pause, grace=grace)
     srv.start()
     try:
         yield srv
     finally:
-        srv.stop()
+        srv.close()
 
 
 @pytest.fixture(scope="module")

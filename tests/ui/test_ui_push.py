@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
-from support.page_server import Server, free_port
+from support.page_server import Server
 from support.push_service import PushService, running
 from websockets.sync.client import connect
 
@@ -36,7 +36,6 @@ def push_service() -> Iterator[PushService]:
 def server(tmp_path_factory: pytest.TempPathFactory, push_service: Any) -> Iterator[Server]:
     srv = Server(
         tmp_path_factory.mktemp("ui-push"),
-        free_port(),
         extra=("--push-hosts", push_service.origin),
     )
     srv.start()
@@ -44,7 +43,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, push_service: Any) -> Itera
     try:
         yield srv
     finally:
-        srv.stop()
+        srv.close()
 
 
 STAND_IN = """

@@ -49,6 +49,20 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def _on_a_free_port(service: PgCluster | RedisServer, timeout: float, tries: int = 5) -> None:
+    """Launch ``service`` on a port free now. Neither server can be handed a socket, so another
+    process may take the port before the server binds it: the server then says so and exits,
+    and it is launched again on another port (a refusal the test sees only after ``tries``)."""
+    for attempt in range(tries):
+        service.port = free_port()
+        try:
+            service._launch(timeout)
+            return
+        except ServiceError as error:
+            if attempt == tries - 1 or "Address already in use" not in str(error):
+                raise
+
+
 def _version_key(path: Path) -> tuple[int, ...]:
     return tuple(int(x) for x in re.findall(r"\d+", path.parent.name) or ["0"])
 
@@ -170,8 +184,7 @@ class PgCluster:
         )
         if done.returncode != 0:
             raise ServiceError(f"initdb failed ({done.returncode}):\n{done.stdout}{done.stderr}")
-        self.port = free_port()
-        self._launch(timeout)
+        _on_a_free_port(self, timeout)
         return self
 
     def _launch(self, timeout: float) -> None:
@@ -336,8 +349,7 @@ class RedisServer:
     def start(self, timeout: float = 30.0) -> RedisServer:
         """Start it and wait until it answers PING."""
         self.root = Path(tempfile.mkdtemp(prefix="teenpatti-redis-"))
-        self.port = free_port()
-        self._launch(timeout)
+        _on_a_free_port(self, timeout)
         return self
 
     def _launch(self, timeout: float) -> None:

@@ -27,7 +27,8 @@ from collections.abc import Callable
 from typing import Any
 
 import websockets
-from scale_helpers import (
+
+from support.cluster import (
     Client,
     check_log,
     every_version_in_order,
@@ -35,7 +36,6 @@ from scale_helpers import (
     server_helpers,
     table_events,
 )
-
 from teenpatti.engine.history import replay, verify_deal
 
 __all__ = ["PgProxy", "Player", "check_table", "never_back", "play_through_faults"]
@@ -170,7 +170,6 @@ class Player:
     async def connect(self, server: Any) -> None:
         client = self.make(server, self.code, self.seat, f"{self.code} seat {self.seat}")
         await client.hello(self.token)
-        client.paced = True
         self.clients.append(client)
 
     @property

@@ -2,7 +2,7 @@
 ``teenpatti serve`` process, the lobby, the WebSocket client that checks every card it is sent)
 and a few looks into PostgreSQL and Redis.
 
-The test modules import from here (``from scale_helpers import ...``); ``conftest.py`` turns the
+The test modules import from here (``from support.cluster import ...``); ``conftest.py`` turns the
 helpers into fixtures.
 """
 
@@ -13,8 +13,8 @@ from typing import Any
 
 import asyncpg
 import redis
-from support import server as support_server
 
+from support import server as support_server
 from teenpatti.engine import Action
 from teenpatti.tables.events import decode
 from teenpatti.tables.table import Table
