@@ -1,9 +1,10 @@
 """Fan-out: every socket of a table gets its own view of each version, rendered once per seat.
 
-The public state is built once per version by the table's :mod:`~teenpatti.tables.render`;
-what this process adds (the turn's deadline, the time now, who is online) is laid over it here,
-and each seat's cards are added for that seat only (``Render.state_for``, through the engine's
-view gate).
+The public state is built once per version by the table's :mod:`~teenpatti.tables.render`, as
+a :class:`~teenpatti.tables.messages.State`; what this process adds (the turn's deadline, the
+time now, who is online) is laid over it here (``msgspec.structs.replace``), and each seat's
+cards are added for that seat only (``Render.state_for``, through the engine's view gate).
+Each distinct message is encoded once, by msgspec, straight from the structs.
 
 A socket whose client applies patches, and that holds the previous broadcast's state, is sent a
 ``patch`` instead (docs/protocol.md): the operations from the previous public state to this one,
@@ -16,16 +17,16 @@ from __future__ import annotations
 
 import itertools
 import time
-from typing import Any
 
 import msgspec
+from msgspec import UNSET
 
 from ..metrics import Metrics
 from . import messages
 from .clock import Clock
 from .live import Connection, LiveTable, Sent
 from .outgoing import Shared
-from .patch import Op, apply, diff
+from .patch import Op, apply, diff, names
 
 __all__ = ["Fanout"]
 
@@ -110,7 +111,7 @@ class Fanout:
         self.metrics.broadcast.observe(time.perf_counter() - started)
 
     @staticmethod
-    def _shared(before: dict[str, Any], public: dict[str, Any]) -> tuple[list[Op], bytes]:
+    def _shared(before: messages.State, public: messages.State) -> tuple[list[Op], bytes]:
         """The public operations from ``before`` to ``public``, and as JSON without the closing
         bracket (``b""`` when the whole public state is not larger: no patch then)."""
         ops = diff(before, public)
@@ -161,78 +162,98 @@ class Fanout:
         conn.close()
         return False
 
-    def _public(self, live: LiveTable) -> dict[str, Any]:
+    def _public(self, live: LiveTable) -> messages.State:
         """The public state with what this process adds: the clock and who is online."""
-        public = dict(live.table.render.public_state())
-        public["deadline"] = live.deadline
-        public["now"] = self.clock.time()
+        public = live.table.render.public_state()
         online = self.connected(live)
         kept = live.rows
         rows = []
-        for row in public["seats"]:
-            seat = row["seat"]
-            on = row["bot"] or online[seat]
+        for row in public.seats:
+            seat = row.seat
+            on = row.bot or online[seat]
+            if on == row.connected:  # (a computer's seat: as rendered)
+                rows.append(row)
+                continue
             was = kept.get(seat)
             if was is not None and was[0] is row and was[1] == on:
                 rows.append(was[2])  # the same row as last time: shared, so a patch skips it
                 continue
-            mine = {**row, "connected": on}
+            mine = msgspec.structs.replace(row, connected=on)
             kept[seat] = (row, on, mine)
             rows.append(mine)
-        public["seats"] = rows
-        return public
+        return msgspec.structs.replace(
+            public, seats=rows, deadline=live.deadline, now=self.clock.time()
+        )
 
-    def _render(self, live: LiveTable, seat: int | None, public: dict[str, Any]) -> str:
+    def _render(self, live: LiveTable, seat: int | None, public: messages.State) -> str:
         return _encode(live.table.render.state_for(seat, public)).decode()
 
 
 def _head(before: Sent, sent: Sent) -> bytes:
     """How a patch from ``before`` to ``sent`` starts."""
     return b'{"type":"patch","version":%d,"from":%d,"ops":' % (
-        sent.public["version"],
-        before.public["version"],
+        sent.public.version,
+        before.public.version,
     )
+
+
+OWN = ("legal", "out", "rebuy")
+"""The fields :meth:`Render.state_for <teenpatti.tables.render.Render.state_for>` sets beyond
+the public state's (and ``you``, the same in all of a seat's states)."""
 
 
 def _own_ops(before: Sent, sent: Sent, seat: int, shared: list[Op]) -> list[Op]:
     """What turns ``seat``'s previous state, once the shared operations are applied, into its
-    state now. A seat's state differs from the public one only in its own keys (``you``, the
-    same in both; ``legal``; ``out`` and ``rebuy`` for a player out of chips: every key the public
-    state has not) and the rows whose cards only it may see (a row that is not the public row
-    object): only those are compared."""
+    state now. A seat's state differs from the public one only in its own fields (:data:`OWN`)
+    and the rows whose cards only it may see (a row that is not the public row object): only
+    those are compared."""
     old, new = before.states[seat], sent.states[seat]
     out: list[Op] = []
-    public = before.public
-    now_public = sent.public  # (a spectator's ``legal`` is empty: ``legal`` is always compared)
-    keys = {k for k in new if k not in public and k not in now_public}
-    keys.update(k for k in old if k not in public and k not in now_public)
-    keys.add("legal")
-    for key in sorted(keys):
-        if key not in new:
-            out.append(["d", [key]])
-        elif key not in old or old[key] != new[key]:
-            out.append(["s", [key], new[key]])
-    old_rows, new_rows = old["seats"], new["seats"]
-    was, now = before.public["seats"], sent.public["seats"]
-    if new_rows is now and old_rows is was:
+    for key in OWN:
+        was, now = getattr(old, key), getattr(new, key)
+        if now is UNSET:
+            if was is not UNSET:
+                out.append(["d", [key]])
+        elif was is UNSET or (was is not now and was != now):
+            out.append(["s", [key], now])
+    old_rows, new_rows = old.seats, new.seats
+    was_rows, now_rows = before.public.seats, sent.public.seats
+    if new_rows is now_rows and old_rows is was_rows:
         return out  # the seat saw no cards of its own, then or now: its rows are the public ones
     own = [
         i
         for i, row in enumerate(new_rows)
-        if row is not now[i] or (i < len(old_rows) and old_rows[i] is not was[i])
+        if row is not now_rows[i] or (i < len(old_rows) and old_rows[i] is not was_rows[i])
     ]
     if not own:
         return out
     on_rows = [op for op in shared if op[1][0] == "seats"]
     for i in own:
         replaced = any(len(op[1]) == 1 or (len(op[1]) == 2 and op[1][1] == i) for op in on_rows)
-        if i >= len(old_rows) or replaced:  # the row (or the list) is new: the general way
-            rows = apply({"seats": old_rows}, on_rows)["seats"]
-            out += diff(rows[i], new_rows[i], ["seats", i])
+        mine = [] if replaced else [[op[0], op[1][2:], *op[2:]] for op in on_rows if op[1][1] == i]
+        row = None if i >= len(old_rows) or replaced else _laid(old_rows[i], mine)
+        if row is None:  # the row (or the list) is new, or changed deep inside: as JSON data
+            held = apply({"seats": msgspec.to_builtins(old_rows)}, msgspec.to_builtins(on_rows))
+            out += diff(held["seats"][i], msgspec.to_builtins(new_rows[i]), ["seats", i])
             continue
-        row = old_rows[i]
-        mine = [[op[0], op[1][2:], *op[2:]] for op in on_rows if op[1][1] == i]
-        if not mine and row is new_rows[i]:
+        if row is new_rows[i]:
             continue  # the same row as before, and nothing shared touched it
-        out += diff(apply(row, mine) if mine else row, new_rows[i], ["seats", i])
+        out += diff(row, new_rows[i], ["seats", i])
     return out
+
+
+_ROW_FIELDS = {key: attribute for attribute, key in names(messages.SeatRow)}
+
+
+def _laid(row: messages.SeatRow, ops: list[Op]) -> messages.SeatRow | None:
+    """``row`` with ``ops`` (on its fields: sets and deletions) applied; ``None`` for an
+    operation inside a field."""
+    if not ops:
+        return row
+    changes: dict[str, object] = {}
+    attributes = _ROW_FIELDS
+    for op in ops:
+        if len(op[1]) != 1 or op[0] not in ("s", "d"):
+            return None
+        changes[attributes[op[1][0]]] = op[2] if op[0] == "s" else UNSET
+    return msgspec.structs.replace(row, **changes)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .chat import Limiter
 from .clock import Handle
+from .messages import SeatRow, State
 from .outgoing import Sink, frame
 from .table import Table
 
@@ -140,7 +141,7 @@ class LiveTable:
     """Chat messages per seat, counted in this process."""
     sent: Sent | None = None
     """The last broadcast: what a patch to its sockets starts from."""
-    rows: dict[int, tuple[dict[str, Any], bool, dict[str, Any]]] = field(default_factory=dict)
+    rows: dict[int, tuple[SeatRow, bool, SeatRow]] = field(default_factory=dict)
     """Each seat's row as last sent, with the table's row it was made from and whether the
     seat was online (the fan-out reuses it while both are the same)."""
 
@@ -151,5 +152,5 @@ class Sent:
     (the seats of the sockets it went to)."""
 
     serial: int
-    public: dict[str, Any]
-    states: dict[int | None, dict[str, Any]]
+    public: State
+    states: dict[int | None, State]

@@ -73,7 +73,6 @@ class SeatRow(_Part, kw_only=True):
     bot: bool
     host: bool
     person: bool
-    connected: bool
     late: Literal[True] | UnsetType = UNSET
     """Only while a latecomer waits for the next hand."""
     chips: int | UnsetType = UNSET
@@ -86,6 +85,8 @@ class SeatRow(_Part, kw_only=True):
     """``null`` where this viewer may not see them."""
     category: Category | UnsetType | None = UNSET
     proof: list[Proof] | UnsetType = UNSET
+    connected: bool
+    """Whether the seat's person has a socket open (a computer's seat always)."""
 
 
 class LoggedMove(_Part, kw_only=True):
@@ -179,7 +180,10 @@ class ChatLine(_Part):
 
 
 class State(_Message, tag="state", kw_only=True):
-    """Everything one socket's seat (``you``; ``null``: a spectator) may know of the table."""
+    """Everything one socket's seat (``you``; ``null``: a spectator) may know of the table.
+
+    The fields go as they are sent: what every viewer sees alike, the serving process's clock,
+    then what is the seat's own."""
 
     version: int
     code: str
@@ -194,19 +198,19 @@ class State(_Message, tag="state", kw_only=True):
     chat: list[ChatLine]
     removed: list[str] | UnsetType = UNSET
     """The names of the persons the host removed from this game (only while there are any)."""
-    rebuys: list[int] | UnsetType = UNSET
-    """Each seat's rebuys this game (once someone has bought back in)."""
-    out: Literal[True] | UnsetType = UNSET
-    """This seat is out of chips: it sits out the rest of the game (or buys back in)."""
-    rebuy: RebuyOffer | UnsetType = UNSET
-    """The rebuy this seat, out of chips, may make now."""
     next_commitment: str | UnsetType = UNSET
     next_parts: list[int] | UnsetType = UNSET
     standings: list[Standing] | UnsetType = UNSET
+    rebuys: list[int] | UnsetType = UNSET
+    """Each seat's rebuys this game (once someone has bought back in)."""
     deadline: float | None
     """When the turn timer runs out (epoch seconds)."""
     now: float
     """The server's time when it sent this state (epoch seconds)."""
+    out: Literal[True] | UnsetType = UNSET
+    """This seat is out of chips: it sits out the rest of the game (or buys back in)."""
+    rebuy: RebuyOffer | UnsetType = UNSET
+    """The rebuy this seat, out of chips, may make now."""
 
 
 class Patch(_Message, tag="patch"):

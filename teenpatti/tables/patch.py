@@ -8,8 +8,10 @@ server would send (docs/protocol.md, "patch"). An operation is a JSON list:
 - ``["a", path, values]``: append ``values`` to the list at ``path``.
 
 A path is a list of object keys and list indexes from the top of the state. :func:`diff` makes
-the operations; :func:`apply` applies them without changing its input (copy on write), as the
-page's ``versions.js`` does.
+the operations, from states as JSON data or as the wire's structs (the server diffs the
+:class:`~teenpatti.tables.messages.State` values it renders, field by field, as their JSON
+would be); :func:`apply` applies them to JSON data without changing its input (copy on write),
+as the page's ``versions.js`` does.
 
 >>> old = {"version": 3, "hand": {"pot": 20, "actions": [{"do": "see"}]}, "late": True}
 >>> new = {"version": 4, "hand": {"pot": 40, "actions": [{"do": "see"}, {"do": "chaal"}]}}
@@ -28,11 +30,14 @@ True
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
+from msgspec import UNSET
 
-__all__ = ["PatchError", "apply", "diff"]
+__all__ = ["PatchError", "apply", "diff", "names"]
 
 Path = list[str | int]
 _encode = msgspec.json.Encoder().encode
@@ -44,7 +49,8 @@ class PatchError(ValueError):
 
 
 def diff(old: Any, new: Any, path: Path | None = None) -> list[Op]:
-    """The operations that turn ``old`` into ``new`` (both JSON data; objects at the top).
+    """The operations that turn ``old`` into ``new`` (both JSON data, or both the wire's
+    :mod:`~teenpatti.tables.messages` types; objects at the top).
 
     Objects are compared key by key (one inside the state is set whole when that is shorter
     than three or more operations on its keys); a list that only grew gets an append; a list of
@@ -59,6 +65,18 @@ def diff(old: Any, new: Any, path: Path | None = None) -> list[Op]:
     [['s', ['a'], [2]]]
     >>> diff({"row": {"a": 1, "b": 2, "c": 3, "d": 4}}, {"row": {"a": 0, "b": 0, "c": 0, "d": 4}})
     [['s', ['row'], {'a': 0, 'b': 0, 'c': 0, 'd': 4}]]
+
+    A struct is an object whose keys are its fields' names in JSON (``with`` for
+    ``LoggedMove.target``), a field ``UNSET`` being absent: the operations are those of the
+    same states as JSON data, but for the values they carry, which are the structs' own (they
+    encode as the same JSON):
+
+    >>> from teenpatti.tables.messages import LoggedMove
+    >>> chaal = LoggedMove(seat=1, do="chaal", paid=20, stake=10)
+    >>> diff(chaal, msgspec.structs.replace(chaal, target=2, timeout=True))
+    [['s', ['with'], 2], ['s', ['timeout'], True]]
+    >>> diff(msgspec.structs.replace(chaal, amount=40), chaal)
+    [['d', ['amount']]]
     """
     out: list[Op] = []
     _diff(old, new, path or [], out)
@@ -66,30 +84,33 @@ def diff(old: Any, new: Any, path: Path | None = None) -> list[Op]:
 
 
 def _diff(old: Any, new: Any, path: Path, out: list[Op]) -> None:
-    if type(old) is dict and type(new) is dict:
+    kind = type(old)
+    if kind is type(new) and (kind is dict or kind in _FIELDS or isinstance(old, msgspec.Struct)):
+        keys = _keys if kind is dict else _fields
         if path:  # an object inside the state: set it whole when most of it changed
             inner: list[Op] = []
-            _keys(old, new, path, inner)
+            keys(old, new, path, inner)
             whole = len(inner) > 2 and len(_encode(inner)) > len(_encode(new))
             out += [["s", path, new]] if whole else inner
             return
-        _keys(old, new, path, out)
+        keys(old, new, path, out)
         return
     if type(old) is list and type(new) is list:
         n = len(old)
         if len(new) > n and new[:n] == old:
             out.append(["a", path, new[n:]])
             return
-        if (
-            len(new) == n
-            and all(type(v) is dict for v in new)
-            and all(type(v) is dict for v in old)
-        ):
+        if len(new) == n and all(map(_is_object, new)) and all(map(_is_object, old)):
             for i, (before, value) in enumerate(zip(old, new, strict=True)):
                 if before is not value and before != value:
                     _diff(before, value, [*path, i], out)
             return
     out.append(["s", path, new])
+
+
+def _is_object(value: Any) -> bool:
+    """Whether ``value`` is a JSON object (a dict, or a struct)."""
+    return type(value) is dict or isinstance(value, msgspec.Struct)
 
 
 def _keys(old: dict[str, Any], new: dict[str, Any], path: Path, out: list[Op]) -> None:
@@ -104,6 +125,54 @@ def _keys(old: dict[str, Any], new: dict[str, Any], path: Path, out: list[Op]) -
     for key in old:
         if key not in new:
             out.append(["d", [*path, key]])
+
+
+_PLAIN = frozenset({int, str, float, bool, type(None)})
+"""The types of JSON's plain values: one that differs is set."""
+
+_FIELDS: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
+"""Each struct type's fields' names in JSON, in order, and what reads their values."""
+
+
+def names(kind: type[msgspec.Struct]) -> tuple[tuple[str, str], ...]:
+    """``kind``'s fields as ``(attribute, name in JSON)`` pairs, in the order they are encoded.
+
+    >>> from teenpatti.tables.messages import LoggedMove
+    >>> names(LoggedMove)[2:4]
+    (('amount', 'amount'), ('target', 'with'))
+    """
+    return tuple(zip(kind.__struct_fields__, kind.__struct_encode_fields__, strict=True))
+
+
+def _fields(old: msgspec.Struct, new: msgspec.Struct, path: Path, out: list[Op]) -> None:
+    """The operations from ``old`` to ``new`` (structs of one type), field by field: a field
+    ``UNSET`` is absent from the JSON (the wire's types have no other default)."""
+    kind = type(new)
+    known = _FIELDS.get(kind)
+    if known is None:
+        attributes = kind.__struct_fields__
+        read_all = (
+            operator.attrgetter(*attributes)
+            if len(attributes) > 1
+            else lambda struct: tuple(getattr(struct, a) for a in attributes)
+        )
+        known = _FIELDS[kind] = (kind.__struct_encode_fields__, read_all)
+    keys, read = known
+    gone: list[str] = []
+    for key, before, value in zip(keys, read(old), read(new), strict=False):
+        if before is value:
+            continue
+        if value is UNSET:
+            gone.append(key)
+        elif before is UNSET:
+            out.append(["s", [*path, key], value])
+        elif before != value:
+            if type(value) in _PLAIN:  # (what ``_diff`` would do, without the call)
+                out.append(["s", [*path, key], value])
+            else:
+                _diff(before, value, [*path, key], out)
+    for key in gone:
+        out.append(["d", [*path, key]])
 
 
 def apply(state: Any, ops: Any) -> Any:

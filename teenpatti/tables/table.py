@@ -37,7 +37,7 @@ from __future__ import annotations
 import hashlib
 from collections import deque
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -74,6 +74,7 @@ from .events import (
     Started,
     Voted,
 )
+from .messages import ChatLine, State
 from .names import NAME_MAX, name_key
 from .render import Render
 from .settings import BOT_LEVELS, HANDS_MAX, PLAY_MODES, Settings
@@ -156,7 +157,7 @@ class Table:
         self.timed: dict[int, set[int]] = {}
         """The same for every hand of the game, by hand number (past hands show a timeout)."""
         self.render = Render(self)
-        """What each viewer sees of the table, as the wire's JSON (:mod:`.render`)."""
+        """What each viewer sees of the table, as the wire's types (:mod:`.render`)."""
         self.command_ids: dict[str, int] = {}
         """The ids clients gave their latest commands, with the version each made (a retried
         command is recognised here and not applied twice)."""
@@ -169,7 +170,7 @@ class Table:
         """The persons the host removed during this game and has not let back, by the key of
         their name: their name and their token's hash. They cannot sit down again until the
         next game (by that name, or from the phone that still holds the old token)."""
-        self.chat: deque[dict[str, Any]] = deque(maxlen=chat.CHAT_KEPT)
+        self.chat: deque[ChatLine] = deque(maxlen=chat.CHAT_KEPT)
         self.said = 0
         """How many chat messages the table has had (each message's number)."""
         self.game_version = 0
@@ -178,7 +179,7 @@ class Table:
 
     # ------------------------------------------------------------------ state
     @property
-    def status(self) -> str:
+    def status(self) -> Literal["waiting", "playing", "finished"]:
         """``waiting`` (for the host to start), ``playing``, or ``finished`` (standings shown)."""
         if self.game is None:
             return "waiting"
@@ -228,7 +229,7 @@ class Table:
             case Said():
                 self.said += 1
                 self.chat.append(
-                    {"n": self.said, "seat": event.seat, "kind": event.kind, "text": event.text}
+                    ChatLine(n=self.said, seat=event.seat, kind=event.kind, text=event.text)
                 )
             case Started():
                 for name in event.names[len(self.seats) :]:
@@ -543,7 +544,7 @@ class Table:
         return Act(seat=seat, action=Played.of(action), by=by, id=cid)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ what a client sees
-    def state(self, seat: int | None) -> dict[str, Any]:
+    def state(self, seat: int | None) -> State:
         """Everything ``seat`` (``None``: a spectator) may know of the table: see
         :meth:`Render.state <teenpatti.tables.render.Render.state>`."""
         return self.render.state(seat)

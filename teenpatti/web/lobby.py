@@ -8,6 +8,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import segno
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -71,14 +72,19 @@ def lobby_routes(site: Site, rules: dict[str, Any], static: Path) -> list[Route]
         if isinstance(live, Response):
             return live
         state = live.table.state(None)
-        hand = state["hand"]
-        turn = None if hand is None or hand["finished"] else hand["actor"]
+        hand = state.hand
+        turn = None if hand is None or hand.finished else hand.actor
         # the shown cards' proofs belong to the table's own states and histories, not the lobby
-        seats = [{k: v for k, v in row.items() if k != "proof"} for row in state["seats"]]
+        # (nor whether a socket is open: only the serving process knows)
+        seats = [
+            {k: v for k, v in row.items() if k not in ("proof", "connected")}
+            for row in msgspec.to_builtins(state.seats)
+        ]
         # how long the table has stood since its last move (My tables: "waiting 3 h")
         waited = round(max(0.0, service.clock.time() - live.since)) if live.since else None
         return JSONResponse(
-            {k: state[k] for k in ("code", "status", "settings", "version")}
+            {"code": state.code, "status": state.status}
+            | {"settings": msgspec.to_builtins(state.settings), "version": state.version}
             | {"seats": seats, "share": site.share(request, live.table.code), "turn": turn}
             | {"waited": waited}
         )

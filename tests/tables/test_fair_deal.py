@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import as_sent
 import pytest
 from test_service_faults import FlakyStore
 
@@ -48,7 +49,7 @@ async def started(service: TableService, hands: int = 10) -> LiveTable:
 
 
 def part_for(live: LiveTable, part: str | None = None) -> dict[str, Any]:
-    state = live.table.state(None)
+    state = as_sent.state(live.table, None)
     return {"type": "part", "for": state["next_commitment"], "part": part or secrets.token_hex(32)}
 
 
@@ -68,7 +69,7 @@ def test_each_persons_part_goes_into_the_deal_and_a_late_one_is_refused(tmp_path
         secret = bytes.fromhex(live.table.next_seed or "")
         host, guest = part_for(live), part_for(live)
         assert await service.command(code, 0, host)
-        assert live.table.state(1)["next_parts"] == [0]
+        assert as_sent.state(live.table, 1)["next_parts"] == [0]
         # Refused, and nothing stored: a second part, a bad one, a spectator's, another hand's.
         version = live.table.version
         assert await refused(service, live, 0, part_for(live)) == "deal/sent"
@@ -88,7 +89,7 @@ def test_each_persons_part_goes_into_the_deal_and_a_late_one_is_refused(tmp_path
         dealt = hand.deck
         assert Shuffle(secret, (None, parts[1], None)).cards(len(dealt)) != dealt
         assert Shuffle(secret, (parts[0], None, None)).cards(len(dealt)) != dealt
-        state = live.table.state(None)
+        state = as_sent.state(live.table, None)
         assert state["hand"]["contributions"] == [host["part"], guest["part"], None]
         assert state["hand"]["secret"] is None and "next_parts" in state
         # The same part, now the hand is dealt: too late.
@@ -98,7 +99,7 @@ def test_each_persons_part_goes_into_the_deal_and_a_late_one_is_refused(tmp_path
         again = TableService(SqliteStore(tmp_path / "s.sqlite3"), TIMING, ManualClock())
         back = await again.find(code)
         assert back.table.game.hand.deck == dealt  # type: ignore[union-attr]
-        assert back.table.state(0) == live.table.state(0)
+        assert as_sent.state(back.table, 0) == as_sent.state(live.table, 0)
         await again.stop()
 
     run(body)
@@ -112,7 +113,7 @@ def test_nobody_sends_a_part_and_the_table_deals_on_time(tmp_path: Path) -> None
         await clock.advance(TIMING.first_deal)
         await service.tasks.settle()
         assert live.table.hand_in_play
-        assert live.table.state(None)["hand"]["contributions"] == [None, None, None]
+        assert as_sent.state(live.table, None)["hand"]["contributions"] == [None, None, None]
         await service.stop()
 
     run(body)
@@ -133,7 +134,11 @@ def test_a_part_sent_before_a_restart_is_in_the_deal_after_it(tmp_path: Path) ->
         await clock.advance(TIMING.first_deal)
         await again.tasks.settle()
         assert back.table.hand_in_play
-        assert back.table.state(None)["hand"]["contributions"] == [None, part["part"], None]
+        assert as_sent.state(back.table, None)["hand"]["contributions"] == [
+            None,
+            part["part"],
+            None,
+        ]
         await again.stop()
 
     run(body)
@@ -157,7 +162,7 @@ def test_secrets_stay_hidden_until_the_game_ends_then_the_whole_chain_verifies(
             if table.status == "finished":
                 break
             for seat in (0, 1):
-                state = table.state(seat)
+                state = as_sent.state(table, seat)
                 assert state["hand"] is None or state["hand"]["secret"] is None
                 played = table.game.played if table.game else []
                 for hand, history in zip(played, table.histories(seat), strict=True):
@@ -190,7 +195,7 @@ def test_secrets_stay_hidden_until_the_game_ends_then_the_whole_chain_verifies(
         assert histories and all("secret" in h for h in histories)
         assert all(r["verified"] and r["complete"] for r in verify_game(histories))
         assert any(c is not None for h in histories for c in h["contributions"])
-        assert live.table.state(None)["hand"]["secret"] is not None
+        assert as_sent.state(live.table, None)["hand"]["secret"] is not None
         await service.stop()
 
     run(body)
@@ -235,7 +240,7 @@ def test_a_part_sent_while_the_store_is_down_is_refused_and_never_stalls_the_dea
         await clock.advance(TIMING.first_deal + 2.0)  # the deal, retried if need be
         await service.tasks.settle()
         assert live.table.hand_in_play
-        assert live.table.state(None)["hand"]["contributions"] == [None, None, None]
+        assert as_sent.state(live.table, None)["hand"]["contributions"] == [None, None, None]
         # The client's retry comes after the deal: refused as late, nothing stored.
         version = live.table.version
         assert await refused(service, live, 1, part) == "deal/late"

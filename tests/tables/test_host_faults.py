@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import as_sent
 import pytest
 from test_service_faults import TIMING, FlakyStore, run, started
 
@@ -109,7 +110,7 @@ def test_a_chat_flood_is_refused_past_its_rate_and_the_state_stays_bounded(
                 codes.append(error.code)
         assert codes.count("ok") == 12 * chat.RATE[0]
         assert set(codes) == {"ok", "chat/rate"}
-        state = live.table.state(None)
+        state = as_sent.state(live.table, None)
         assert len(state["chat"]) == chat.CHAT_KEPT and live.table.said == codes.count("ok")
         # the store down: a chat message gets the retryable error, and nothing is kept
         store.down = True

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import as_sent
 import pytest
 from test_table import SEED, Log
 
@@ -20,11 +21,19 @@ NEXT = bytes(range(1, 33))
 
 def refused(call: Callable[[], Any], code: str, table: Table) -> None:
     """``call`` is refused with ``code`` and the table's state stays as it was."""
-    before = (table.version, table.state(None), [table.state(i) for i in range(len(table.seats))])
+    before = (
+        table.version,
+        as_sent.state(table, None),
+        [as_sent.state(table, i) for i in range(len(table.seats))],
+    )
     with pytest.raises(Refusal) as error:
         call()
     assert error.value.code == code
-    after = (table.version, table.state(None), [table.state(i) for i in range(len(table.seats))])
+    after = (
+        table.version,
+        as_sent.state(table, None),
+        [as_sent.state(table, i) for i in range(len(table.seats))],
+    )
     assert after == before
 
 
@@ -43,7 +52,7 @@ def same_after_replay(log: Log) -> None:
     for event in log.events:
         rebuilt.apply(decode(encode(event)))
     for seat in (None, *range(len(log.table.seats))):
-        assert rebuilt.state(seat) == log.table.state(seat)
+        assert as_sent.state(rebuilt, seat) == as_sent.state(log.table, seat)
     assert rebuilt.removed == log.table.removed and rebuilt.game_version == log.table.game_version
 
 
@@ -65,7 +74,7 @@ def test_only_the_host_or_a_majority_of_the_people_start_a_new_game() -> None:
     finish(log)
     refused(lambda: table.again_event(None, SEED), "table/not_seated", table)
     log.commit(*table.again_event(1, SEED))
-    assert table.status == "finished" and table.state(None)["votes"] == [1]
+    assert table.status == "finished" and as_sent.state(table, None)["votes"] == [1]
     refused(lambda: table.again_event(1, SEED), "again/voted", table)
     events = table.again_event(2, SEED)  # two of three people: a majority
     assert next(type(e) for e in events) is Voted and len(events) == 2
@@ -82,7 +91,7 @@ def test_a_latecomer_takes_a_computer_seat_at_the_next_hand() -> None:
     log.commit(event)
     seat = table.seats[2]
     assert (seat.name, seat.bot, seat.late) == ("Late", True, True)  # the computer plays on
-    assert table.seat_of("late") == 2 and table.state(None)["seats"][2].get("late") is True
+    assert table.seat_of("late") == 2 and as_sent.state(table, None)["seats"][2].get("late") is True
     refused(lambda: table.join_event("late ", "x"), "name/taken", table)
     while table.hand_in_play:  # the hand goes on without them
         assert table.game is not None and table.game.hand is not None
@@ -105,7 +114,7 @@ def test_the_host_can_close_the_table_to_latecomers_and_change_the_chat() -> Non
     version = table.game_version
     log.commit(table.configure_event(0, {"late": False, "chat": False}))
     assert table.game_version == version  # a setting leaves the turn's clock alone
-    assert table.state(None)["settings"]["late"] is False
+    assert as_sent.state(table, None)["settings"]["late"] is False
     refused(lambda: table.join_event("Late", "late"), "table/late_closed", table)
     refused(lambda: table.chat_event(1, {"text": "hi"}), "chat/text_off", table)
     log.commit(table.chat_event(1, {"phrase": "shabash"}))
@@ -152,7 +161,9 @@ def test_a_paused_table_takes_no_moves_and_deals_no_hand() -> None:
     log.commit(table.pause_event(0, True))
     refused(lambda: table.pause_event(0, True), "table/paused", table)
     refused(lambda: table.act_event(actor, {"do": "pack"}), "table/paused", table)
-    assert table.state(actor)["legal"] == [] and table.state(None)["paused"] is True
+    assert (
+        as_sent.state(table, actor)["legal"] == [] and as_sent.state(table, None)["paused"] is True
+    )
     log.commit(table.chat_event(1, {"emoji": "🙏"}))  # the chat goes on
     log.commit(table.pause_event(0, False))
     log.commit(table.act_event(actor, {"do": "pack"}))
@@ -177,7 +188,7 @@ def test_chat_is_checked_kept_short_and_never_holds_cards() -> None:
     assert said == Said(seat=1, kind="text", text="<img src=x onerror=alert(1)> hi")
     for i in range(chat.CHAT_KEPT + 5):
         log.commit(table.chat_event(i % 2, {"phrase": chat.PHRASES[i % len(chat.PHRASES)]}))
-    kept = table.state(None)["chat"]
+    kept = as_sent.state(table, None)["chat"]
     assert len(kept) == chat.CHAT_KEPT and kept[-1]["n"] == chat.CHAT_KEPT + 5
     assert set(kept[-1]) == {"n", "seat", "kind", "text"}
     same_after_replay(log)

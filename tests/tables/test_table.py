@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import as_sent
 import pytest
 from support.tables import until
 
@@ -321,7 +322,9 @@ def test_events_build_the_table() -> None:
     log = Log({"seats": 4, "preset": "limited", "hands": 2})
     table = log.table
     assert (table.version, table.status, table.next_seed) == (1, "waiting", None)
-    assert table.state(None)["hand"] is None and "next_commitment" not in table.state(None)
+    assert as_sent.state(table, None)["hand"] is None and "next_commitment" not in as_sent.state(
+        table, None
+    )
     with pytest.raises(TableError) as taken:
         table.join_event("  HOST ", "t1")
     assert taken.value.code == "name/taken"
@@ -353,8 +356,10 @@ def test_events_build_the_table() -> None:
     with pytest.raises(TableError) as refused:
         table.hand_event(NEXT_SEED)
     assert refused.value.code == "table/no_deal"
-    assert table.state(0)["hand"]["number"] == 1
-    assert table.state(0)["next_commitment"] != table.state(0)["hand"]["commitment"]
+    assert as_sent.state(table, 0)["hand"]["number"] == 1
+    assert (
+        as_sent.state(table, 0)["next_commitment"] != as_sent.state(table, 0)["hand"]["commitment"]
+    )
 
 
 def test_a_full_table_refuses_joins() -> None:
@@ -376,7 +381,7 @@ def test_act_event_uses_the_seat_it_is_given() -> None:
     actor = table.game.hand.actor
     assert actor is not None
     other = 1 - actor
-    before = table.state(other), table.version
+    before = as_sent.state(table, other), table.version
     with pytest.raises(IllegalAction) as refused:
         table.act_event(other, {"do": "pack", "seat": actor})  # acting for another seat
     assert refused.value.code == "turn/not_yours"
@@ -387,12 +392,12 @@ def test_act_event_uses_the_seat_it_is_given() -> None:
         with pytest.raises(TableError) as bad:  # refused as the socket refuses it
             table.act_event(actor, raw)
         assert bad.value.code == code
-    assert (table.state(other), table.version) == before  # refusals change nothing
+    assert (as_sent.state(table, other), table.version) == before  # refusals change nothing
     event = table.act_event(actor, {"do": "pack", "seat": other})
     assert event == Act(seat=actor, action=Played(seat=actor, do="pack"), by="person")
     log.commit(event)
     assert table.status == "finished"
-    assert [s["seat"] for s in table.state(None)["standings"]] == [other, actor]
+    assert [s["seat"] for s in as_sent.state(table, None)["standings"]] == [other, actor]
     with pytest.raises(TableError) as not_seated:
         table.again_event(None, SEED)
     assert not_seated.value.code == "table/not_seated"
@@ -486,7 +491,7 @@ def test_random_games_replay_to_the_same_state_and_never_leak(seed: int) -> None
         if not table.hand_in_play:
             log.commit(table.hand_event(rng.randbytes(32)))
             continue
-        states = {v: table.state(v) for v in viewers}
+        states = {v: as_sent.state(table, v) for v in viewers}
         for viewer, state in states.items():
             check_cards(state, viewer)
         movers = [v for v in viewers if v is not None and states[v]["legal"]]
@@ -500,14 +505,14 @@ def test_random_games_replay_to_the_same_state_and_never_leak(seed: int) -> None
         log.commit(table.act_event(seat, raw))
         if steps in checkpoints:
             again = log.rebuilt()
-            assert all(again.state(v) == table.state(v) for v in viewers)
+            assert all(as_sent.state(again, v) == as_sent.state(table, v) for v in viewers)
     for viewer in viewers:
-        check_cards(table.state(viewer), viewer)
+        check_cards(as_sent.state(table, viewer), viewer)
     # The same events, replayed, give the same table to the last card, for every viewer.
     again = log.rebuilt()
     assert again.version == table.version == len(log.events)
     for viewer in viewers:
-        assert again.state(viewer) == table.state(viewer)
+        assert as_sent.state(again, viewer) == as_sent.state(table, viewer)
     assert again.game is not None and table.game is not None
     assert again.game.histories == table.game.histories
 
@@ -536,7 +541,7 @@ def test_two_services_on_one_file_the_stale_one_catches_up(tmp_path: Path) -> No
         await second.start()
         other = await second.find(code)
         assert other.table.version == live.table.version
-        assert other.table.state(0) == live.table.state(0)
+        assert as_sent.state(other.table, 0) == as_sent.state(live.table, 0)
         actor = live.table.game.hand.actor  # type: ignore[union-attr]
         await first.command(code, actor, {"type": "act", "action": {"do": "see"}})
         version = live.table.version
@@ -544,7 +549,7 @@ def test_two_services_on_one_file_the_stale_one_catches_up(tmp_path: Path) -> No
             await second.command(code, actor, {"type": "act", "action": {"do": "see"}})
         assert conflict.value.code == "see/already_seen"
         assert other.table.version == version  # caught up by reading the log
-        assert other.table.state(None) == live.table.state(None)
+        assert as_sent.state(other.table, None) == as_sent.state(live.table, None)
         # Now the first is the stale one.
         await second.command(code, actor, {"type": "act", "action": {"do": "pack"}})
         with pytest.raises(Refusal) as conflict:
@@ -601,13 +606,13 @@ def test_computer_table_starts_at_once_and_restarts_from_its_log(tmp_path: Path)
 
         # The computer deals and plays until the person is to act.
         await until(service, persons_turn, "the computer never got to the person's turn")
-        states = {v: live.table.state(v) for v in (None, 0, 1, 2)}
+        states = {v: as_sent.state(live.table, v) for v in (None, 0, 1, 2)}
         await service.stop()
         await service.store.close()
         reborn = TableService(SqliteStore(path), fast)
         await reborn.start()
         back = await reborn.find(code)
-        assert {v: back.table.state(v) for v in (None, 0, 1, 2)} == states
+        assert {v: as_sent.state(back.table, v) for v in (None, 0, 1, 2)} == states
         assert reborn.seat_for(back, token) == 0
         await reborn.stop()
         await reborn.store.close()
@@ -646,16 +651,16 @@ def test_a_timeout_and_chips_handed_back_are_in_the_state() -> None:
     assert table.game is not None and table.game.hand is not None
     first = table.game.hand.actor
     log.commit(table.act_event(first, {"do": "pack"}, by="timer"))
-    packed = table.state(None)["hand"]["actions"]
+    packed = as_sent.state(table, None)["hand"]["actions"]
     assert packed == [{"seat": first, "do": "pack", "paid": 0, "stake": 10, "timeout": True}]
-    assert log.rebuilt().state(None)["hand"]["actions"] == packed  # it is in the log
+    assert as_sent.state(log.rebuilt(), None)["hand"]["actions"] == packed  # it is in the log
     log.commit(table.hand_event(SEED))
-    assert table.state(None)["hand"]["actions"] == []  # a new hand starts clean
+    assert as_sent.state(table, None)["hand"]["actions"] == []  # a new hand starts clean
     rich = table.game.hand.actor
     assert rich == 1 - first
     log.commit(table.act_event(rich, {"do": "raise"}))
     log.commit(table.act_event(first, {"do": "allin"}))
-    hand = table.state(None)["hand"]
+    hand = as_sent.state(table, None)["hand"]
     assert "timeout" not in hand["actions"][0]
     assert hand["finished"]
     main, back = hand["pots"]
@@ -701,7 +706,7 @@ def test_a_removal_holds_until_the_host_lets_back_or_the_next_game() -> None:
         with pytest.raises(TableError) as refused:
             table.join_event(name, "t2", was)
         assert refused.value.code == "seat/removed"
-    assert table.state(None)["removed"] == ["Bina"]
+    assert as_sent.state(table, None)["removed"] == ["Bina"]
     with pytest.raises(TableError) as refused:
         table.readmit_event(1, "Bina")  # the seat is the computer's now: not the host
     assert refused.value.code == "table/not_host"
@@ -712,7 +717,7 @@ def test_a_removal_holds_until_the_host_lets_back_or_the_next_game() -> None:
     assert table.status == "finished"
     assert log.rebuilt().barred == table.barred != {}
     log.commit(*table.again_event(0, SEED))  # a new game: the removal is over
-    assert table.barred == {} and "removed" not in table.state(None)
+    assert table.barred == {} and "removed" not in as_sent.state(table, None)
     assert isinstance(table.join_event("Bina", "t2", "t1"), Seated)
 
 
@@ -746,10 +751,10 @@ def _bust_seat_two(until: int) -> Log:
 def test_a_player_out_of_chips_is_told_and_may_buy_back_in() -> None:
     log = _bust_seat_two(until=4)
     table = log.table
-    assert table.state(2)["out"] is True
-    assert table.state(2)["rebuy"] == {"chips": 50, "left": 1, "until": 4}
-    assert "rebuy" not in table.state(0) and "out" not in table.state(0)
-    assert "rebuy" not in table.state(None) and "rebuys" not in table.state(None)
+    assert as_sent.state(table, 2)["out"] is True
+    assert as_sent.state(table, 2)["rebuy"] == {"chips": 50, "left": 1, "until": 4}
+    assert "rebuy" not in as_sent.state(table, 0) and "out" not in as_sent.state(table, 0)
+    assert "rebuy" not in as_sent.state(table, None) and "rebuys" not in as_sent.state(table, None)
     # A client that lies: a rebuy with chips in hand, or from a spectator, changes nothing.
     for seat, code in ((0, "rebuy/has_chips"), (None, "table/not_seated")):
         with pytest.raises(Refusal) as refused:
@@ -757,29 +762,33 @@ def test_a_player_out_of_chips_is_told_and_may_buy_back_in() -> None:
         assert refused.value.code == code
     log.commit(table.rebuy_event(2))
     assert table.game is not None and table.game.chips == [15, 15, 50]
-    assert "out" not in table.state(2) and table.state(None)["rebuys"] == [0, 0, 1]
+    assert "out" not in as_sent.state(table, 2) and as_sent.state(table, None)["rebuys"] == [
+        0,
+        0,
+        1,
+    ]
     with pytest.raises(Refusal) as twice:
         table.rebuy_event(2)
     assert twice.value.code == "rebuy/has_chips"
     rebuilt = log.rebuilt()
     assert rebuilt.game is not None and rebuilt.game.chips == [15, 15, 50]
-    assert rebuilt.state(2) == table.state(2)
+    assert as_sent.state(rebuilt, 2) == as_sent.state(table, 2)
 
 
 def test_a_rebuy_during_a_hand_is_no_longer_out() -> None:
     log = _bust_seat_two(until=4)
     table = log.table
     log.commit(table.hand_event(hashlib.sha256(b"3").digest()))  # hand 3: seat 2 sits it out
-    assert table.hand_in_play and table.state(2)["out"] is True
+    assert table.hand_in_play and as_sent.state(table, 2)["out"] is True
     log.commit(table.rebuy_event(2))
-    assert "out" not in table.state(2) and "rebuy" not in table.state(2)
-    assert log.rebuilt().state(2) == table.state(2)
+    assert "out" not in as_sent.state(table, 2) and "rebuy" not in as_sent.state(table, 2)
+    assert as_sent.state(log.rebuilt(), 2) == as_sent.state(table, 2)
 
 
 def test_no_rebuy_after_the_last_hand_for_rebuys() -> None:
     log = _bust_seat_two(until=2)  # hand 3 is next: past the last hand a rebuy may play
     table = log.table
-    state = table.state(2)
+    state = as_sent.state(table, 2)
     assert state["out"] is True and "rebuy" not in state
     with pytest.raises(Refusal) as late:
         table.rebuy_event(2)

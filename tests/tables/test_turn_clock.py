@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import as_sent
 import pytest
 from test_service_faults import TIMING, FlakyStore, run, started
 
@@ -35,7 +36,7 @@ def test_looking_at_your_cards_keeps_the_deadline(tmp_path: Path) -> None:
         await service.command(code, actor, message)
         assert live.table.version == version + 1 and hand.actor == actor
         assert live.deadline == deadline  # 20 s left, as before the look
-        state = live.table.state(actor)
+        state = as_sent.state(live.table, actor)
         assert state["hand"]["actor"] == actor
         # a process that loads the table counts the turn from the deal, not from the look
         stored = await SqliteStore.load(store, live.table.table_id)

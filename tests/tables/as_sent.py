@@ -1,0 +1,16 @@
+"""A table's states as a client gets them: JSON data, for tests that read them key by key."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from teenpatti.tables.table import Table
+
+
+def state(table: Table, seat: int | None) -> dict[str, Any]:
+    """``table.state(seat)`` (a :class:`~teenpatti.tables.messages.State`) as the JSON it is sent
+    as, read back."""
+    out: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(table.state(seat)))
+    return out
