@@ -8,10 +8,12 @@ the hand into its bucket, then one draw from the stored row, a few microseconds.
 shipped table leaves a best response 0.028 boots a hand and beats ``hard``, the rollouts and
 every fixed style heads-up (docs/bots.md, section 8).
 
-At three to six seats of our table's betting it plays ``hard``'s move, replaced, where every
-other player still in has seen, by the move the rollout search was found offline to prefer in
-its information set (:mod:`teenpatti.bots.solver.distill`, ``solver/data/multiway_moves.npz``;
-:attr:`ExpertBot.multiway`): one lookup after hard's decision.
+At three to six seats of our table's betting it plays ``hard``'s move, replaced by the move the
+rollout search was found offline to prefer in its information set (at every decision of the
+multiway game, as the shipped table was learnt; a table learnt only where every other player
+still in has seen is used only there) (:mod:`teenpatti.bots.solver.distill`,
+``solver/data/multiway_moves.npz``; :attr:`ExpertBot.multiway`): one lookup after hard's
+decision.
 
 Everywhere else (the other presets) it asks ``hard`` for its move and then, wherever every
 other player still in has seen, plays each legal move out on deals drawn from what its seat may
@@ -44,6 +46,7 @@ from ..engine.view import HandView
 from ..odds import heads_up_equity
 from .hard import HARD, HardBot
 from .search import Rollouts
+from .solver.distill import everywhere as corrected_everywhere
 from .solver.distill import load as load_corrections
 from .solver.game import ACTIONS, State, bucket_of, same_betting
 from .solver.multiway import MOVES as MULTIWAY_MOVES
@@ -241,13 +244,16 @@ class ExpertBot(HardBot):
         return option.action(seat, option.cost if option.max_cost > option.cost else None)
 
     def _corrected(self, view: HandView, corrections: npt.NDArray[np.int8]) -> Action:
-        """Hard's move, or the correction learnt for it where every other player still in has
-        seen (where the search ran) and the opponent model marks nobody."""
+        """Hard's move, or the correction learnt for it where the table's search ran (every
+        decision, or where every other player still in has seen) and the opponent model marks
+        nobody."""
         base = super().decide(view)
         seat = view.viewer
         if seat is None or view.actor != seat or view.side_show is not None:
             return base
-        if base.kind not in _MULTIWAY_KINDS or _blind_opponent(view):
+        if base.kind not in _MULTIWAY_KINDS:
+            return base
+        if not corrected_everywhere() and _blind_opponent(view):
             return base
         key = multiway_key(view)
         if key is None or (self.exploits and self._exploitable(view)):

@@ -109,10 +109,12 @@ def test_a_correction_needs_a_gain_beyond_its_noise() -> None:
     of a group (differing only in what the positions are too few to tell apart) share it."""
     sums = Sums()
     clear = info_key(False, 4, 5, 2, True, 4, 50, True)
-    pooled = info_key(False, 5, 5, 1, False, 4, 50, False)  # the same group
+    pooled = info_key(False, 5, 5, 2, False, 4, 50, False)  # the same group
+    blind = info_key(False, 4, 5, 0, True, 4, 50, True)  # nobody else has seen: another
     noisy = info_key(False, 4, 2, 2, True, 4, 50, True)
     few = info_key(False, 4, 3, 2, True, 4, 50, True)
     assert group_of(clear) == group_of(pooled) != group_of(noisy)
+    assert group_of(blind) != group_of(clear)
     for key, n, gain, spread in ((clear, 10, 0.5, 0.0), (noisy, 10, 0.5, 5.0), (few, 2, 0.5, 0)):
         sums.count[key, CHAAL] = n
         sums.total[key, CHAAL, RAISE] = n * gain
@@ -124,9 +126,15 @@ def test_a_correction_needs_a_gain_beyond_its_noise() -> None:
     assert int((table >= 0).sum()) == int((group_of(clear) == GROUPS).sum())
 
 
-def test_the_expert_plays_hards_move_or_its_correction(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("everywhere", [False, True])
+def test_the_expert_plays_hards_move_or_its_correction(
+    monkeypatch: pytest.MonkeyPatch, everywhere: bool
+) -> None:
     """At 4 seats of our table the expert is hard (no search) but where the table of
-    corrections names another move for hard's, after every other player has seen."""
+    corrections names another move for hard's: at every decision of its own (not an answer to
+    a side show) when the table was learnt everywhere, else only after every other player has
+    seen."""
+    monkeypatch.setattr(expert_module, "corrected_everywhere", lambda: everywhere)
     rules = Rules()
     none = np.full((KEYS, len(MOVES)), -1, dtype=np.int8)
     always = np.full((KEYS, len(MOVES)), PACK, dtype=np.int8)  # pack instead of anything
@@ -143,8 +151,9 @@ def test_the_expert_plays_hards_move_or_its_correction(monkeypatch: pytest.Monke
             assert ExpertBot(number).decide(v) == hard
             monkeypatch.setattr(expert_module, "load_corrections", lambda: always)
             move = ExpertBot(number).decide(v)
-            searched = v.side_show is None and all(
-                s.seen for s in v.seats if s.dealt and not s.packed and s.seat != seat
+            searched = v.side_show is None and (
+                everywhere
+                or all(s.seen for s in v.seats if s.dealt and not s.packed and s.seat != seat)
             )
             if searched and hard.kind.value in MOVES:
                 assert move.kind is ActionKind.PACK
@@ -153,4 +162,4 @@ def test_the_expert_plays_hards_move_or_its_correction(monkeypatch: pytest.Monke
                 assert move == hard
                 same += 1
             hand.apply(hard)
-    assert changed > 10 and same > 10
+    assert changed > 10 and (same > 10 or everywhere)

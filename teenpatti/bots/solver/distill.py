@@ -25,6 +25,7 @@ import random
 import time
 from functools import lru_cache
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -56,7 +57,10 @@ def all_others_seen(v: HandView) -> bool:
 class Sums:
     """Per information set, hard's move and another move: the rollouts' gain, summed."""
 
-    def __init__(self, seed: int = 1) -> None:
+    def __init__(self, seed: int = 1, everywhere: bool = False) -> None:
+        self.everywhere = everywhere
+        """Search every decision of the multiway game, not only where all the others have
+        seen."""
         self.total = np.zeros((KEYS, NM, NM), dtype=np.float64)
         self.squares = np.zeros((KEYS, NM, NM), dtype=np.float64)
         self.count = np.zeros((KEYS, NM), dtype=np.int64)
@@ -66,7 +70,7 @@ class Sums:
 
     def add_hand(self, search: Rollouts) -> None:
         """Play one hand of ``hard`` at 3-6 seats and search every decision where all the
-        others have seen."""
+        others have seen (every decision of the multiway game, with :attr:`everywhere`)."""
         rng = random.Random(f"distill/{self.seed}/{self.hands}")
         self.hands += 1
         rules = Rules()
@@ -81,7 +85,8 @@ class Sums:
             v = view(hand, seat)
             move = bots[seat].decide(v)
             key = multiway_key(v) if hand.side_show is None else None
-            if key is not None and move.kind in KINDS and all_others_seen(v) and v.you is not None:
+            searched = self.everywhere or all_others_seen(v)
+            if key is not None and move.kind in KINDS and searched and v.you is not None:
                 moves = candidates(v)
                 values = search.values(v, moves, rng)
                 base = next((i for i, m in enumerate(moves) if m.kind is move.kind), None)
@@ -101,20 +106,29 @@ class Sums:
             hand.apply(move)
 
     def save(self, path: Path) -> None:
+        """Write the sums to ``path`` whole or not at all (a new file put in its place), so a
+        build stopped at any moment goes on from its last save."""
+        part = path.with_name(path.name + ".part")
+        with part.open("wb") as out:
+            self._write(out)
+        part.replace(path)
+
+    def _write(self, out: BinaryIO) -> None:
         np.savez_compressed(
-            path,
+            out,
             total=self.total,
             squares=self.squares,
             count=self.count,
             hands=np.int64(self.hands),
             positions=np.int64(self.positions),
             seed=np.int64(self.seed),
+            everywhere=np.bool_(self.everywhere),
         )
 
     @classmethod
     def resume(cls, path: Path) -> Sums:
         with np.load(path) as f:
-            s = cls(int(f["seed"]))
+            s = cls(int(f["seed"]), bool(f["everywhere"]) if "everywhere" in f else False)
             s.total, s.squares, s.count = f["total"], f["squares"], f["count"]
             s.hands, s.positions = int(f["hands"]), int(f["positions"])
         return s
@@ -125,6 +139,8 @@ def combined(paths: list[Path]) -> Sums:
     out = Sums.resume(paths[0])
     for path in paths[1:]:
         more = Sums.resume(path)
+        if more.everywhere != out.everywhere:
+            raise ValueError(f"{path} searched other decisions than {paths[0]}")
         out.total += more.total
         out.squares += more.squares
         out.count += more.count
@@ -135,23 +151,25 @@ def combined(paths: list[Path]) -> Sums:
 
 def group_of(key: int) -> int:
     """The group a set's positions are pooled in: acting or answering, two left or more, the
-    bucket, the stake and the pot band (the sets of :func:`.multiway.info_key` differ also in the
-    others seen, the side show's target and a seen raise, which the positions are too few to
-    tell apart).
+    bucket, how many of the others have seen (none, one, two or more), the stake and the pot
+    band (the sets of :func:`.multiway.info_key` differ also in the players in, the side show's
+    target and a seen raise, which the positions are too few to tell apart).
 
     >>> group_of(0), group_of(KEYS - 1)
-    (0, 863)
+    (0, 2591)
     """
     k = key // 2  # a seen raise
     pot = k % 6
     k //= 6
     stake = k % 4
-    k //= 4 * 2 * 3  # the side show's target, the others seen
+    k //= 4 * 2  # the side show's target
+    seen = k % 3
+    k //= 3
     bucket = k % 9
     k //= 9
     n_in = k % 5
     answering = k // 5
-    return (((answering * 2 + (n_in > 0)) * 9 + bucket) * 4 + stake) * 6 + pot
+    return ((((answering * 2 + (n_in > 0)) * 9 + bucket) * 3 + seen) * 4 + stake) * 6 + pot
 
 
 GROUPS = np.array([group_of(k) for k in range(KEYS)], dtype=np.int64)
@@ -192,6 +210,26 @@ def load() -> npt.NDArray[np.int8] | None:
     return out
 
 
+@lru_cache(maxsize=1)
+def everywhere() -> bool:
+    """Whether the shipped corrections were learnt at every decision of the multiway game (else
+    only where all the others still in have seen, and ``expert`` uses them only there)."""
+    path = FOLDER / "multiway_moves.npz"
+    if not path.exists():
+        return False
+    with np.load(path) as f:
+        return bool(f["everywhere"]) if "everywhere" in f else False
+
+
+def _write(path: Path, table: npt.NDArray[np.int8], sums: Sums) -> None:
+    np.savez_compressed(
+        path,
+        moves=table,
+        positions=np.int64(sums.positions),
+        everywhere=np.bool_(sums.everywhere),
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--positions", type=int, default=20_000)
@@ -200,18 +238,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--every", type=int, default=50, help="hands between saves")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--everywhere",
+        action="store_true",
+        help="search every decision, not only where all the others have seen (a new build)",
+    )
+    parser.add_argument(
         "--combine", type=Path, nargs="*", default=None, help="write --out from these states"
     )
     args = parser.parse_args(argv)
     if args.combine:
         sums = combined(args.combine)
         table = corrections(sums)
-        np.savez_compressed(args.out, moves=table, positions=np.int64(sums.positions))
+        _write(args.out, table, sums)
         print(f"{sums.positions} positions, {int((table >= 0).sum())} corrections")
         return
     if args.state is None:
         parser.error("--state PATH is needed to build")
-    sums = Sums.resume(args.state) if args.state.exists() else Sums(args.seed)
+    sums = Sums.resume(args.state) if args.state.exists() else Sums(args.seed, args.everywhere)
     search = Rollouts()
     started = time.process_time()
     while sums.positions < args.positions:
@@ -220,7 +263,7 @@ def main(argv: list[str] | None = None) -> None:
         sums.save(args.state)
         table = corrections(sums)
         if args.out is not None:
-            np.savez_compressed(args.out, moves=table, positions=np.int64(sums.positions))
+            _write(args.out, table, sums)
         print(
             f"{sums.hands} hands, {sums.positions} positions, {int((table >= 0).sum())}"
             f" corrections, {time.process_time() - started:.0f} CPU s",
