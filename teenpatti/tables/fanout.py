@@ -26,7 +26,7 @@ from . import messages
 from .clock import Clock
 from .live import Connection, LiveTable, Sent
 from .outgoing import Shared
-from .patch import Op, apply, diff, names
+from .patch import Op, diff
 
 __all__ = ["Fanout"]
 
@@ -205,8 +205,13 @@ the public state's (and ``you``, the same in all of a seat's states)."""
 def _own_ops(before: Sent, sent: Sent, seat: int, shared: list[Op]) -> list[Op]:
     """What turns ``seat``'s previous state, once the shared operations are applied, into its
     state now. A seat's state differs from the public one only in its own fields (:data:`OWN`)
-    and the rows whose cards only it may see (a row that is not the public row object): only
-    those are compared."""
+    and, in the rows whose cards only it may see (a row that is not the public row object), in
+    the row's cards (:data:`OWN_ROW`): only those are compared.
+
+    A row's other fields are the public row's, so the shared operations bring them to the new
+    public row's; an own field ends as the shared operations leave it (the new public row's
+    where they set it or the whole row, as it was held where they did not touch it, unknown
+    where they changed something inside it: then it is set again)."""
     old, new = before.states[seat], sent.states[seat]
     out: list[Op] = []
     for key in OWN:
@@ -220,40 +225,47 @@ def _own_ops(before: Sent, sent: Sent, seat: int, shared: list[Op]) -> list[Op]:
     was_rows, now_rows = before.public.seats, sent.public.seats
     if new_rows is now_rows and old_rows is was_rows:
         return out  # the seat saw no cards of its own, then or now: its rows are the public ones
-    own = [
-        i
-        for i, row in enumerate(new_rows)
-        if row is not now_rows[i] or (i < len(old_rows) and old_rows[i] is not was_rows[i])
-    ]
-    if not own:
-        return out
-    on_rows = [op for op in shared if op[1][0] == "seats"]
-    for i in own:
-        replaced = any(len(op[1]) == 1 or (len(op[1]) == 2 and op[1][1] == i) for op in on_rows)
-        mine = [] if replaced else [[op[0], op[1][2:], *op[2:]] for op in on_rows if op[1][1] == i]
-        row = None if i >= len(old_rows) or replaced else _laid(old_rows[i], mine)
-        if row is None:  # the row (or the list) is new, or changed deep inside: as JSON data
-            held = apply({"seats": msgspec.to_builtins(old_rows)}, msgspec.to_builtins(on_rows))
-            out += diff(held["seats"][i], msgspec.to_builtins(new_rows[i]), ["seats", i])
-            continue
-        if row is new_rows[i]:
-            continue  # the same row as before, and nothing shared touched it
-        out += diff(row, new_rows[i], ["seats", i])
+    held = len(old_rows)
+    for i, row in enumerate(new_rows):
+        public = now_rows[i]
+        if row is public and (i >= held or old_rows[i] is was_rows[i]):
+            continue  # a public row, then and now
+        after = _after(shared, i, held, old_rows[i] if i < held else None, public)
+        for key in OWN_ROW:
+            was, now = after.get(key, UNSET), getattr(row, key)
+            if was is _CHANGED or (was is not now and was != now):
+                where = ["seats", i, key]
+                out.append(["d", where] if now is UNSET else ["s", where, now])
     return out
 
 
-_ROW_FIELDS = {key: attribute for attribute, key in names(messages.SeatRow)}
+OWN_ROW = ("cards", "category", "proof")
+"""The fields of a row a seat may see beyond the public row (their names in JSON too)."""
+_CHANGED = object()
+"""An own field the shared operations changed inside: what it holds then is not known."""
 
 
-def _laid(row: messages.SeatRow, ops: list[Op]) -> messages.SeatRow | None:
-    """``row`` with ``ops`` (on its fields: sets and deletions) applied; ``None`` for an
-    operation inside a field."""
-    if not ops:
-        return row
-    changes: dict[str, object] = {}
-    attributes = _ROW_FIELDS
-    for op in ops:
-        if len(op[1]) != 1 or op[0] not in ("s", "d"):
-            return None
-        changes[attributes[op[1][0]]] = op[2] if op[0] == "s" else UNSET
-    return msgspec.structs.replace(row, **changes)
+def _after(
+    shared: list[Op], i: int, held: int, old: messages.SeatRow | None, public: messages.SeatRow
+) -> dict[str, object]:
+    """Row ``i``'s own fields (:data:`OWN_ROW`) as the shared operations leave them, in a
+    state that held ``held`` rows, row ``i`` being ``old``; ``public``: the new public row."""
+    out: dict[str, object] = {}
+    if old is not None:
+        out = {key: getattr(old, key) for key in OWN_ROW}
+    for op in shared:
+        path = op[1]
+        if path[0] != "seats":
+            continue
+        depth = len(path)
+        if depth == 1:  # the list set whole, or rows appended
+            if op[0] != "a" or i >= held:
+                out = {key: getattr(public, key) for key in OWN_ROW}
+        elif path[1] != i:
+            continue
+        elif depth == 2:  # the row set whole
+            out = {key: getattr(public, key) for key in OWN_ROW}
+        elif path[2] in OWN_ROW:
+            key = path[2]
+            out[key] = getattr(public, key) if depth == 3 and op[0] != "a" else _CHANGED
+    return out

@@ -30,12 +30,13 @@ True
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable
+from itertools import compress
+from operator import is_not
 from typing import Any
 
 import msgspec
 from msgspec import UNSET
+from msgspec.structs import astuple
 
 __all__ = ["PatchError", "apply", "diff", "names"]
 
@@ -100,17 +101,29 @@ def _diff(old: Any, new: Any, path: Path, out: list[Op]) -> None:
         if len(new) > n and new[:n] == old:
             out.append(["a", path, new[n:]])
             return
-        if len(new) == n and all(map(_is_object, new)) and all(map(_is_object, old)):
-            for i, (before, value) in enumerate(zip(old, new, strict=True)):
-                if before is not value and before != value:
+        if len(new) == n and _objects(new) and _objects(old):
+            for i in compress(range(n), map(is_not, old, new)):  # (items not the same object)
+                before, value = old[i], new[i]
+                if before != value:
                     _diff(before, value, [*path, i], out)
             return
     out.append(["s", path, new])
 
 
-def _is_object(value: Any) -> bool:
-    """Whether ``value`` is a JSON object (a dict, or a struct)."""
-    return type(value) is dict or isinstance(value, msgspec.Struct)
+def _objects(values: list[Any]) -> bool:
+    """Whether every item of ``values`` is a JSON object (a dict, or a struct): their types
+    are looked at once each (the rows of a state are all of one type)."""
+    kinds = set(map(type, values))
+    if kinds <= _OBJECTS:
+        return True
+    if all(kind is dict or issubclass(kind, msgspec.Struct) for kind in kinds):
+        _OBJECTS.update(kinds)
+        return True
+    return False
+
+
+_OBJECTS: set[type] = {dict}
+"""The types known to be JSON objects."""
 
 
 def _keys(old: dict[str, Any], new: dict[str, Any], path: Path, out: list[Op]) -> None:
@@ -130,8 +143,8 @@ def _keys(old: dict[str, Any], new: dict[str, Any], path: Path, out: list[Op]) -
 _PLAIN = frozenset({int, str, float, bool, type(None)})
 """The types of JSON's plain values: one that differs is set."""
 
-_FIELDS: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
-"""Each struct type's fields' names in JSON, in order, and what reads their values."""
+_FIELDS: dict[type, tuple[str, ...]] = {}
+"""Each struct type's fields' names in JSON, in order (as ``astuple`` gives their values)."""
 
 
 def names(kind: type[msgspec.Struct]) -> tuple[tuple[str, str], ...]:
@@ -148,29 +161,23 @@ def _fields(old: msgspec.Struct, new: msgspec.Struct, path: Path, out: list[Op])
     """The operations from ``old`` to ``new`` (structs of one type), field by field: a field
     ``UNSET`` is absent from the JSON (the wire's types have no other default)."""
     kind = type(new)
-    known = _FIELDS.get(kind)
-    if known is None:
-        attributes = kind.__struct_fields__
-        read_all = (
-            operator.attrgetter(*attributes)
-            if len(attributes) > 1
-            else lambda struct: tuple(getattr(struct, a) for a in attributes)
-        )
-        known = _FIELDS[kind] = (kind.__struct_encode_fields__, read_all)
-    keys, read = known
+    keys = _FIELDS.get(kind)
+    if keys is None:
+        keys = _FIELDS[kind] = kind.__struct_encode_fields__
+    olds, news = astuple(old), astuple(new)
     gone: list[str] = []
-    for key, before, value in zip(keys, read(old), read(new), strict=False):
-        if before is value:
-            continue
+    # Only the fields that are not the same object are looked at (found without a Python loop).
+    for k in compress(range(len(keys)), map(is_not, olds, news)):
+        before, value = olds[k], news[k]
         if value is UNSET:
-            gone.append(key)
+            gone.append(keys[k])
         elif before is UNSET:
-            out.append(["s", [*path, key], value])
+            out.append(["s", [*path, keys[k]], value])
         elif before != value:
             if type(value) in _PLAIN:  # (what ``_diff`` would do, without the call)
-                out.append(["s", [*path, key], value])
+                out.append(["s", [*path, keys[k]], value])
             else:
-                _diff(before, value, [*path, key], out)
+                _diff(before, value, [*path, keys[k]], out)
     for key in gone:
         out.append(["d", [*path, key]])
 

@@ -18,6 +18,7 @@ and every computer player connected.
 
 from __future__ import annotations
 
+from operator import is_
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -96,6 +97,9 @@ class Render:
         fields)."""
         self._committed: tuple[str | None, str] = (None, "")
         """The next hand's seed and its commitment."""
+        self._offered: dict[int, tuple[tuple[LegalAction, ...], list[Legal]]] = {}
+        """Each seat's moves on offer in its last state, from the engine and as sent: the same
+        moves again are the same list, so a patch skips it at once."""
 
     def state(self, seat: int | None) -> State:
         """Everything ``seat`` (``None``: a spectator) may know of the table: a serialisation of
@@ -250,9 +254,14 @@ class Render:
                 )
                 self._own[(seat, s)] = (row, cards, mixed)
         legal = () if self.table.paused else hand.legal_actions(seat)
-        out, rebuy = self._rebuy_offer(seat)
+        offered = self._offered.get(seat)
+        if offered is None or len(offered[0]) != len(legal) or not all(map(is_, offered[0], legal)):
+            offered = self._offered[seat] = (tuple(legal), [_legal(a) for a in legal])
+        # a seat with chips is offered no rebuy (:meth:`_rebuy_offer` says so at once)
+        held = game.chips[seat] if hand.finished else hand.chips[seat]
+        out, rebuy = (UNSET, UNSET) if held > 0 else self._rebuy_offer(seat)
         return msgspec.structs.replace(
-            public, you=seat, seats=rows, legal=[_legal(a) for a in legal], out=out, rebuy=rebuy
+            public, you=seat, seats=rows, legal=offered[1], out=out, rebuy=rebuy
         )
 
     def _rebuy_offer(self, seat: int) -> tuple[bool | UnsetType, RebuyOffer | UnsetType]:
