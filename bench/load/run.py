@@ -263,7 +263,7 @@ def measure(
             str(args.rate),
             "--target",
             name,
-            *(["--patches"] if args.patches else []),
+            *(["--whole"] if args.whole else []),
         ]
         swarm, lines = spawn_lines(swarm_cmd)
         budget = args.tables / 5 + 60 + args.warmup + args.seconds + 90
@@ -453,9 +453,9 @@ def parse() -> argparse.Namespace:
     )
     parser.add_argument("--stall-sync", type=float, default=0.0)
     parser.add_argument(
-        "--patches",
+        "--whole",
         action="store_true",
-        help="the swarm asks for patches (the bare app ignores it)",
+        help="the swarm asks for whole states, not patches (the bare app ignores it)",
     )
     parser.add_argument("--only", choices=("both", "teenpatti", "bare"), default="both")
     parser.add_argument(

@@ -74,7 +74,8 @@ from teenpatti.tables.patch import apply
 
 STATE_PREFIX = b'{"type":"state","version":'
 PATCH_PREFIX = b'{"type":"patch","version":'
-"""How a ``patch`` starts (``--patches``: the swarm's sockets ask for patches in their hello)."""
+"""How a ``patch`` starts (the server's default; ``--whole``: the swarm's sockets say
+``"patches": false`` in their hello and get whole states)."""
 """How every ``state`` message starts (both servers): the version is read without parsing JSON."""
 WS_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 SEATS = 6
@@ -565,7 +566,10 @@ async def open_client(
         _, client = await loop.create_connection(make, sock=sock)
     try:
         await asyncio.wait_for(asyncio.shield(client.opened), args.step_timeout)
-        client.send_json({"type": "hello", "token": token, "patches": args.patches})
+        hello: dict[str, Any] = {"type": "hello", "token": token}
+        if args.whole:  # else patches, the server's default
+            hello["patches"] = False
+        client.send_json(hello)
         await asyncio.wait_for(asyncio.shield(client.first_state), args.step_timeout)
     except BaseException:
         if client.transport is not None:
@@ -930,7 +934,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--stall-sync", type=float, default=0.0, help="syncs/s the stalled sends")
     parser.add_argument("--stall-rcvbuf", type=int, default=4096, help="its SO_RCVBUF (bytes)")
     parser.add_argument(
-        "--patches", action="store_true", help="ask for patches instead of whole states"
+        "--whole",
+        action="store_true",
+        help='say "patches": false: whole states instead of patches (the default)',
     )
     parser.add_argument("--seed", type=int, default=1, help="for the choice of moves")
     parser.add_argument("--target", default="server", help="a label for the result")

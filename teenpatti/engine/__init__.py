@@ -10,9 +10,9 @@ time, so that dropping any of them changes no result:
   holds its rules, so the identity is not reused; at most 1,024, then cleared), its ranking and
   the facts a hand reads at every move; ``rules``' ``lru_cache`` of the options that differ from
   the preset;
-- ``hand._OPTIONS``, ``_CHAALS``, ``_RAISES``, ``_OUTCOMES`` and ``actions._PLAIN``: frozen
-  :class:`LegalAction`, :class:`Outcome` and :class:`Action` values by what they hold, made once
-  and shared (they are immutable, so sharing is safe);
+- ``hand._OPTIONS``, ``_CHAALS``, ``_RAISES``, ``_RANGES``, ``_OUTCOMES`` and
+  ``actions._PLAIN``: frozen :class:`LegalAction`, :class:`Outcome` and :class:`Action` values by
+  what they hold, made once and shared (they are immutable, so sharing is safe);
 - ``view._PUBLIC``: per live hand (weakly keyed), what every viewer sees alike after its last
   move.
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from enum import StrEnum
+from itertools import compress
+from operator import gt
 
 from . import prices
 from .actions import Action, ActionKind, LegalAction, Outcome
@@ -28,6 +30,7 @@ from .deck import DECK_V1, CardTree, Shuffle
 from .errors import IllegalAction
 from .evaluate import CARD_COUNT, Evaluator
 from .pots import Pot, cut_pots, share
+from .prices import chaal_top
 from .rules import (
     AllIn,
     Bets,
@@ -101,6 +104,7 @@ class _Facts:
     __slots__ = (
         "all_in_showdown",
         "asker_loses",
+        "blind_turns_max",
         "cap",
         "evaluator",
         "jokers",
@@ -108,8 +112,12 @@ class _Facts:
         "limit_settles_shows",
         "quadruple",
         "range_bets",
+        "range_stakes",
+        "see_anytime",
         "seen_vs_blind_forbidden",
+        "show_after_bet",
         "show_double",
+        "sideshow_all_seen",
         "sideshow_off",
         "sideshow_previous",
         "step",
@@ -124,6 +132,11 @@ class _Facts:
         """The pot limit in chips, or ``None``."""
         self.step = -1 if rules.direction is Direction.ANTICLOCKWISE else 1
         self.range_bets = rules.bets is Bets.RANGE
+        self.range_stakes = rules.range_max_stakes
+        self.blind_turns_max = rules.blind_turns_max
+        self.see_anytime = rules.see_anytime
+        self.show_after_bet = rules.show_after_bet
+        self.sideshow_all_seen = rules.sideshow_all_seen
         self.quadruple = rules.show_seen_vs_blind is ShowSeenVsBlind.QUADRUPLE
         self.seen_vs_blind_forbidden = rules.show_seen_vs_blind is ShowSeenVsBlind.FORBIDDEN
         self.show_double = rules.show_cost is ShowCost.DOUBLE
@@ -183,6 +196,17 @@ def _priced(known: dict[int, LegalAction], kind: ActionKind, cost: int) -> Legal
     return option
 
 
+_RANGES: dict[tuple[int, int], LegalAction] = {}
+"""Chaals under range bets, by their least and most cost."""
+
+
+def _ranged(key: tuple[int, int]) -> LegalAction:
+    if len(_RANGES) >= 4096:
+        _RANGES.clear()
+    option = _RANGES[key] = LegalAction(_K_CHAAL, *key)
+    return option
+
+
 _OUTCOMES: dict[tuple[int, int], Outcome] = {}
 """Outcomes without a side show's loser, made once and shared (they are frozen)."""
 
@@ -224,9 +248,33 @@ class Hand:
     the deal is ``wild`` (the next card of the deck when a seed is given).
     """
 
-    __slots__ = ("__dict__", "__weakref__", "_facts", "_offered", "_offered_at", "_offered_seat")
-    # The state is in the instance's dictionary (``vars(hand)``); what is worked out from it and
-    # kept only to save time (the rules' facts, the legal moves last listed) is not.
+    __slots__ = (
+        "__dict__",
+        "__weakref__",
+        "_cap",
+        "_facts",
+        "_limit",
+        "_offered",
+        "_offered_at",
+        "_offered_seat",
+        "_proofs",
+        "_rest",
+        "_tree",
+        "dealt",
+        "deck",
+        "evaluator",
+        "first",
+        "order",
+        "step",
+        "strength",
+    )
+    # The state is in the instance's dictionary (``vars(hand)``): the rules, the seats, the deal
+    # and everything play changes. What is worked out from it once and never changes (the rules'
+    # facts, the order of play, the deck drawn from the shuffle, the strength of each hand, the
+    # card tree and its proofs) and the legal moves last listed are in slots. Besides saving
+    # their lookups, this keeps the dictionary under the 30 keys an instance's dictionary can
+    # share with the others of its class: past them, every one is a whole dictionary of its own,
+    # slower to make and to read.
 
     def __init__(
         self,
@@ -261,8 +309,6 @@ class Hand:
         """The highest stake in chips, or ``None`` (worked out once: the rules never change)."""
         self._limit = facts.limit
         """The pot limit in chips, or ``None``."""
-        self._in_pot = 0
-        """The sum of :attr:`contributed`, kept as chips go in."""
         self._offered_at = -1
         self._offered_seat = -1
         self._offered: list[LegalAction] = []
@@ -272,15 +318,15 @@ class Hand:
         self.dealer = dealer
         step = self.step = facts.step
         self.start_chips: list[int] = list(chips)
-        self.chips: list[int] = list(chips)
         dealt = self.dealt = [c > 0 for c in chips]
-        players = sum(dealt)
-        if players < 2:
-            raise IllegalAction("hand/players", "a hand needs at least two players with chips")
         order = self.order = [(dealer + step * k) % n for k in range(1, n + 1)]
         """Every seat in order of play, starting after the dealer."""
-        self.first = next(s for s in order if dealt[s])
-        if isinstance(seed, bytes | bytearray):
+        deal_order = order if False not in dealt else [s for s in order if dealt[s]]
+        players = len(deal_order)
+        if players < 2:
+            raise IllegalAction("hand/players", "a hand needs at least two players with chips")
+        first = self.first = deal_order[0]
+        if seed is not None and type(seed) is not Shuffle and isinstance(seed, bytes | bytearray):
             seed = Shuffle(bytes(seed), version=DECK_V1)
         self.shuffle: Shuffle | None = seed
         """How the deck was decided (``None`` when the cards were given)."""
@@ -288,7 +334,7 @@ class Hand:
         """The cards dealt from the shuffle, in dealing order (the card turned up last)."""
         self._tree: CardTree | None = None
         self._proofs: dict[int, list[dict[str, object]]] = {}
-        self.cards: list[tuple[int, ...] | None] = self._deal(cards, seed)
+        self.cards: list[tuple[int, ...] | None] = self._deal(cards, seed, deal_order)
         if facts.wild_rank and wild is None:
             if not self._rest:
                 raise IllegalAction(
@@ -306,19 +352,17 @@ class Hand:
         self.strength: list[int] = [
             table[c[0] * sa + c[1] * sb + c[2]] if c else -1 for c in self.cards
         ]
-        self.contributed: list[int] = [0] * n
         self.live: list[bool] = list(dealt)
         self.in_count = players
         """How many seats are still in the hand."""
         self.seen: list[bool] = [False] * n
-        self.all_in: list[bool] = [False] * n
         self.blind_turns: list[int] = [0] * n
         self.has_bet: list[bool] = [False] * n
         """Who has bet this hand (a chaal, raise, all in or side show; the boot is no bet): only
         they can be asked for a side show."""
-        self.stake = rules.boot
+        boot = self.stake = rules.boot
         self.bet_made = False
-        self.to_act: int | None = self.first
+        self.to_act: int | None = first
         self.side_show: tuple[int, int] | None = None
         """``(asker, asked)`` while a side show waits for its answer."""
         self.side_shows: list[tuple[int, int]] = []
@@ -333,14 +377,30 @@ class Hand:
         self.outcomes: list[Outcome] = []
         """What each move in :attr:`log` did: chips paid, the stake after it, a side show's
         loser."""
-        boot = rules.boot
-        for seat in order:
-            if dealt[seat]:
-                self._pay(seat, min(boot, self.chips[seat]))
-        if self._all_in_shows():
-            self._showdown(EndedBy.ALL_IN)
-        elif self._pot_limit_reached():
-            self._showdown(EndedBy.POT_LIMIT)
+        # The boot, from every seat dealt in (what ``_pay`` does, seat by seat; the whole boot
+        # or every chip a seat has), and the end if that brings the showdown (``_stopped``).
+        left: list[int] = list(chips)
+        contributed: list[int] = [0] * n
+        all_in: list[bool] = [False] * n
+        in_pot = 0
+        for seat, dealt_in in enumerate(dealt):
+            if dealt_in:
+                have = left[seat]
+                if have > boot:
+                    left[seat] = have - boot
+                    contributed[seat] = boot
+                    in_pot += boot
+                else:
+                    left[seat] = 0
+                    contributed[seat] = have
+                    in_pot += have
+                    all_in[seat] = True
+        self.chips: list[int] = left
+        self.contributed: list[int] = contributed
+        self.all_in: list[bool] = all_in
+        self._in_pot = in_pot
+        """The sum of :attr:`contributed`, kept as chips go in."""
+        self._stopped()
 
     # ------------------------------------------------------------------ the deal
     @property
@@ -394,20 +454,23 @@ class Hand:
         return [c for hand in self.cards if hand for c in hand]
 
     def _deal(
-        self, cards: Sequence[Sequence[int] | None] | None, seed: Shuffle | None
+        self,
+        cards: Sequence[Sequence[int] | None] | None,
+        seed: Shuffle | None,
+        order: list[int],
     ) -> list[tuple[int, ...] | None]:
+        """The cards of each seat: given, or dealt from ``seed`` to the seats in ``order`` (the
+        :attr:`deal_order`)."""
         n = self.seats
         self._rest: list[int] = []
         jokers = self._facts.jokers
         if cards is None:
             if seed is None:
                 raise IllegalAction("hand/cards", "give the dealt cards or a seed to deal from")
-            dealt = self.dealt
-            order = [s for s in self.order if dealt[s]]  # (deal_order)
-            count = 3 * len(order) + self._facts.wild_rank
+            players = len(order)
+            count = 3 * players + self._facts.wild_rank
             self.deck = deck = seed.cards(count, jokers=jokers)
             # (as deal() gives them: card k to order[k % players]; the seats are distinct)
-            players = len(order)
             hands: list[tuple[int, ...] | None] = [None] * n
             for k, s in enumerate(order):
                 hands[s] = (deck[k], deck[k + players], deck[k + 2 * players])
@@ -494,10 +557,13 @@ class Hand:
         return cost
 
     def _max_chaal(self, seat: int) -> int:
-        return prices.max_chaal(self.rules, self.stake, self.seen[seat])
+        """:func:`prices.max_chaal`, from the rules' numbers worked out once."""
+        facts = self._facts
+        return chaal_top(self.stake, self.seen[seat], facts.range_stakes, facts.cap)
 
     def _all_seen(self) -> bool:
-        return all(seen or not live for seen, live in zip(self.seen, self.live, strict=True))
+        """Whether every player still in has seen their cards."""
+        return True not in map(gt, self.live, self.seen)  # (live > seen: in and blind)
 
     def can_see(self, seat: int) -> bool:
         """Whether ``seat`` may look at its cards now."""
@@ -516,8 +582,9 @@ class Hand:
         """
         if self.finished:
             return []
-        if seat is None:
-            seat = self.actor
+        if seat is None:  # (actor)
+            pending = self.side_show
+            seat = self.to_act if pending is None else pending[1]
             assert seat is not None
         moves = len(self.log)
         if moves == self._offered_at and seat == self._offered_seat and type(seat) is int:
@@ -545,9 +612,13 @@ class Hand:
             facts = self._facts
             cost = self._chaal(seat, None)
             if type(cost) is int:
-                if facts.range_bets:
-                    most = min(self._max_chaal(seat), self.chips[seat])
-                    out.append(_option(_K_CHAAL, cost, most))
+                if facts.range_bets:  # anything from the chaal to its top, as chips allow
+                    most = self._max_chaal(seat)
+                    chips = self.chips[seat]
+                    if chips < most:
+                        most = chips
+                    key = (cost, most)
+                    out.append(_RANGES.get(key) or _ranged(key))
                 else:
                     out.append(_CHAALS.get(cost) or _priced(_CHAALS, _K_CHAAL, cost))
             cost = self._raise(seat)
@@ -662,7 +733,7 @@ class Hand:
 
     def _check_bet(self, seat: int) -> Refusal | None:
         """(After :meth:`_check_turn`.) ``seat`` is not past the blind-turn limit."""
-        limit = self.rules.blind_turns_max
+        limit = self._facts.blind_turns_max
         if limit is not None and not self.seen[seat] and self.blind_turns[seat] >= limit:
             return (
                 "blind/limit",
@@ -681,7 +752,7 @@ class Hand:
     def _see(self, seat: int) -> int | Refusal:
         if self.seen[seat]:
             return _ALREADY_SEEN
-        if not (self.rules.see_anytime or (seat == self.to_act and self.side_show is None)):
+        if not (self._facts.see_anytime or (seat == self.to_act and self.side_show is None)):
             return self._not_your_turn(seat, "see your cards")
         return 0
 
@@ -758,7 +829,7 @@ class Hand:
     def _show(self, seat: int) -> int | Refusal:
         if self.in_count != 2:
             return _SHOW_PLAYERS
-        if self.rules.show_after_bet and not self.bet_made:
+        if self._facts.show_after_bet and not self.bet_made:
             return (
                 "show/after_bet",
                 "a show can be asked only once someone has paid a chaal or a raise this hand",
@@ -777,13 +848,14 @@ class Hand:
 
     def _side_show_asker(self, seat: int) -> Refusal | None:
         """The part of a side show's check that does not depend on the seat asked."""
-        if self._facts.sideshow_off:
+        facts = self._facts
+        if facts.sideshow_off:
             return ("sideshow/off", "this table plays without side shows", ())
         if self.in_count < 3:
             return _SIDE_SHOW_PLAYERS
         if not self.seen[seat]:
             return _SIDE_SHOW_BLIND
-        if self.rules.sideshow_all_seen and not self._all_seen():
+        if facts.sideshow_all_seen and not self._all_seen():
             return _SIDE_SHOW_ALL_SEEN
         return None
 
@@ -912,9 +984,11 @@ class Hand:
                 self.side_show = (seat, action.target)
         else:
             loser = self._answer_side_show(kind is _K_ACCEPT)
-        self.outcomes.append(
-            _outcome(cost, self.stake) if loser is None else Outcome(cost, self.stake, loser)
-        )
+        if loser is None:
+            key = (cost, self.stake)
+            self.outcomes.append(_OUTCOMES.get(key) or _outcome(*key))
+        else:
+            self.outcomes.append(Outcome(cost, self.stake, loser))
         return action
 
     def _bet(self, seat: int, kind: ActionKind, cost: int) -> None:
@@ -937,7 +1011,8 @@ class Hand:
             if new_stake > self.stake:
                 self.stake = new_stake
         if not self._stopped():
-            self._next_turn(seat)
+            # (_next_turn: a bet leaves everyone in, and no all in brought the showdown)
+            self.to_act = self.next_in(seat)
 
     def _answer_side_show(self, accepted: bool) -> int | None:
         """Settle the side show waiting for its answer; return the seat it knocked out."""
@@ -1002,9 +1077,9 @@ class Hand:
 
     # ------------------------------------------------------------------ the end
     def _showdown(self, ended_by: EndedBy, asker: int | None = None) -> None:
-        for s in range(self.seats):
-            if self.live[s]:
-                self.shown[s] = True
+        shown = self.shown
+        for s in compress(range(self.seats), self.live):
+            shown[s] = True
         strength = self.strength
         if asker is not None and self._facts.asker_loses:
             self._settle(ended_by, lambda s: strength[s] * 2 + (s != asker))
@@ -1012,30 +1087,36 @@ class Hand:
             self._settle(ended_by, strength.__getitem__)
 
     def _settle(self, ended_by: EndedBy, key: Callable[[int], int]) -> None:
-        live = self.live
-        if True in self.all_in:
-            pots = cut_pots(self.contributed, live, self.all_in)
+        live, all_in = self.live, self.all_in
+        pots: list[Pot] | None = None
+        if True in all_in:
+            pots = cut_pots(self.contributed, live, all_in)
+            amount, eligible = (pots[0].amount, pots[0].eligible) if len(pots) == 1 else (0, ())
         else:  # one pot, for everyone still in (what cut_pots gives when nobody is all in)
-            amount = self._in_pot
-            pots = [Pot(amount, tuple(s for s in range(self.seats) if live[s]))] if amount else []
-        settled = None
-        if len(pots) == 1:  # one pot and one winner: what share gives, without its odd chips
-            pot = pots[0]
-            eligible = winners = pot.eligible
-            if len(eligible) > 1:
-                keys = [key(s) for s in eligible]
+            amount, eligible = self._in_pot, tuple(compress(range(self.seats), live))
+        winner = None  # of the one pot, if it has one winner: what share gives, without odd chips
+        if amount:
+            if len(eligible) == 1:
+                winner = eligible[0]
+            else:
+                keys = list(map(key, eligible))
                 best = max(keys)
-                winners = tuple(s for s, k in zip(eligible, keys, strict=True) if k == best)
-            if len(winners) == 1:
-                settled = [(Pot(pot.amount, eligible, winners), {winners[0]: pot.amount})]
-        if settled is None:
-            settled = share(pots, key, self.order)
-        self.pots = []
-        for pot, amounts in settled:
-            self.pots.append(pot)
-            for seat, amount in amounts.items():
-                self.won[seat] += amount
-                self.chips[seat] += amount
+                if keys.count(best) == 1:
+                    winner = eligible[keys.index(best)]
+        won, chips = self.won, self.chips
+        if winner is not None:
+            won[winner] += amount
+            chips[winner] += amount
+            self.pots = [Pot(amount, eligible, (winner,))]
+        else:
+            if pots is None:
+                pots = [Pot(amount, eligible)] if amount else []
+            self.pots = []
+            for pot, amounts in share(pots, key, self.order):
+                self.pots.append(pot)
+                for seat, paid in amounts.items():
+                    won[seat] += paid
+                    chips[seat] += paid
         self.finished = True
         self.ended_by = ended_by
         self.to_act = None

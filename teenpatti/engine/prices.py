@@ -17,7 +17,15 @@ from __future__ import annotations
 
 from .rules import Rules, ShowCost, ShowSeenVsBlind
 
-__all__ = ["can_raise", "chaal_cost", "max_chaal", "raise_cost", "show_cost", "side_show_cost"]
+__all__ = [
+    "can_raise",
+    "chaal_cost",
+    "chaal_top",
+    "max_chaal",
+    "raise_cost",
+    "show_cost",
+    "side_show_cost",
+]
 
 
 def chaal_cost(stake: int, seen: bool) -> int:
@@ -38,11 +46,26 @@ def can_raise(rules: Rules, stake: int) -> bool:
 
 def max_chaal(rules: Rules, stake: int, seen: bool) -> int:
     """The most a chaal may carry under range bets (before the player's chips)."""
-    cap = rules.stake_cap
-    top = stake * rules.range_max_stakes
+    return chaal_top(stake, seen, rules.range_max_stakes, rules.stake_cap)
+
+
+def chaal_top(stake: int, seen: bool, stakes: int, cap: int | None) -> int:
+    """:func:`max_chaal` from the rules' two numbers: ``stakes`` (``range_max_stakes``) and the
+    stake ``cap`` in chips (``None``: no cap). The hand, which has them at hand at every move,
+    asks this directly.
+
+    >>> chaal_top(10, False, 2, None), chaal_top(10, True, 2, None), chaal_top(10, True, 4, 30)
+    (20, 40, 60)
+    """
+    top = stake * stakes
     if seen:
-        return top * 2 if cap is None else max(stake * 2, min(top * 2, cap * 2))
-    return top if cap is None else max(stake, min(top, cap))
+        stake *= 2
+        top *= 2
+        if cap is not None:
+            cap *= 2
+    if cap is not None and top > cap:
+        top = cap
+    return top if top > stake else stake
 
 
 def show_cost(rules: Rules, stake: int, seen: bool, other_seen: bool) -> int | None:

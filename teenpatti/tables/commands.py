@@ -92,10 +92,10 @@ class _Message(msgspec.Struct, tag_field="type", frozen=True, kw_only=True, omit
 
 class Hello(_Message, tag="hello", frozen=True):
     """The first message: take the seat of ``token`` (``None``: watch). ``patches``: this client
-    applies patches."""
+    applies patches (the default: a client that cannot says ``false`` and gets whole states)."""
 
     token: str | None = None
-    patches: bool = False
+    patches: bool = True
 
 
 class _Command(_Message, frozen=True):
@@ -273,8 +273,10 @@ def decode_hello(text: str | bytes) -> Hello:
     """A socket's first message, typed: anything but a hello that fits is :class:`TableError`
     (``message/hello``, or ``token/invalid`` for a token that is not text).
 
-    >>> decode_hello('{"type": "hello", "token": "Xq3", "patches": true}')
+    >>> decode_hello('{"type": "hello", "token": "Xq3"}')
     Hello(token='Xq3', patches=True)
+    >>> decode_hello('{"type": "hello", "token": null, "patches": false}')
+    Hello(token=None, patches=False)
     >>> decode_hello('{"token": "Xq3"}')
     Traceback (most recent call last):
     ...

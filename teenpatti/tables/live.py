@@ -68,8 +68,8 @@ class Connection:
     ) -> None:
         self.seat = seat
         self.patches = patches
-        """The client applies patches (it said so in its hello): it is sent what changed since
-        the state it holds rather than each whole state."""
+        """The client applies patches (it did not say ``"patches": false`` in its hello): it is
+        sent what changed since the state it holds rather than each whole state."""
         self.held = -1
         """The broadcast whose state this socket was sent last (:attr:`LiveTable.sent`), -1
         when it was sent a state outside a broadcast (its hello, a sync) or none."""

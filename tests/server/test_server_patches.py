@@ -35,7 +35,8 @@ def canonical(state: dict[str, Any]) -> str:
 async def patched(
     ws: MakeClient, server: Server, code: str, seat: int | None, token: Any
 ) -> Client:
-    """A client that says it applies patches; returns once its first (whole) state came."""
+    """A client that applies patches (the default, said here); returns once its first (whole)
+    state came."""
     client = ws(server, code, seat, f"patched {seat}")
     await client.open()
     await client.send({"type": "hello", "token": token, "patches": True})
@@ -73,7 +74,7 @@ async def _game(server: Server, api: Api, ws: MakeClient) -> dict[str, Any]:
     tokens = {0: made["token"], 1: joined["token"], None: None}
     whole = {seat: ws(server, code, seat, f"whole {seat}") for seat in tokens}
     for seat, client in whole.items():
-        assert (await client.hello(tokens[seat]))["type"] == "state"
+        assert (await client.hello(tokens[seat], patches=False))["type"] == "state"
     patches = {seat: await patched(ws, server, code, seat, tokens[seat]) for seat in tokens}
     await whole[0].send({"type": "start"})
     await _play(whole, rng, lambda s: bool(s["hand"]) and s["hand"]["number"] >= 2)

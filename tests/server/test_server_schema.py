@@ -37,13 +37,13 @@ async def _record(server: Server, api: Api, ws: MakeClient) -> dict[str, Any]:
     tokens = {0: made["token"], 1: joined["token"], None: None}
     whole = {seat: ws(server, code, seat, f"whole {seat}") for seat in tokens}
     for seat, client in whole.items():
-        assert (await client.hello(tokens[seat]))["type"] == "state"
+        assert (await client.hello(tokens[seat], patches=False))["type"] == "state"
     patched = ws(server, code, 1, "patched 1")
     await patched.open()
-    await patched.send({"type": "hello", "token": tokens[1], "patches": True})
+    await patched.send({"type": "hello", "token": tokens[1]})  # patches: the default
     await patched.next()
     sent: list[dict[str, Any]] = [
-        {"type": "hello", "token": tokens[1], "patches": True},
+        {"type": "hello", "token": tokens[1]},
         {"type": "start", "id": "c-1"},
         {"type": "chat", "phrase": "shabash"},
         {"type": "ping"},

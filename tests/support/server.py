@@ -38,6 +38,7 @@ from websockets.asyncio.client import ClientConnection
 from teenpatti.engine.cards import JOKERS, is_joker, parse_card
 from teenpatti.engine.deck import check_card
 from teenpatti.engine.history import verify_deal
+from teenpatti.tables.patch import PatchError, apply
 
 FAST_WITH_MESSAGE_LIMIT = (
     "--bot-delay",
@@ -514,6 +515,11 @@ class Client:
     (``raw`` as text, ``messages`` parsed), queues them for :meth:`next`, and checks each state
     with :func:`card_problems` for seat ``seat`` (what this client's token should hold).
 
+    It applies patches, as the page does (the server's default): a ``patch`` is kept in
+    ``messages`` as it came, and the state it leads to is what is queued (a ``state``, as if
+    sent whole), checked and listed by :meth:`states`. A patch that does not fit the state held
+    is a problem the test fails on. ``hello(token, patches=False)`` asks for whole states.
+
     It sends as fast as it is asked to: the servers of :data:`FAST` set no message limit, and a
     test of the limit floods on purpose."""
 
@@ -531,6 +537,8 @@ class Client:
         self.acted: set[int] = set()
         self.parts: dict[str, str] = {}
         """The parts this client sent, by the commitment each answered."""
+        self.held: list[dict[str, Any]] = []
+        """Every state this client held, in order: those sent whole and those patches led to."""
 
     async def open(self) -> None:
         """Open the socket (without saying hello)."""
@@ -539,11 +547,18 @@ class Client:
         )
         self.reader = asyncio.create_task(self._read())
 
-    async def hello(self, token: Any, *, timeout: float = 5.0) -> dict[str, Any]:
-        """Open the socket, say hello with ``token`` and return the first reply."""
+    async def hello(
+        self, token: Any, *, patches: bool = True, timeout: float = 5.0
+    ) -> dict[str, Any]:
+        """Open the socket, say hello with ``token`` and return the first reply. With
+        ``patches`` (the default, left unsaid as the server's default) the client is sent
+        patches after its first state; without, it says ``"patches": false``."""
         await self.open()
+        hello: dict[str, Any] = {"type": "hello", "token": token}
+        if not patches:
+            hello["patches"] = False
         with contextlib.suppress(websockets.ConnectionClosed):  # refused before the hello
-            await self.send({"type": "hello", "token": token})
+            await self.send(hello)
         return await self.next(timeout=timeout)
 
     async def _read(self) -> None:
@@ -561,17 +576,40 @@ class Client:
                 if not isinstance(message, dict) or "type" not in message:
                     self.problems.append(f"{self.label}: not a message: {text[:200]}")
                     continue
+                self.messages.append(message)
+                if message["type"] == "patch":
+                    message = self._patched(message)
+                    if message is None:
+                        continue
                 if message["type"] == "state":
+                    self.held.append(message)
                     self.problems.extend(
                         f"{self.label}: {p}" for p in card_problems(message, self.seat)
                     )
-                self.messages.append(message)
                 self.inbox.put_nowait(message)
         except websockets.ConnectionClosed:
             pass
         finally:
             self.close_code = self.conn.close_code
             self.inbox.put_nowait({"type": CLOSED, "code": self.close_code})
+
+    def _patched(self, patch: dict[str, Any]) -> dict[str, Any] | None:
+        """The state ``patch`` leads to from the state held; ``None`` (and a problem) when it
+        does not fit."""
+        held = self.held[-1] if self.held else None
+        if held is None or patch.get("from") != held["version"]:
+            where = None if held is None else held["version"]
+            self.problems.append(f"{self.label}: a patch from {patch.get('from')} on {where}")
+            return None
+        try:
+            state: dict[str, Any] = apply(held, patch["ops"])
+        except PatchError as error:
+            self.problems.append(f"{self.label}: a patch that does not fit: {error}")
+            return None
+        if state.get("version") != patch["version"]:
+            self.problems.append(f"{self.label}: a patch to {patch['version']} leads elsewhere")
+            return None
+        return state
 
     async def send(self, message: Any) -> None:
         """Send a message: a dict as JSON, text or bytes as they are."""
@@ -667,7 +705,8 @@ class Client:
         return [m for m in self.messages if m["type"] == "error"]
 
     def states(self) -> list[dict[str, Any]]:
-        return [m for m in self.messages if m["type"] == "state"]
+        """Every state held, in order (sent whole, or led to by a patch)."""
+        return list(self.held)
 
     async def close(self) -> None:
         """Close the socket (the client goes away)."""
