@@ -9,11 +9,11 @@ shipped table leaves a best response 0.028 boots a hand and beats ``hard``, the 
 every fixed style heads-up (docs/bots.md, section 8).
 
 At three to six seats of our table's betting it plays ``hard``'s move, replaced by the move the
-rollout search was found offline to prefer in its information set (at every decision of the
-multiway game, as the shipped table was learnt; a table learnt only where every other player
-still in has seen is used only there) (:mod:`teenpatti.bots.solver.distill`,
-``solver/data/multiway_moves.npz``; :attr:`ExpertBot.multiway`): one lookup after hard's
-decision.
+rollout search was found offline to prefer in its information set: in a hand dealt to three, at
+every decision (``solver/data/multiway_everywhere.npz``); dealt to four to six, where every
+other player still in has seen (``solver/data/multiway_moves.npz``), as each was learnt
+(:mod:`teenpatti.bots.solver.distill`, :data:`~teenpatti.bots.solver.distill.EVERYWHERE_SEATS`;
+:attr:`ExpertBot.multiway`): one lookup after hard's decision.
 
 Everywhere else (the other presets) it asks ``hard`` for its move and then, wherever every
 other player still in has seen, plays each legal move out on deals drawn from what its seat may
@@ -46,7 +46,7 @@ from ..engine.view import HandView
 from ..odds import heads_up_equity
 from .hard import HARD, HardBot
 from .search import Rollouts
-from .solver.distill import everywhere as corrected_everywhere
+from .solver.distill import EVERYWHERE_SEATS
 from .solver.distill import load as load_corrections
 from .solver.game import ACTIONS, State, bucket_of, same_betting
 from .solver.multiway import MOVES as MULTIWAY_MOVES
@@ -179,10 +179,12 @@ class ExpertBot(HardBot):
         action = self._from_table(view) if self.table else None
         if action is not None:
             return action
-        if self.multiway and _dealt(view) >= 3 and multiway_applies(view.rules):
-            corrections = load_corrections()
+        dealt = _dealt(view)
+        if self.multiway and dealt >= 3 and multiway_applies(view.rules):
+            everywhere = dealt in EVERYWHERE_SEATS
+            corrections = load_corrections(everywhere)
             if corrections is not None:
-                return self._corrected(view, corrections)
+                return self._corrected(view, corrections, everywhere)
         base = super().decide(view)
         if self.search is None or view.actor != view.viewer or _blind_opponent(view):
             return base
@@ -243,17 +245,19 @@ class ExpertBot(HardBot):
         option = legal[chosen]
         return option.action(seat, option.cost if option.max_cost > option.cost else None)
 
-    def _corrected(self, view: HandView, corrections: npt.NDArray[np.int8]) -> Action:
+    def _corrected(
+        self, view: HandView, corrections: npt.NDArray[np.int8], everywhere: bool
+    ) -> Action:
         """Hard's move, or the correction learnt for it where the table's search ran (every
-        decision, or where every other player still in has seen) and the opponent model marks
-        nobody."""
+        decision with ``everywhere``, else where every other player still in has seen) and the
+        opponent model marks nobody."""
         base = super().decide(view)
         seat = view.viewer
         if seat is None or view.actor != seat or view.side_show is not None:
             return base
         if base.kind not in _MULTIWAY_KINDS:
             return base
-        if not corrected_everywhere() and _blind_opponent(view):
+        if not everywhere and _blind_opponent(view):
             return base
         key = multiway_key(view)
         if key is None or (self.exploits and self._exploitable(view)):

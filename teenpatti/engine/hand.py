@@ -248,9 +248,33 @@ class Hand:
     the deal is ``wild`` (the next card of the deck when a seed is given).
     """
 
-    __slots__ = ("__dict__", "__weakref__", "_facts", "_offered", "_offered_at", "_offered_seat")
-    # The state is in the instance's dictionary (``vars(hand)``); what is worked out from it and
-    # kept only to save time (the rules' facts, the legal moves last listed) is not.
+    __slots__ = (
+        "__dict__",
+        "__weakref__",
+        "_cap",
+        "_facts",
+        "_limit",
+        "_offered",
+        "_offered_at",
+        "_offered_seat",
+        "_proofs",
+        "_rest",
+        "_tree",
+        "dealt",
+        "deck",
+        "evaluator",
+        "first",
+        "order",
+        "step",
+        "strength",
+    )
+    # The state is in the instance's dictionary (``vars(hand)``): the rules, the seats, the deal
+    # and everything play changes. What is worked out from it once and never changes (the rules'
+    # facts, the order of play, the deck drawn from the shuffle, the strength of each hand, the
+    # card tree and its proofs) and the legal moves last listed are in slots. Besides saving
+    # their lookups, this keeps the dictionary under the 30 keys an instance's dictionary can
+    # share with the others of its class: past them, every one is a whole dictionary of its own,
+    # slower to make and to read.
 
     def __init__(
         self,

@@ -132,9 +132,11 @@ def test_the_expert_plays_hards_move_or_its_correction(
 ) -> None:
     """At 4 seats of our table the expert is hard (no search) but where the table of
     corrections names another move for hard's: at every decision of its own (not an answer to
-    a side show) when the table was learnt everywhere, else only after every other player has
-    seen."""
-    monkeypatch.setattr(expert_module, "corrected_everywhere", lambda: everywhere)
+    a side show) in the deals that play the table learnt everywhere, else only after every other
+    player has seen."""
+    monkeypatch.setattr(
+        expert_module, "EVERYWHERE_SEATS", frozenset({4}) if everywhere else frozenset()
+    )
     rules = Rules()
     none = np.full((KEYS, len(MOVES)), -1, dtype=np.int8)
     always = np.full((KEYS, len(MOVES)), PACK, dtype=np.int8)  # pack instead of anything
@@ -147,9 +149,9 @@ def test_the_expert_plays_hards_move_or_its_correction(
             assert seat is not None
             v = view(hand, seat)
             hard = HardBot(number).decide(v)
-            monkeypatch.setattr(expert_module, "load_corrections", lambda: none)
+            monkeypatch.setattr(expert_module, "load_corrections", lambda everywhere: none)
             assert ExpertBot(number).decide(v) == hard
-            monkeypatch.setattr(expert_module, "load_corrections", lambda: always)
+            monkeypatch.setattr(expert_module, "load_corrections", lambda everywhere: always)
             move = ExpertBot(number).decide(v)
             searched = v.side_show is None and (
                 everywhere

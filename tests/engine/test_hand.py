@@ -165,6 +165,18 @@ def test_cards_go_out_one_at_a_time_from_the_first_to_act(
             assert hand.cards[seat] is None
 
 
+@pytest.mark.parametrize("preset", ["nepal", "classic", "club"])
+def test_a_hands_state_stays_in_a_dictionary_its_class_shares(preset: str) -> None:
+    # What play changes is in vars(hand); what is worked out once is in slots. The dictionary
+    # stays under the 30 keys an instance shares with its class (past them each hand builds a
+    # dictionary of its own, slower to make and to read at every move): bench_hands measures it.
+    rules = Rules.from_options({"preset": preset})
+    hand = Hand(rules, [1000] * 4, 0, seed=bytes(32))
+    while not hand.finished:
+        hand.apply(hand.legal_actions()[1].action(hand.to_act))  # type: ignore[arg-type]
+    assert len(vars(hand)) < 30, sorted(vars(hand))
+
+
 # --------------------------------------------------------------------- legal actions
 def test_legal_actions_at_the_start() -> None:
     hand = make([PAIR, SEQ, COLOUR])

@@ -12,6 +12,12 @@ the mean gain over the positions of the set's group (:func:`group_of`: the posit
 few for every set) is above zero by more than :data:`Z` standard errors (:func:`corrections`),
 and -1 (keep hard's move) everywhere else: one lookup a decision.
 
+With ``--everywhere`` a build searches every decision of the multiway game (a blind player
+still in included) and pools the positions by how many of the others have seen too: the
+second shipped table (``data/multiway_everywhere.npz``), which ``expert`` plays in hands dealt
+to three (:data:`EVERYWHERE_SEATS`), where the strongest exploiter takes less from it than
+from the first; dealt to four to six it plays the first.
+
 Build: ``python -m teenpatti.bots.solver.distill --positions 20000 --state PATH --out PATH``
 (``--state`` keeps the sums and goes on from them, so the build can stop and go on; builds with
 other ``--seed`` values deal other hands, and ``--combine STATE STATE ... --out PATH`` writes
@@ -199,26 +205,25 @@ def corrections(sums: Sums, z: float = Z) -> npt.NDArray[np.int8]:
     return out
 
 
-@lru_cache(maxsize=1)
-def load() -> npt.NDArray[np.int8] | None:
-    """The shipped corrections, ``table[key, hard's move]`` (-1: keep it), or ``None``."""
-    path = FOLDER / "multiway_moves.npz"
+TABLES = {False: "multiway_moves.npz", True: "multiway_everywhere.npz"}
+"""The shipped tables: learnt where all the others still in have seen, and at every decision."""
+EVERYWHERE_SEATS = frozenset({3})
+"""The deals (players dealt in) where ``expert`` plays the table learnt at every decision; at the
+others it plays the one learnt where all the others have seen, only there. Chosen by the
+strongest exploiter's gain (docs/bots.md): at three seats the table learnt everywhere leaves it
+less, at four more."""
+
+
+@lru_cache(maxsize=2)
+def load(everywhere: bool = False) -> npt.NDArray[np.int8] | None:
+    """A shipped table of corrections, ``table[key, hard's move]`` (-1: keep it), or ``None``:
+    the one learnt at every decision, or where all the others have seen."""
+    path = FOLDER / TABLES[everywhere]
     if not path.exists():
         return None
     with np.load(path) as f:
         out: npt.NDArray[np.int8] = np.asarray(f["moves"], dtype=np.int8)
     return out
-
-
-@lru_cache(maxsize=1)
-def everywhere() -> bool:
-    """Whether the shipped corrections were learnt at every decision of the multiway game (else
-    only where all the others still in have seen, and ``expert`` uses them only there)."""
-    path = FOLDER / "multiway_moves.npz"
-    if not path.exists():
-        return False
-    with np.load(path) as f:
-        return bool(f["everywhere"]) if "everywhere" in f else False
 
 
 def _write(path: Path, table: npt.NDArray[np.int8], sums: Sums) -> None:
