@@ -8,8 +8,9 @@ fast tier, ``scripts/test --fast`` (``-m "not server and not browser and not db 
 container"``), less the tests marked ``slow`` (long solves and the whole game's best response,
 marked test by test): the full run runs those in the fast tier.
 
-``scripts/test`` runs the suite on parallel workers with ``--dist loadscope
---no-loadscope-reorder``: each module goes whole to one worker, in the order collected here. A
+``scripts/test`` runs the server and browser tiers on parallel workers with ``--dist loadscope
+--no-loadscope-reorder``: each module goes whole to one worker, in the order collected here (the
+fast tier hands out single tests, ``--dist worksteal``). A
 long module handed out last keeps one worker busy after the others have finished, so the modules
 that take longest (browsers, several servers, PostgreSQL and Redis, long property runs) are
 collected first and the short ones fill in around them at the end. The long groups are dealt in
