@@ -96,7 +96,9 @@ async def player(port: int, source: str, stats: Stats, until: float, rng: random
         max_size=None,
         local_addr=(source, 0),
     ) as conn:
-        await conn.send(json.dumps({"type": "hello", "token": table["token"]}))
+        # this client reads whole states, so it asks for them instead of patches
+        hello = {"type": "hello", "token": table["token"], "patches": False}
+        await conn.send(json.dumps(hello))
         pending: dict[int, float] = {}
         sequence = 0
 

@@ -33,7 +33,8 @@ async def play_a_hand(base: str) -> str:
     code, token = made["code"], made["token"]
     url = base.replace("http", "ws") + f"/ws/{code}"
     async with websockets.connect(url) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+        # this client reads whole states, so it asks for them instead of patches
+        await ws.send(json.dumps({"type": "hello", "token": token, "patches": False}))
         async with asyncio.timeout(20):
             while True:
                 state = json.loads(await ws.recv())

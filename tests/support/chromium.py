@@ -15,6 +15,11 @@ from typing import Any
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
+WAIT = 30_000
+"""The longest any single wait for the page may take, in milliseconds: a ceiling for a wait on
+what the page shows, never a pause (a passing wait returns as soon as the page shows it); this
+long so that a machine whose cores are all busy (two browsers and two servers on two cores, a
+CPU hog beside them) does not fail a test that would pass."""
 ARGS = [
     "--no-sandbox",
     "--disable-background-networking",

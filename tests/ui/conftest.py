@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.chromium import launch
+from support.chromium import WAIT, launch
 from support.page_server import Server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,8 +35,6 @@ SHOTS = ROOT / "docs" / "screenshots"
 """Where the README's screenshots live: written only with ``TEENPATTI_SCREENSHOTS=1``."""
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 PHONE = {"width": 360, "height": 640}
-WAIT = 15_000
-"""The longest any single wait for the page may take, in milliseconds."""
 
 sync_api = pytest.importorskip("playwright.sync_api")
 

@@ -20,10 +20,11 @@ import time
 import urllib.request
 from typing import Any
 
+from support.chromium import WAIT
+
 RESULT_PAUSE = 2.0
 """Seconds the server waits after each hand: the test reads the hand's moves from the page then."""
 DEVANAGARI = re.compile(r"[\u0900-\u097F]")
-WAIT = 15_000
 STATE_JS = "() => Object.assign({}, document.querySelector('[data-testid=table]').dataset)"
 READY_JS = """(last) => {
   const d = document.querySelector('[data-testid=table]').dataset;

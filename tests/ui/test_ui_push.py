@@ -68,7 +68,8 @@ def start_game(ws_base: str, code: str, token: str) -> None:
     """The host starts the game from a socket of their own once the guest's page has let go of
     the table (a person with the table open is not alerted), and leaves once it is dealt."""
     with connect(f"{ws_base}/ws/{code}", open_timeout=5) as sock:
-        sock.send(json.dumps({"type": "hello", "token": token}))
+        # this socket reads whole states, so it asks for them instead of patches
+        sock.send(json.dumps({"type": "hello", "token": token, "patches": False}))
         deadline = time.monotonic() + 10
         started = False
         while time.monotonic() < deadline:
