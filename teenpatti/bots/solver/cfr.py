@@ -401,7 +401,7 @@ def solve(
     >>> from teenpatti.engine.rules import Rules
     >>> from teenpatti.bots.solver.game import buckets, build_abstraction
     >>> game, hands = build_abstraction(Rules(), chips=6), buckets(Rules(), (0.5,))
-    >>> policy = solve(game, hands, 200).policy
+    >>> policy = solve(game, hands, 100).policy
     >>> exploitability(game, hands, policy) < 0.01
     True
     """
