@@ -45,7 +45,11 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 CLOCK_TICK = os.sysconf("SC_CLK_TCK")
 GOAL_P99_MS = 50.0
-GOAL_CPU_RATIO = 3.0
+"""Move to the last seat's update, at one action a second a table (issue 27: at 2,000 tables)."""
+GOAL_TABLES = 2000
+GOAL_CPU_RATIO = 1.5
+"""Our server's CPU per action over the bare app's, measured in the same run (issue 27; the
+first goal, of issue 6, was 3.0)."""
 SERVE = """
 import sys
 sys.path.insert(0, sys.argv[1])
@@ -534,9 +538,9 @@ def main() -> None:
     if "teenpatti" in runs:
         p99 = runs["teenpatti"]["latency_ms"]["p99"]
         goals["p99_under_50ms"] = p99 is not None and p99 < GOAL_P99_MS
-        goals["tables_1000"] = runs["teenpatti"]["tables"] > 1000
+        goals[f"tables_{GOAL_TABLES}"] = runs["teenpatti"]["tables"] > GOAL_TABLES
     if ratio is not None:
-        goals["cpu_ratio_at_most_3"] = ratio <= GOAL_CPU_RATIO
+        goals[f"cpu_ratio_at_most_{GOAL_CPU_RATIO}"] = ratio <= GOAL_CPU_RATIO
     print("goals: " + ", ".join(f"{k}={'yes' if v else 'NO'}" for k, v in goals.items()))
     if args.out is not None:
         document = {

@@ -9,9 +9,9 @@ shipped table leaves a best response 0.028 boots a hand and beats ``hard``, the 
 every fixed style heads-up (docs/bots.md, section 8).
 
 At three to six seats of our table's betting it plays ``hard``'s move, replaced by the move the
-rollout search was found offline to prefer in its information set: in a hand dealt to three, at
-every decision (``solver/data/multiway_everywhere.npz``); dealt to four to six, where every
-other player still in has seen (``solver/data/multiway_moves.npz``), as each was learnt
+rollout search was found offline to prefer in its information set: in a hand dealt to three or
+six, at every decision (``solver/data/multiway_everywhere.npz``); dealt to four or five, where
+every other player still in has seen (``solver/data/multiway_moves.npz``), as each was learnt
 (:mod:`teenpatti.bots.solver.distill`, :data:`~teenpatti.bots.solver.distill.EVERYWHERE_SEATS`;
 :attr:`ExpertBot.multiway`): one lookup after hard's decision.
 

@@ -15,8 +15,8 @@ and -1 (keep hard's move) everywhere else: one lookup a decision.
 With ``--everywhere`` a build searches every decision of the multiway game (a blind player
 still in included) and pools the positions by how many of the others have seen too: the
 second shipped table (``data/multiway_everywhere.npz``), which ``expert`` plays in hands dealt
-to three (:data:`EVERYWHERE_SEATS`), where the strongest exploiter takes less from it than
-from the first; dealt to four to six it plays the first.
+to three or six (:data:`EVERYWHERE_SEATS`), where the strongest exploiter takes less from it
+than from the first; dealt to four or five it plays the first.
 
 Build: ``python -m teenpatti.bots.solver.distill --positions 20000 --state PATH --out PATH``
 (``--state`` keeps the sums and goes on from them, so the build can stop and go on; builds with
@@ -207,11 +207,11 @@ def corrections(sums: Sums, z: float = Z) -> npt.NDArray[np.int8]:
 
 TABLES = {False: "multiway_moves.npz", True: "multiway_everywhere.npz"}
 """The shipped tables: learnt where all the others still in have seen, and at every decision."""
-EVERYWHERE_SEATS = frozenset({3})
+EVERYWHERE_SEATS = frozenset({3, 6})
 """The deals (players dealt in) where ``expert`` plays the table learnt at every decision; at the
 others it plays the one learnt where all the others have seen, only there. Chosen by the
-strongest exploiter's gain (docs/bots.md): at three seats the table learnt everywhere leaves it
-less, at four more."""
+strongest exploiter's gain (docs/bots.md): at three and six seats the table learnt everywhere
+leaves it less, at four more (five is not measured: the first table, as before)."""
 
 
 @lru_cache(maxsize=2)
