@@ -102,8 +102,14 @@ CROWD_JS = """([names, finished]) => {
 }"""
 
 MEASURE_JS = """async () => {
-  // measured once the page has drawn the state (two frames), as a person would see it
+  // measured once the page has drawn the state (two frames) with every animation that ends
+  // brought to its end (a card dealt in slides across the seat: mid-way it may stick out of it),
+  // as a person sees it a moment later
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  for (const a of document.getAnimations()) {
+    if (a.effect && a.effect.getComputedTiming().endTime !== Infinity) a.finish();
+  }
+  await new Promise((done) => requestAnimationFrame(done));
   const box = (el) => { const b = el.getBoundingClientRect();
     return {left: b.left, top: b.top, right: b.right, bottom: b.bottom}; };
   const shown = (el) => {
