@@ -45,7 +45,7 @@ from .messages import (
 
 if TYPE_CHECKING:
     from ..engine import Category
-    from .table import Table
+    from .table import Seat, Table
 
 __all__ = ["Render"]
 
@@ -56,6 +56,21 @@ LEGAL_KEPT = 4096
 Cards = tuple["list[str] | None", "Category | None", "list[Proof] | UnsetType"]
 """A row's ``cards``, ``category`` and ``proof``."""
 _HIDDEN: Cards = (None, None, UNSET)
+
+
+def _row(i: int, s: Seat, **hand: Any) -> SeatRow:
+    """Seat ``i``'s row: who sits there, as the table knows it (a computer's seat is always
+    ``connected``; the fan-out sets the others'), and ``hand``: its fields while a hand is on."""
+    return SeatRow(
+        seat=i,
+        name=s.name,
+        bot=s.bot,
+        host=s.host,
+        person=s.token_hash is not None,
+        connected=s.bot,
+        late=True if s.late else UNSET,  # only while it is so: replies stay small
+        **hand,
+    )
 
 
 def _legal(option: LegalAction) -> Legal:
@@ -132,14 +147,9 @@ class Render:
                     rows.append(kept[3])
                     continue
                 cards, category, proof = self._cards(sv.cards, seen.wild, hand, sv.seat)
-                row = SeatRow(
-                    seat=i,
-                    name=s.name,
-                    bot=s.bot,
-                    host=s.host,
-                    person=s.token_hash is not None,
-                    connected=s.bot,
-                    late=True if s.late else UNSET,  # only while it is so: replies stay small
+                row = _row(
+                    i,
+                    s,
                     chips=sv.chips,
                     put_in=sv.put_in,
                     dealt=sv.dealt,
@@ -182,18 +192,7 @@ class Render:
                     for s in game.standings()
                 ]
         else:
-            rows = [
-                SeatRow(
-                    seat=i,
-                    name=s.name,
-                    bot=s.bot,
-                    host=s.host,
-                    person=s.token_hash is not None,
-                    connected=s.bot,
-                    late=True if s.late else UNSET,
-                )
-                for i, s in enumerate(seats)
-            ]
+            rows = [_row(i, s) for i, s in enumerate(seats)]
         announced = table.next_seed is not None and table.status == "playing"
         out = State(
             version=table.version,
