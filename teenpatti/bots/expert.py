@@ -46,7 +46,7 @@ from ..engine.view import HandView
 from ..odds import heads_up_equity
 from .hard import HARD, HardBot
 from .search import Rollouts
-from .solver.distill import EVERYWHERE_SEATS
+from .solver.distill import EVERYWHERE_SEATS, all_others_seen
 from .solver.distill import load as load_corrections
 from .solver.game import ACTIONS, State, bucket_of, same_betting
 from .solver.multiway import MOVES as MULTIWAY_MOVES
@@ -145,10 +145,9 @@ def _blind_opponent(view: HandView) -> bool:
     """Whether a player still in (not the viewer) is blind: the rollouts would play it as hard
     does, looking and packing its weak hands, which a player who never looks does not (against
     ``never_looks`` heads-up that cost -3.92 boots a hand), so there hard's values to the pot
-    limit decide."""
-    return any(
-        s.dealt and not s.packed and not s.seen and s.seat != view.viewer for s in view.seats
-    )
+    limit decide. (Where a table of corrections learnt only where all the others have seen
+    is not used either: :func:`~teenpatti.bots.solver.distill.all_others_seen`.)"""
+    return not all_others_seen(view)
 
 
 class ExpertBot(HardBot):
