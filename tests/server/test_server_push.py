@@ -224,14 +224,17 @@ def test_a_slow_dead_or_gone_push_service_never_holds_a_move(
         host = await srv.api.create(name="Asha", preset="duo", seats=2, hands=10)
         code = host["code"]
         codes.append(code)
+        # Asha's page is open when Bikash joins: she sees him there, and no join alert is on
+        # its way to the subscriptions she makes next (one that was would be held by the slow
+        # service or not, as the race between its look-up and her subscribing went).
+        me = ws(srv, code, 0, "asha")
+        await me.hello(host["token"])
         guest = await srv.api.join(code, "Bikash")
         for phone in (slow, gone):
             assert (
                 await subscribe(srv, code, host["token"], phone.subscription())
             ).status_code == 201
         assert (await subscribe(srv, code, guest["token"], down.subscription())).status_code == 201
-        me = ws(srv, code, 0, "asha")
-        await me.hello(host["token"])
         await me.send({"type": "start"})
         await me.state(lambda s: bool(s["hand"]) and s["hand"]["actor"] == 1)
         await me.close()
