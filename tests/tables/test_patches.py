@@ -57,6 +57,7 @@ def test_patched_sockets_hold_the_whole_state_at_every_version(tmp_path: Path) -
             held: dict[int | None, dict[str, Any] | None] = dict.fromkeys(seats)
             kinds = {"state": 0, "patch": 0}
             synced = 99  # messages seat 1's patched socket has had since its last sync
+            resumed = 0  # patches seat 1's socket had after a sync's whole state and broadcast
 
             def check() -> dict[int | None, dict[str, Any]]:
                 latest = {}
@@ -67,10 +68,12 @@ def test_patched_sockets_hold_the_whole_state_at_every_version(tmp_path: Path) -
                     for state, message in zip(states, messages, strict=True):
                         kinds[message["type"]] += 1
                         if seat == 1:
-                            nonlocal synced
+                            nonlocal synced, resumed
                             synced += 1
                             if synced <= 2:  # the sync's answer, then the next broadcast
                                 assert message["type"] == "state", message
+                            elif synced < 99 and message["type"] == "patch":
+                                resumed += 1
                         before = held[seat]
                         if message["type"] == "patch":
                             assert before is not None and message["from"] == before["version"]
@@ -113,7 +116,8 @@ def test_patched_sockets_hold_the_whole_state_at_every_version(tmp_path: Path) -
                     service.send_state(live, patched[1])
                     synced = 0
             assert live.table.status == "finished"
-            assert kinds["patch"] > 0 and synced > 2
+            # patches went on after a sync (one may have come too near the end to see it)
+            assert kinds["patch"] > 0 and resumed > 0
             assert kinds["patch"] > 10 * kinds["state"], kinds
         finally:
             await store.close()
