@@ -44,9 +44,9 @@ export function tick(root, st) {
   if (!st || !st.deadline || !st.hand || st.hand.finished) return;
   const total = st.settings.turn_seconds || 30;
   const left = secondsLeft(st);
-  const share = `${((left / total) * 100).toFixed(1)}%`;
+  const share = `scaleX(${(left / total).toFixed(3)})`;
   for (const bar of root.querySelectorAll("[data-timer-bar]")) {
-    bar.style.width = share;
+    bar.style.transform = share;
     bar.classList.toggle("low", left <= 5);
   }
   const secs = Math.ceil(left);

@@ -1,0 +1,128 @@
+"""What the table page costs the phone while a person's turn waits: the page's work in Chromium
+over a window in which nothing happens at the table but its clocks.
+
+    .venv/bin/python bench/page_turn.py [--seconds 8 --repeat 3]
+
+A real ``teenpatti serve`` (the browser tests' server: ``tests/support/page_server.py``) on
+loopback; Debian's Chromium (``/usr/bin/chromium``, headless, a 360 x 640 phone at twice the
+pixels); a host opens a live six-seat table from the home page and starts it with the computer in
+the other seats; once it is the host's turn (a 30 s timer, a pulsing seat, a shrinking bar) the
+window starts. Figures, from the renderer's own counters (the DevTools protocol's
+``Performance.getMetrics``) and from ``/proc`` for the renderer processes:
+
+- ``task``: seconds of the page's main thread in tasks (script, style, layout, paint records);
+- ``layouts`` and ``styles``: how many times the page was laid out and its style worked out;
+- ``cpu``: seconds of CPU of every renderer process (its compositor and raster threads too).
+
+Each is per second of the window. The medians of ``--repeat`` windows are printed, one table and
+one browser each. To weigh a change to the page, run it from both checkouts one after the other
+(only runs close in time compare: the machine is shared).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from support.chromium import launch  # noqa: E402
+from support.page_server import Server  # noqa: E402
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def renderer_cpu() -> float:
+    """CPU seconds of every Chromium renderer process now."""
+    total = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        if b"--type=renderer" not in cmdline:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / TICK
+
+
+def window(browser: Any, url: str, seconds: float) -> dict[str, float]:
+    """One table, one phone: the page's work per second while the host's turn waits."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 640},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
+    try:
+        page = context.new_page()
+        page.goto(url + "/")
+        page.wait_for_selector("html[data-ready='1']")
+        page.get_by_test_id("menu-friends").tap()
+        page.get_by_test_id("name").fill("Sita")
+        page.get_by_test_id("create-submit").tap()
+        page.get_by_test_id("lobby").wait_for()
+        page.get_by_test_id("start").tap()
+        page.locator("[data-testid=table][data-myturn='1']").wait_for(timeout=60_000)
+        cdp = context.new_cdp_session(page)
+        cdp.send("Performance.enable")
+
+        def metrics() -> dict[str, float]:
+            got = cdp.send("Performance.getMetrics")["metrics"]
+            return {m["name"]: float(m["value"]) for m in got}
+
+        before, cpu = metrics(), renderer_cpu()
+        time.sleep(seconds)  # the window: nothing but the page's own clocks runs in it
+        after, cpu = metrics(), renderer_cpu() - cpu
+        assert page.locator("[data-testid=table][data-myturn='1']").count() == 1, "turn over"
+        return {
+            "task": (after["TaskDuration"] - before["TaskDuration"]) / seconds,
+            "layouts": (after["LayoutCount"] - before["LayoutCount"]) / seconds,
+            "styles": (after["RecalcStyleCount"] - before["RecalcStyleCount"]) / seconds,
+            "cpu": cpu / seconds,
+        }
+    finally:
+        context.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    if not 1 <= args.seconds <= 25:  # the turn timer is 30 s
+        parser.error("--seconds is 1 to 25")
+    runs: list[dict[str, float]] = []
+    with tempfile.TemporaryDirectory(prefix="bench-page-") as folder:
+        server = Server(Path(folder), result_pause=0.3)
+        server.start()
+        try:
+            with launch() as browser:
+                for _ in range(args.repeat):
+                    runs.append(window(browser, server.url, args.seconds))
+        finally:
+            server.close()
+    medians = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+    print(
+        "a waiting turn, per second: "
+        + f"main thread {medians['task'] * 1000:.0f} ms, "
+        + f"{medians['layouts']:.1f} layouts, {medians['styles']:.1f} style passes, "
+        + f"renderer CPU {medians['cpu'] * 1000:.0f} ms "
+        + f"(medians of {args.repeat} windows of {args.seconds:g} s; "
+        + f"load {os.getloadavg()[0]:.2f})"
+    )
+
+
+if __name__ == "__main__":
+    main()
