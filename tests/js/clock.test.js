@@ -23,3 +23,22 @@ test("without the server's time, a fresh deadline starts a whole turn", () => {
   clock.learnSkew(after, after, 3_000_000); // the same deadline again teaches nothing
   assert.equal(clock.secondsLeft(after, 2_010_000), 20);
 });
+
+test("the timer bars shrink by a transform, never by their width (a width is a layout at every frame)", () => {
+  const bar = { style: {}, classList: { toggle(name, on) { this[name] = on; } } };
+  const text = { textContent: "", parentElement: { dataset: {} } };
+  const root = { querySelectorAll: (selector) => (selector === "[data-timer-bar]" ? [bar] : [text]) };
+  const at = (left) => {
+    const st = state({ now: 1_764_460_800, deadline: 1_764_460_800 + left });
+    clock.learnSkew(null, st); // the server's clock is the phone's: `left` seconds are left now
+    clock.tick(root, st);
+  };
+  at(15);
+  assert.match(bar.style.transform, /^scaleX\(0\.(49\d|500)\)$/, "half of a 30 s turn");
+  assert.equal(bar.style.width, undefined);
+  assert.equal(bar.classList.low, false);
+  assert.equal(text.parentElement.dataset.left, "15");
+  at(3);
+  assert.match(bar.style.transform, /^scaleX\(0\.(09\d|100)\)$/);
+  assert.equal(bar.classList.low, true, "the last 5 s are marked");
+});
