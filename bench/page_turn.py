@@ -33,28 +33,23 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from proc import cpu_seconds  # noqa: E402
 from support.chromium import launch  # noqa: E402
 from support.page_server import Server  # noqa: E402
-
-TICK = os.sysconf("SC_CLK_TCK")
 
 
 def renderer_cpu() -> float:
     """CPU seconds of every Chromium renderer process now."""
-    total = 0
+    total = 0.0
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
         try:
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-            stat = Path(f"/proc/{pid}/stat").read_text()
-        except OSError:
+            if b"--type=renderer" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                total += cpu_seconds(int(pid))
+        except OSError:  # gone meanwhile
             continue
-        if b"--type=renderer" not in cmdline:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        total += int(fields[11]) + int(fields[12])
-    return total / TICK
+    return total
 
 
 def window(browser: Any, url: str, seconds: float) -> dict[str, float]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import shutil
 import socket
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from proc import cpu_seconds
 
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.codes import ALPHABET, new_seed
@@ -102,13 +102,6 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _cpu_seconds(pid: int) -> float:
-    """The CPU time (user + system) a process has used: what start-up costs on an idle machine,
-    whatever the load (wall-clock time on a loaded machine is mostly waiting for a core)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 3)
-
-
 def measure(folder: Path, code: str) -> dict[str, float]:
     """Seconds from starting ``teenpatti serve`` to ``/readyz`` 200 (and the CPU seconds the
     process used until then), then to one table's info."""
@@ -128,7 +121,7 @@ def measure(folder: Path, code: str) -> dict[str, float]:
                 pass
             time.sleep(0.02)
         assert ready is not None, "the server was not ready in 120 s"
-        cpu = _cpu_seconds(proc.pid)
+        cpu = round(cpu_seconds(proc.pid), 3)  # what start-up costs, whatever the load
         before = time.monotonic()
         reply = httpx.get(f"http://127.0.0.1:{port}/api/tables/{code}", timeout=30)
         assert reply.status_code == 200, reply.text

@@ -28,6 +28,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from proc import cpu_seconds
+
 SEATS = 6
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -172,11 +174,6 @@ class Reader(asyncio.Protocol):
         self.transport.write(bytes((0x81, 0x80 | len(text))) + b"\0\0\0\0" + text)
 
 
-def _cpu(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -210,14 +207,14 @@ async def measure(way: str, args: argparse.Namespace) -> dict[str, Any]:
             table = n % args.tables
             for i in range(table * SEATS, table * SEATS + SEATS):
                 expected[i] += frame_size
-        before = _cpu(server.pid)
+        before = cpu_seconds(server.pid)
         readers[0].send_text(b"play")
         deadline = loop.time() + args.seconds + 30
         while any(r.got < e for r, e in zip(readers, expected, strict=True)):
             if loop.time() > deadline:
                 raise RuntimeError(f"{way}: not every message arrived")
             await asyncio.sleep(0.05)
-        cpu = _cpu(server.pid) - before
+        cpu = cpu_seconds(server.pid) - before
         return {
             "way": way,
             "moves": moves,
