@@ -50,7 +50,7 @@ def one_log(events: int, rng: random.Random) -> list[dict[str, Any]]:
 
     from teenpatti.tables.events import Created, Host
 
-    settings = Settings.from_json({"seats": 4, "preset": "nepal"}).to_json()
+    settings = Settings.from_json({"seats": 4, "preset": "nepal"})
     add(Created(settings=settings, host=Host(name="Host", token_hash=token_hash("t0"))))
     add(table.join_event("Guest", "t1"))
     add(table.start_event(0, new_seed()))
