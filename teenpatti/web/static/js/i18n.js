@@ -1156,9 +1156,13 @@ export function onLang(fn) {
   listeners.add(fn);
 }
 
+/** Indian digit grouping (1,00,000), made once: `toLocaleString` builds a formatter at every
+ *  call, and a table's every state formats dozens of numbers. */
+const GROUPING = new Intl.NumberFormat("en-IN");
+
 /** A number with grouping, in the language's digits (Devanagari in Nepali). */
 export function num(n, which = current) {
-  const text = Number(n).toLocaleString("en-IN");
+  const text = GROUPING.format(Number(n));
   return which === "ne" ? text.replace(/[0-9]/g, (d) => DIGITS[Number(d)]) : text;
 }
 

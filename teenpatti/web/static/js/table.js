@@ -180,7 +180,9 @@ export class TableView {
    * result or the standings. A side show asked of this player takes focus once, as a dialog does.
    */
   placeFocus(had) {
-    if (!this.root.getClientRects().length) return; // under the rules: nothing to focus
+    // Under the rules there is nothing to focus. Asked only when focus is about to move: the
+    // question lays the page out at once, and most states move no focus.
+    const shown = () => this.root.getClientRects().length > 0;
     const active = document.activeElement;
     const dialog = this.root.querySelector("[role=alertdialog]");
     const hand = this.st && this.st.hand;
@@ -188,7 +190,7 @@ export class TableView {
       const key = `${hand.number}:${hand.actions.length}`;
       if (this.askedAt !== key) {
         const answer = dialog.querySelector("button:not([disabled])");
-        if (answer) {
+        if (answer && shown()) {
           answer.focus();
           this.askedAt = key;
           this.parked = null;
@@ -201,6 +203,7 @@ export class TableView {
     const parked = this.parked !== null && active === this.parked;
     if (!lost && !parked) return;
     const move = isMyTurn(this.st) && !this.pending ? this.root.querySelector("[data-testid=actions] button:not([disabled])") : null;
+    if ((move || !parked) && !shown()) return;
     if (move) {
       move.focus();
       this.parked = null;
