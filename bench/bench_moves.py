@@ -7,8 +7,9 @@ store in a temporary folder, a hand-driven clock), every seat with one socket th
 patches and writes to a sink that drops the bytes (as ``teenpatti serve`` writes straight to the
 transport). Figures, per move, in CPU microseconds:
 
-- ``loop``: the event loop's thread for the command (parsing aside): the engine, the events,
-  the append's part on the loop, the fan-out;
+- ``loop``: the event loop's thread for the command (parsing aside: the command is typed from
+  its JSON first, as a socket's session types it): the engine, the events, the append's part on
+  the loop, the fan-out;
 - ``fanout``: of it, ``Fanout.broadcast`` (the public state, each seat's state, the diffs,
   the encoding, the writes to the sinks);
 - ``commit``: the store's writer thread inside its commits;
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import tempfile
@@ -33,6 +35,7 @@ from typing import Any
 from bench_patches import random_move
 
 from teenpatti.store.sqlite import SqliteStore
+from teenpatti.tables import commands
 from teenpatti.tables.clock import ManualClock
 from teenpatti.tables.live import Connection, LiveTable
 from teenpatti.tables.service import TableService, Timing
@@ -111,7 +114,10 @@ async def run(tables: int, moves: int, seed: int) -> dict[str, float]:
                 if chosen is None:
                     continue
                 actor, action = chosen
-                message = {"type": "act", "action": action, "version": table.version}
+                # typed from its JSON as a socket's session does, outside the figures
+                message = commands.decode(
+                    json.dumps({"type": "act", "action": action, "version": table.version})
+                )
                 started = time.thread_time()
                 await service.command(table.code, actor, message)
                 await service.tasks.settle()

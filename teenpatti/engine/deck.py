@@ -282,7 +282,9 @@ class CardTree:
     def __init__(self, seed: bytes, cards: Sequence[int]) -> None:
         self.seed = bytes(seed)
         self.cards = list(cards)
-        level = [card_leaf(p, c, card_salt(self.seed, p)) for p, c in enumerate(self.cards)]
+        self.salts = [card_salt(self.seed, p) for p in range(len(self.cards))]
+        """Each card's salt, in dealing order (a proof tells its card's)."""
+        level = [card_leaf(p, c, self.salts[p]) for p, c in enumerate(self.cards)]
         self.levels: list[list[bytes]] = [level]
         while len(level) > 1:
             up = [_node(level[k], level[k + 1]) for k in range(0, len(level) - 1, 2)]
@@ -307,7 +309,7 @@ class CardTree:
             if sibling < len(level):
                 path.append(["L" if sibling < k else "R", level[sibling].hex()])
             k //= 2
-        return {"position": position, "salt": card_salt(self.seed, position).hex(), "path": path}
+        return {"position": position, "salt": self.salts[position].hex(), "path": path}
 
 
 def check_card(root: str, card: int, proof: Any) -> bool:

@@ -126,9 +126,10 @@ class Fanout:
     ) -> str | None:
         """The ``patch`` message for ``seat``: the shared operations, then the seat's own;
         ``None`` when it has none of its own (the shared patch is then its patch)."""
-        own = b"" if seat is None else _encode(_own_ops(before, sent, seat, shared[0]))[1:-1]
-        if not own:
+        ops = [] if seat is None else _own_ops(before, sent, seat, shared[0])
+        if not ops:
             return None
+        own = _encode(ops)[1:-1]
         comma = b"," if len(shared[1]) > 1 else b""
         return (_head(before, sent) + shared[1] + comma + own + b"]}").decode()
 
