@@ -2,8 +2,9 @@
 and in Nepali: computer seats marked as the computer with their level everywhere, each move's
 caption whole on its seat, a side show's outcome and a timeout told to everyone, chips of a bet
 nobody called handed back (never a win), the deal and chips moving without delaying a move (with
-and without reduced motion), sounds and buzzes that the mute switch silences, the phone's
-language on a first visit, and the join page that shows the table before you sit.
+and without reduced motion), a waiting turn on which nothing moves but its timer once its seat
+has pulsed, sounds and buzzes that the mute switch silences, the phone's language on a first
+visit, and the join page that shows the table before you sit.
 
 This module's server pauses two seconds after each hand so that a hand's result can be read, and
 hands a dropped person's seat to the computer after two seconds.
@@ -305,6 +306,33 @@ def test_the_deal_and_chips_move_without_delaying_play(phone, server) -> None:
 
 def test_reduced_motion_moves_nothing_and_plays_at_once(phone, server) -> None:
     _feel_game(phone, server, "reduce", SIZES[1], "ne-NP")
+
+
+MOVING_JS = """() => document.getAnimations()
+  .filter((a) => !(a.effect && a.effect.target && a.effect.target.closest('[data-timer-bar]')))
+  .map((a) => a.animationName || a.id || a.transitionProperty || 'an animation')"""
+"""What moves on the page but the timer bars (their scale, set four times a second)."""
+
+
+def test_a_waiting_turn_stops_moving_but_for_its_timer(phone, server) -> None:
+    # A live table's turn lasts 30 s, a play-anytime one's days: once the deal has landed and
+    # the seat has pulsed as its turn came, nothing on the page moves but the timer bars.
+    made = _post(server, "/api/tables", {"name": "Asha", "computer": True, "bots": "easy"})
+    page = _sit(phone(), made["code"], made["token"], made["seat"])
+    page.locator("[data-testid=table][data-myturn='1'][data-pending='0']").wait_for()
+    version = page.get_by_test_id("table").get_attribute("data-version")
+    ring = page.evaluate(
+        "() => getComputedStyle(document.querySelector('[data-testid=seats] .seat.active'),"
+        " '::after').animationName"
+    )
+    assert ring == "glow", ring  # the seat whose turn it is pulses as its turn comes
+    try:
+        page.wait_for_function(f"() => ({MOVING_JS})().length === 0", timeout=20_000)
+    except Exception as error:  # say what still moves
+        raise AssertionError(f"still moving: {page.evaluate(MOVING_JS)}") from error
+    # still the same turn: nothing happened at the table meanwhile
+    assert page.get_by_test_id("table").get_attribute("data-version") == version
+    assert page.locator("[data-testid=table][data-myturn='1']").count() == 1
 
 
 def test_the_phones_language_and_the_join_page(phone, server) -> None:
