@@ -34,7 +34,7 @@ export const STRINGS = {
     "home.words": "Words of the game",
     "home.words.sub": "Chaal, jute, double run… with their Nepali",
     "home.resume": "Back to your table {code}",
-    "home.note": "No account and no download. Everyone starts each game with 1,000 play chips.",
+    "home.note": "No account and no download. Everyone at a table starts each game with the same play chips: 1,000 at our table.",
     "home.defaultName": "Player",
 
     "create.title": "Play with friends",
@@ -584,7 +584,7 @@ export const STRINGS = {
     "home.words": "खेलका शब्दहरू",
     "home.words.sub": "चाल, जुट, डबल रन… अङ्ग्रेजीसँगै",
     "home.resume": "आफ्नो टेबल {code} मा फर्कनुहोस्",
-    "home.note": "खाता चाहिँदैन, डाउनलोड चाहिँदैन। हरेक खेलको सुरुमा सबैले १,००० खेल-चिप्स पाउनुहुन्छ।",
+    "home.note": "खाता चाहिँदैन, डाउनलोड चाहिँदैन। हरेक खेलको सुरुमा टेबलका सबैले बराबर खेल-चिप्स पाउनुहुन्छ: हाम्रो टेबलमा १,०००।",
     "home.defaultName": "खेलाडी",
 
     "create.title": "साथीहरूसँग खेल्नुहोस्",
