@@ -1,7 +1,8 @@
-"""What the table page costs the phone while a person's turn waits: the page's work in Chromium
-over a window in which nothing happens at the table but its clocks.
+"""What the table page costs the phone while a person's turn waits (the page's work in Chromium
+over a window in which nothing happens at the table but its clocks), and for each state while
+the game is played.
 
-    .venv/bin/python bench/page_turn.py [--seconds 8 --repeat 3]
+    .venv/bin/python bench/page_turn.py [--seconds 8 --repeat 3 --moves 30]
 
 A real ``teenpatti serve`` (the browser tests' server: ``tests/support/page_server.py``) on
 loopback; Debian's Chromium (``/usr/bin/chromium``, headless, a 360 x 640 phone at twice the
@@ -14,14 +15,19 @@ window starts. Figures, from the renderer's own counters (the DevTools protocol'
 - ``layouts`` and ``styles``: how many times the page was laid out and its style worked out;
 - ``cpu``: seconds of CPU of every renderer process (its compositor and raster threads too).
 
-Each is per second of the window. The medians of ``--repeat`` windows are printed, one table and
-one browser each. To weigh a change to the page, run it from both checkouts one after the other
-(only runs close in time compare: the machine is shared).
+Each is per second of the window. Then the host plays ``--moves`` moves (chaal, accept or show
+where offered, else the first move offered) while the computer plays the other seats, under
+Chromium's trace, which gives what each state costs the page's main thread: the task that takes
+a WebSocket message (the state drawn, its focus placed, its chips sent flying), and the frames
+drawn meanwhile (animations and clocks), each in thread time. The medians of ``--repeat``
+windows are printed, one table and one browser each. To weigh a change to the page, run it from
+both checkouts one after the other (only runs close in time compare: the machine is shared).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -52,8 +58,61 @@ def renderer_cpu() -> float:
     return total
 
 
-def window(browser: Any, url: str, seconds: float) -> dict[str, float]:
-    """One table, one phone: the page's work per second while the host's turn waits."""
+PREFERRED = ("act-chaal", "act-accept", "act-show")
+"""The host's moves in the played stretch: the first of these offered, else the first offered."""
+TURN_JS = """() => {
+  const t = document.querySelector('[data-testid=table]');
+  return Boolean(t) && (t.dataset.status === 'finished'
+    || (t.dataset.myturn === '1' && t.dataset.pending === '0'));
+}"""
+CHOICES_JS = """() => [...document.querySelectorAll(
+  '[data-testid=table] button[data-do]:not([disabled])')].map((b) => b.dataset.testid)"""
+TRACED = ["devtools.timeline", "toplevel", "cc"]
+"""The trace's categories: tasks, the page's function calls, and the frames."""
+
+
+def main_thread_tasks(trace: bytes) -> dict[str, list[float]]:
+    """The page's main-thread tasks in a Chromium trace, in thread milliseconds, sorted by what
+    they ran: ``message`` (a WebSocket message's handler), ``frame`` (a frame drawn) and
+    ``other``. The page is the renderer that handled the most messages."""
+    events = json.loads(trace)["traceEvents"]
+    mains = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("ph") == "M" and e.get("args", {}).get("name") == "CrRendererMain"
+    }
+    by_thread: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for e in events:
+        if e.get("ph") == "X" and "dur" in e and (e["pid"], e["tid"]) in mains:
+            by_thread.setdefault((e["pid"], e["tid"]), []).append(e)
+    best: dict[str, list[float]] = {"message": [], "frame": [], "other": []}
+    for found in by_thread.values():
+        found.sort(key=lambda e: (e["ts"], -e["dur"]))
+        tasks: dict[str, list[float]] = {"message": [], "frame": [], "other": []}
+        end, kind, spent = -1.0, "", 0.0
+        for e in [*found, {"ts": float("inf"), "dur": 0, "name": ""}]:
+            if e["ts"] >= end:  # a new top-level task: the last one is done
+                if kind:
+                    tasks[kind].append(spent)
+                kind, end = "", -1.0
+                if e["name"] == "ThreadControllerImpl::RunTask":
+                    kind, end, spent = "other", e["ts"] + e["dur"], e.get("tdur", e["dur"]) / 1000
+            elif kind == "other" and e["name"] == "ProxyMain::BeginMainFrame":
+                kind = "frame"
+            elif (
+                kind == "other"
+                and e["name"] == "FunctionCall"
+                and e.get("args", {}).get("data", {}).get("functionName") == "ws.onmessage"
+            ):
+                kind = "message"
+        if len(tasks["message"]) > len(best["message"]):
+            best = tasks
+    return best
+
+
+def window(browser: Any, url: str, seconds: float, moves: int) -> dict[str, float]:
+    """One table, one phone: the page's work per second while the host's turn waits, then per
+    state while the host plays ``moves`` moves."""
     context = browser.new_context(
         viewport={"width": 360, "height": 640},
         is_mobile=True,
@@ -81,12 +140,26 @@ def window(browser: Any, url: str, seconds: float) -> dict[str, float]:
         time.sleep(seconds)  # the window: nothing but the page's own clocks runs in it
         after, cpu = metrics(), renderer_cpu() - cpu
         assert page.locator("[data-testid=table][data-myturn='1']").count() == 1, "turn over"
-        return {
+        out = {
             "task": (after["TaskDuration"] - before["TaskDuration"]) / seconds,
             "layouts": (after["LayoutCount"] - before["LayoutCount"]) / seconds,
             "styles": (after["RecalcStyleCount"] - before["RecalcStyleCount"]) / seconds,
             "cpu": cpu / seconds,
         }
+        if moves:
+            browser.start_tracing(page=page, categories=TRACED)
+            for _ in range(moves):
+                page.wait_for_function(TURN_JS, timeout=60_000)
+                choices = page.evaluate(CHOICES_JS)
+                if not choices:  # the game is over
+                    break
+                page.get_by_test_id(next((c for c in PREFERRED if c in choices), choices[0])).tap()
+            tasks = main_thread_tasks(browser.stop_tracing())
+            out["states"] = len(tasks["message"])
+            out["message_ms"] = statistics.median(tasks["message"])
+            out["frame_ms"] = statistics.median(tasks["frame"])
+            out["frames_per_state"] = len(tasks["frame"]) / len(tasks["message"])
+        return out
     finally:
         context.close()
 
@@ -95,6 +168,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--moves", type=int, default=30, help="0: no played stretch")
     args = parser.parse_args()
     if not 1 <= args.seconds <= 25:  # the turn timer is 30 s
         parser.error("--seconds is 1 to 25")
@@ -105,7 +179,7 @@ def main() -> None:
         try:
             with launch() as browser:
                 for _ in range(args.repeat):
-                    runs.append(window(browser, server.url, args.seconds))
+                    runs.append(window(browser, server.url, args.seconds, args.moves))
         finally:
             server.close()
     medians = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
@@ -117,6 +191,14 @@ def main() -> None:
         + f"(medians of {args.repeat} windows of {args.seconds:g} s; "
         + f"load {os.getloadavg()[0]:.2f})"
     )
+    if args.moves:
+        print(
+            "a played stretch, per state: "
+            + f"its message {medians['message_ms']:.2f} ms of the main thread, "
+            + f"{medians['frames_per_state']:.1f} frames of {medians['frame_ms']:.2f} ms "
+            + f"(medians of {args.repeat} stretches of {args.moves} moves by the host, "
+            + f"{medians['states']:.0f} states each)"
+        )
 
 
 if __name__ == "__main__":
