@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from proc import cpu_seconds  # noqa: E402
 from support.chromium import launch  # noqa: E402
 from support.page_server import Server  # noqa: E402
+from support.table_page import CHOICES_JS  # noqa: E402
 
 
 def renderer_cpu() -> float:
@@ -65,8 +66,6 @@ TURN_JS = """() => {
   return Boolean(t) && (t.dataset.status === 'finished'
     || (t.dataset.myturn === '1' && t.dataset.pending === '0'));
 }"""
-CHOICES_JS = """() => [...document.querySelectorAll(
-  '[data-testid=table] button[data-do]:not([disabled])')].map((b) => b.dataset.testid)"""
 TRACED = ["devtools.timeline", "toplevel", "cc"]
 """The trace's categories: tasks, the page's function calls, and the frames."""
 

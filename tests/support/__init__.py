@@ -3,7 +3,8 @@ check every card they are sent (:mod:`.server`); waiting on a table service for 
 (:mod:`.tables`); a clock the test moves for a whole server in its own event loop
 (:mod:`.clocks`); the properties' example counts (:mod:`.properties`); Debian's Chromium,
 launched one way for every browser test (:mod:`.chromium`), and the server the browser tests
-load the page from (:mod:`.page_server`); every error code the server can send (:mod:`.codes`);
+load the page from (:mod:`.page_server`), and the moves the table page offers, read one way
+(:mod:`.table_page`); every error code the server can send (:mod:`.codes`);
 private PostgreSQL and Redis servers (:mod:`.services`), the scale-out tests' looks into them
 (:mod:`.cluster`), the fault proxy and the retrying player (:mod:`.faults`); a server in a thread
 for the tests of how friends reach a table (:mod:`.reach`); a test push service

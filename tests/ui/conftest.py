@@ -29,6 +29,7 @@ from typing import Any
 import pytest
 from support.chromium import WAIT, launch
 from support.page_server import Server
+from support.table_page import CHOICES_JS
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots"
@@ -245,8 +246,6 @@ MOVED_JS = """(version) => {
   const t = document.querySelector('[data-testid=table]');
   return Boolean(t) && Number(t.dataset.version) > version;
 }"""
-CHOICES_JS = """() => [...document.querySelectorAll(
-  '[data-testid=table] button[data-do]:not([disabled])')].map((b) => b.dataset.testid)"""
 
 Policy = Callable[[Phone, dict[str, str], list[str]], str]
 
