@@ -156,6 +156,11 @@ class Table:
         """The moves of the hand in play (by index) that the turn timer made for its player."""
         self.timed: dict[int, set[int]] = {}
         """The same for every hand of the game, by hand number (past hands show a timeout)."""
+        self.computers: dict[int, frozenset[int]] = {}
+        """The seats the computer held as its own (no person sat there) when each hand of the
+        game was dealt, by hand number: past hands name them as computer players, though a
+        person may hold the seat now (a friend who came late) or the computer a person's seat
+        (a friend who left)."""
         self.render = Render(self)
         """What each viewer sees of the table, as the wire's types (:mod:`.render`)."""
         self.command_ids: dict[str, int] = {}
@@ -255,6 +260,9 @@ class Table:
                     shuffle = Shuffle(secret, version=event.deck)
                 self.game.start_hand(shuffle)
                 self.timeouts = self.timed[self.game.hand_number] = set()
+                self.computers[self.game.hand_number] = frozenset(
+                    i for i, s in enumerate(self.seats) if s.token_hash is None
+                )
                 self.next_seed = event.next_seed
                 self.parts = {}
             case Part():
@@ -287,6 +295,7 @@ class Table:
         self.next_seed = seed
         self.timeouts = set()
         self.timed = {}
+        self.computers = {}
         self.parts = {}
 
     def _seat_late(self, event: Seated) -> None:
@@ -508,7 +517,9 @@ class Table:
     def histories(self, seat: int | None) -> list[dict[str, Any]]:
         """The finished hands of the current game for ``seat`` (``None``: anyone): while the game
         is in play only the cards the rules showed that seat, each with its proof, and no
-        secret; once it is over, every hand complete."""
+        secret; once it is over, every hand complete. Beyond the engine's export, a move the
+        turn timer made has ``"timeout": true`` and a seat the computer held as its own when the
+        hand was dealt ``"computer": true``."""
         game = self.game
         if game is None:
             return []
@@ -517,13 +528,16 @@ class Table:
             if self.revealed
             else game.histories_for(seat, reveal=False)
         )
-        for history in out:  # a move the turn timer made reads as a timeout
-            timed = self.timed.get(history["hand"])
-            if timed:
+        for history in out:
+            number = history["hand"]
+            timed = self.timed.get(number)
+            if timed:  # a move the turn timer made reads as a timeout
                 history["actions"] = [
                     {**a, "timeout": True} if i in timed else a
                     for i, a in enumerate(history["actions"])
                 ]
+            for i in self.computers.get(number, ()):  # the computer's own seats then
+                history["seats"][i]["computer"] = True
         return out
 
     def act_event(

@@ -110,4 +110,14 @@ test("a past hand names the seat's holder of that hand, not today's", async () =
   assert.equal(heldBy(st, history, 0), "Asha");
   assert.equal(heldBy(st, history, 1), "You");
   assert.equal(heldBy(st, { seats: [{ name: "Dipa" }, { name: "Bikash" }] }, 0), "Dipa");
+  // the computer's own seat then: named as a computer, though Dipa holds it now
+  const computer = { seats: [{ name: "Asha", computer: true }, { name: "Bikash" }] };
+  assert.equal(heldBy(st, computer, 0), "Asha (computer)");
+  // Bikash (this phone) left since: the computer holds his seat now, but he played that hand
+  st.seats[1] = { ...st.seats[1], bot: true, person: false };
+  assert.equal(heldBy({ ...st, you: null }, history, 1), "Bikash");
+  assert.equal(heldBy({ ...st, you: null }, { seats: [{}, { name: "Bikash", computer: true }] }, 1), "Bikash (computer)");
+  i18n.setLang("ne");
+  assert.equal(heldBy(st, computer, 0), "Asha (कम्प्युटर)");
+  i18n.setLang("en");
 });

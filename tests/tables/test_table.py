@@ -670,7 +670,8 @@ def test_a_timeout_and_chips_handed_back_are_in_the_state() -> None:
 
 def test_past_hands_credit_the_seat_holder_of_the_time_and_show_timeouts() -> None:
     # A computer plays seat 2 in hand 1; Dipa arrives late and takes it from hand 2. Hand 1's
-    # history still names the computer, hand 2's names Dipa; the timer's move reads as a timeout.
+    # history still names the computer, as a computer, hand 2's names Dipa; the timer's move
+    # reads as a timeout. Bina leaves after hand 2: hand 3's seat 1 is the computer's.
     log = Log({"seats": 3, "preset": "nepal", "hands": 10})
     table = log.table
     log.commit(table.join_event("Bina", "t1"))
@@ -688,10 +689,20 @@ def test_past_hands_credit_the_seat_holder_of_the_time_and_show_timeouts() -> No
     assert table.seats[2].name == "Dipa"
     while table.hand_in_play:
         log.commit(table.act_event(table.game.hand.actor, {"do": "pack"}))
+    log.commit(table.leave_event(1))
+    log.commit(table.hand_event(NEXT_SEED))
+    while table.hand_in_play:
+        log.commit(table.act_event(table.game.hand.actor, {"do": "pack"}))
     for built in (table, log.rebuilt()):
-        one, two = built.histories(0)
+        one, two, three = built.histories(0)
         assert [s["name"] for s in one["seats"]] == ["Host", "Bina", computer]
         assert [s["name"] for s in two["seats"]] == ["Host", "Bina", "Dipa"]
+        assert [s["name"] for s in three["seats"]] == ["Host", "Bina", "Dipa"]
+        assert [[s.get("computer", False) for s in h["seats"]] for h in (one, two, three)] == [
+            [False, False, True],
+            [False, False, False],
+            [False, True, False],
+        ]
         assert one["actions"][0] == {**one["actions"][0], "seat": first, "timeout": True}
         assert not any("timeout" in a for a in one["actions"][1:] + two["actions"])
 

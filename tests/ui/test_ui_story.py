@@ -112,16 +112,17 @@ def test_past_hands_credit_the_seat_as_it_was_held(phone, server, play) -> None:
     )
     assert names(hpage)[seat] == "Laxmi"
 
-    # Hand 1: every move of that seat names the computer, never Laxmi (nor "You" on her phone).
+    # Hand 1: every move of that seat names the computer, as a computer, never Laxmi (nor "You"
+    # on her phone).
     moves = past_moves(hpage, 1)
-    theirs = [m for m in moves if m.startswith(f"{computer}: ")]
+    theirs = [m for m in moves if m.startswith(f"{computer} (computer): ")]
     assert theirs, f"{computer} made no move in hand 1: {moves}"
     assert not [m for m in moves if "Laxmi" in m], moves
     ne_moves = past_moves(lpage, 1)
-    assert [m for m in ne_moves if m.startswith(f"{computer}: ")], ne_moves
+    assert [m for m in ne_moves if m.startswith(f"{computer} (कम्प्युटर): ")], ne_moves
     assert not [m for m in ne_moves if "Laxmi" in m or m.startswith("तपाईं")], ne_moves
     to_lang(hpage, "ne")
-    assert [m for m in past_moves(hpage, 1) if m.startswith(f"{computer}: ")]
+    assert [m for m in past_moves(hpage, 1) if m.startswith(f"{computer} (कम्प्युटर): ")]
 
 
 # ------------------------------------------------------------------ the side show and the news

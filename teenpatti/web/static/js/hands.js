@@ -9,7 +9,6 @@ import { h } from "./dom.js";
 import { joinNames, num, parts, t } from "./i18n.js";
 import { checkHand, bytesToHex } from "./fair.js";
 import { pastMoveText } from "./happened.js";
-import { seatName } from "./moves.js";
 
 /** Why a check failed, in the player's words: `name(seat)` names a seat. Pure. */
 export function whyWords(result, name = (seat) => String(seat)) {
@@ -58,12 +57,15 @@ export function checkDetails(result, history, open, toggle) {
 }
 
 /** Who held `seat` in a past hand, as the history names them (a late friend who took a computer's
- *  seat is not credited with the computer's earlier moves); "You" or "(computer)" when the seat is
- *  still held by the same name. Pure. */
+ *  seat is not credited with the computer's earlier moves): "(computer)" after the name where the
+ *  computer held the seat as its own in that hand (the history's `computer`, whoever holds the seat
+ *  now), "You" where this phone's seat was yours then. Pure. */
 export function heldBy(st, history, seat) {
-  const held = history.seats[seat] ? history.seats[seat].name : "?";
+  const held = history.seats[seat];
+  if (!held) return "?";
+  if (held.computer) return t("bot.name", { name: held.name });
   const row = st.seats[seat];
-  return row && row.name === held ? seatName(st, seat) : held;
+  return st.you === seat && row && row.name === held.name ? t("you") : held.name;
 }
 
 /** Whether this phone should send its part of the next deal now, and for which commitment. Pure. */
