@@ -229,7 +229,7 @@ def serve(
         message_rate=_pair(message_rate, "--message-rate"),
         hello_timeout=client_timeout / 2,
         tables=TableLimits(per_process=max_tables, per_address=tables_per_address),
-        freeze_every=1.0,
+        freeze_every=0.25,  # what a young collection may find: a quarter second of states
         reach=reach,
         push=open_push if push else None,
     )
@@ -248,7 +248,7 @@ def serve(
     )
     http, ws = protocols(edge)
     # Thousands of sockets make the collector's pauses the p99: collect young objects less often
-    # (the app freezes the survivors every second, so no collection walks the whole heap).
+    # (the app freezes the survivors four times a second, so no collection walks the whole heap).
     gc.set_threshold(50_000, 20, 100)
     where = database.split("@")[-1] if database else f"SQLite in {data}"
     typer.echo(f"Teen Patti table server on port {port} ({where}; bus {bus or 'local'})")

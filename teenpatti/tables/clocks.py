@@ -26,7 +26,7 @@ from typing import Any
 from ..engine import IllegalAction, view
 from ..engine.actions import Action
 from ..metrics import BOT_FAILED, BOT_SLOW, CLOCK_REFUSED, Metrics
-from .clock import Clock, Rounds, Tasks
+from .clock import Clock, Handle, Rounds, Tasks
 from .codes import new_seed
 from .errors import Refusal, Unavailable
 from .events import Act, Event
@@ -170,11 +170,14 @@ class Clocks:
         version = live.table.game_version
         code = live.table.code
         due = self.clock.time() + max(0.0, delay)
+        handle: Handle | None = None
 
         def fire() -> None:
+            nonlocal handle
             self.metrics.lateness.observe(max(0.0, self.clock.time() - due))
             if live.timer is handle:
                 live.timer = None
+            handle = None  # the handle holds this function: no cycle is left once it has run
             self.tasks.spawn(self._count(start, version), f"table {code} clock")
 
         handle = live.timer = self.clock.call_later(delay, fire)

@@ -357,6 +357,13 @@ def protocols(edge: Edge) -> tuple[type[HttpToolsProtocol], type[WebSocketsSansI
             edge.release(self.transport)
             super().connection_lost(exc)
 
+        def handle_websocket_upgrade(self) -> None:
+            super().handle_websocket_upgrade()
+            # The connection is the socket protocol's now, and this one is never told it is
+            # lost: it lets go of its parser here, as on a loss (the parser holds this
+            # protocol's methods, a cycle that the server's frequent ``gc.freeze`` would keep).
+            self.parser = None  # type: ignore[assignment]
+
         def on_headers_complete(self) -> None:
             edge.busy(self.transport)
             super().on_headers_complete()
@@ -412,6 +419,12 @@ def protocols(edge: Edge) -> tuple[type[HttpToolsProtocol], type[WebSocketsSansI
         def connection_lost(self, exc: Exception | None) -> None:
             edge.release(self.transport)
             super().connection_lost(exc)
+            # The socket's scope holds its way out (a Wire), which holds this protocol: a
+            # session that wanted it has it by now, and without it nothing is left in a cycle
+            # (which the server's frequent ``gc.freeze`` would keep).
+            scope: Any = getattr(self, "scope", None)
+            if scope is not None:
+                scope["extensions"].pop(SINK, None)
 
         def handle_connect(self, event: Any) -> None:
             super().handle_connect(event)

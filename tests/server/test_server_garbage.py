@@ -1,0 +1,119 @@
+"""What a connection leaves for the garbage collector: nothing. ``teenpatti serve`` freezes what
+is alive several times a second (``gc.freeze``, so that no collection walks every table), which
+keeps whatever a reference cycle holds at that moment for good: a cycle made for each connection
+would grow the server by every socket that ever opened. Here the app runs in this process under
+uvicorn with the edge's HTTP and socket protocols (as ``teenpatti serve`` runs it), the
+collector off while sockets open, play and close, and a collection that keeps what it finds
+(``gc.DEBUG_SAVEALL``) must find none of the connections' objects in a cycle."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import json
+import types
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+import websockets
+from support.server import listening_socket
+
+from teenpatti.store.sqlite import SqliteStore
+from teenpatti.tables.service import Timing
+from teenpatti.web.app import create_app
+from teenpatti.web.edge import Edge, EdgeLimits, protocols
+
+FAST = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0)
+
+
+@contextlib.asynccontextmanager
+async def serving(db: Path) -> AsyncIterator[tuple[str, str, tuple[type, ...]]]:
+    """The app on a loopback port the kernel chose, behind the edge's protocols: ``(http, ws,
+    the protocol classes)``."""
+    sock = listening_socket()
+    port = sock.getsockname()[1]
+    app = create_app(SqliteStore(db), timing=FAST, lobby_rate=(1000.0, 1000.0))
+    http, ws = protocols(Edge(EdgeLimits()))
+    config = uvicorn.Config(
+        app, http=http, ws=ws, ws_per_message_deflate=False, log_level="warning", lifespan="on"
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    try:
+        base = f"http://127.0.0.1:{port}"
+        async with httpx.AsyncClient(base_url=base, timeout=10) as client:
+            # The first request waits in the socket's backlog until the server is up.
+            assert (await client.get("/api/rules")).status_code == 200
+        yield base, f"ws://127.0.0.1:{port}", (http, ws)
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, 10)
+        sock.close()
+
+
+@contextlib.contextmanager
+def collector_off() -> Iterator[list[Any]]:
+    """The collector off inside; on leaving, the cycles made inside, kept (the list given)."""
+    found: list[Any] = []
+    gc.collect()
+    gc.disable()
+    try:
+        yield found
+    finally:
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        try:
+            gc.collect()
+            found.extend(gc.garbage)
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
+            gc.enable()
+
+
+async def _play_and_close(base: str, ws: str) -> None:
+    """A host opens a table for four, two friends join; all three hold a socket through a few
+    moves, then close it."""
+    async with httpx.AsyncClient(base_url=base, timeout=10) as client:
+        made = (await client.post("/api/tables", json={"name": "Asha", "seats": 4})).json()
+        code = made["code"]
+        seats = [made]
+        for name in ("Bikash", "Chandra"):
+            joined = await client.post(f"/api/tables/{code}/join", json={"name": name})
+            seats.append(joined.json())
+    sockets = [await websockets.connect(f"{ws}/ws/{code}") for _ in seats]
+    try:
+        for sock, seat in zip(sockets, seats, strict=True):
+            await sock.send(json.dumps({"type": "hello", "token": seat["token"]}))
+            assert json.loads(await asyncio.wait_for(sock.recv(), 10))["type"] == "state"
+        await sockets[0].send(json.dumps({"type": "start"}))
+        for sock in sockets:  # every seat hears of the deal
+            while json.loads(await asyncio.wait_for(sock.recv(), 10)).get("version", 0) < 6:
+                pass
+    finally:
+        for sock in sockets:
+            await sock.close()
+
+
+def test_sockets_and_requests_leave_no_cycle(tmp_path: Path) -> None:
+    async def scenario() -> list[Any]:
+        async with serving(tmp_path / "tables.sqlite3") as (base, ws, _):
+            with collector_off() as found:
+                # A client's close returns once the server has closed the connection (the server
+                # runs in this event loop: its side is done with it then).
+                await _play_and_close(base, ws)
+            return [o for o in found if _ours(o)]
+
+    left = asyncio.run(scenario())
+    assert left == [], f"{len(left)} of the server's objects were left in cycles: {left[:5]}"
+
+
+def _ours(thing: Any) -> bool:
+    """Whether ``thing`` is the project's: an instance of one of its classes (the edge's
+    protocols among them), or one of its functions (a table's clock's callback, say)."""
+    if isinstance(thing, types.FunctionType):
+        return thing.__module__.startswith("teenpatti.")
+    return type(thing).__module__.startswith("teenpatti.")
