@@ -117,6 +117,8 @@ class Pusher:
 
     def _changed(self, live: LiveTable) -> None:
         table = live.table
+        if table.settings.play != "anytime":
+            return  # a live table alerts nobody, and a table's play is set when it is opened
         now = facts_of(table)
         before = self._facts.get(table.table_id)
         self._facts[table.table_id] = now
