@@ -169,7 +169,7 @@ async def _freeze_every(seconds: float) -> None:
 
     Often, because each move leaves new objects alive (the states just rendered) in place of frozen
     ones it frees: the collector counts allocations less deallocations, so its young generation can
-    hold a whole second's states (175,000-210,000 objects at 2,000 tables at a move a second each)
+    hold a whole second's states (165,000-210,000 objects at 2,000 tables at a move a second each)
     before a collection walks them all, for 140-190 ms. Frozen every quarter of a second, it holds
     at most a quarter of that, and in the load test no collection of 5 ms or more came at all
     (bench/load/README.md). A cycle of garbage frozen this way would only be freed at exit: the
