@@ -6,7 +6,6 @@ never does. Nothing here waits for time to pass."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import sqlite3
@@ -16,9 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-import uvicorn
+from support import in_loop
 from support.clocks import SteppedClock
-from support.server import listening_socket
 
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.service import Timing
@@ -35,35 +33,12 @@ MakeClient = Callable[..., "Client"]
 async def serving(
     db: Path, timing: Timing, clock: SteppedClock | None = None
 ) -> AsyncIterator[tuple[str, str]]:
-    """The app over ``db`` on a loopback port the kernel chose, in this event loop, its service
-    on ``clock`` (a fresh one by default): ``(http, ws)``."""
-    sock = listening_socket()
-    port = sock.getsockname()[1]
+    """The app over ``db`` in this event loop, its service on ``clock`` (a fresh one by
+    default): ``(http, ws)``."""
     clock = clock or SteppedClock(start=time.time())
     app = create_app(SqliteStore(db), timing=timing, lobby_rate=(1000.0, 1000.0), clock=clock)
-    config = uvicorn.Config(
-        app,
-        ws="websockets-sansio",
-        ws_max_size=MAX_MESSAGE,
-        ws_per_message_deflate=False,
-        log_level="warning",
-        lifespan="on",
-    )
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    try:
-        # The first request waits in the socket's backlog until the server is up.
-        ready = asyncio.ensure_future(get(f"http://127.0.0.1:{port}", "/api/rules"))
-        await asyncio.wait({task, ready}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
-        if not ready.done():
-            ready.cancel()
-        assert ready.done() and not task.done(), "the server stopped at start"
-        ready.result()  # the app answered
-        yield f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(task, 10)
-        sock.close()
+    async with in_loop.serving(app, ws_max_size=MAX_MESSAGE) as addresses:
+        yield addresses
 
 
 def events(db: Path, code: str) -> list[dict[str, Any]]:

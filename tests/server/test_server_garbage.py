@@ -2,7 +2,7 @@
 is alive several times a second (``gc.freeze``, so that no collection walks every table), which
 keeps whatever a reference cycle holds at that moment for good: a cycle made for each connection
 would grow the server by every socket that ever opened. Here the app runs in this process under
-uvicorn with the edge's HTTP and socket protocols (as ``teenpatti serve`` runs it), the
+uvicorn with the edge's HTTP and socket protocols (those ``teenpatti serve`` runs), the
 collector off while sockets open, play and close, and a collection that keeps what it finds
 (``gc.DEBUG_SAVEALL``) must find none of the connections' objects in a cycle."""
 
@@ -18,9 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import uvicorn
 import websockets
-from support.server import listening_socket
+from support import in_loop
 
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.service import Timing
@@ -31,28 +30,12 @@ FAST = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0)
 
 
 @contextlib.asynccontextmanager
-async def serving(db: Path) -> AsyncIterator[tuple[str, str, tuple[type, ...]]]:
-    """The app on a loopback port the kernel chose, behind the edge's protocols: ``(http, ws,
-    the protocol classes)``."""
-    sock = listening_socket()
-    port = sock.getsockname()[1]
+async def serving(db: Path) -> AsyncIterator[tuple[str, str]]:
+    """The app over ``db`` in this event loop, behind the edge's protocols: ``(http, ws)``."""
     app = create_app(SqliteStore(db), timing=FAST, lobby_rate=(1000.0, 1000.0))
     http, ws = protocols(Edge(EdgeLimits()))
-    config = uvicorn.Config(
-        app, http=http, ws=ws, ws_per_message_deflate=False, log_level="warning", lifespan="on"
-    )
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    try:
-        base = f"http://127.0.0.1:{port}"
-        async with httpx.AsyncClient(base_url=base, timeout=10) as client:
-            # The first request waits in the socket's backlog until the server is up.
-            assert (await client.get("/api/rules")).status_code == 200
-        yield base, f"ws://127.0.0.1:{port}", (http, ws)
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(task, 10)
-        sock.close()
+    async with in_loop.serving(app, http=http, ws=ws) as addresses:
+        yield addresses
 
 
 @contextlib.contextmanager
@@ -100,7 +83,7 @@ async def _play_and_close(base: str, ws: str) -> None:
 
 def test_sockets_and_requests_leave_no_cycle(tmp_path: Path) -> None:
     async def scenario() -> list[Any]:
-        async with serving(tmp_path / "tables.sqlite3") as (base, ws, _):
+        async with serving(tmp_path / "tables.sqlite3") as (base, ws):
             with collector_off() as found:
                 # A client's close returns once the server has closed the connection (the server
                 # runs in this event loop: its side is done with it then).
