@@ -57,9 +57,19 @@ def collector_off() -> Iterator[list[Any]]:
             gc.enable()
 
 
+async def _until(sock: Any, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind`` on ``sock`` (the table's news meanwhile read past)."""
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(sock.recv(), 10))
+        if message["type"] == kind:
+            return message
+
+
 async def _play_and_close(base: str, ws: str) -> None:
-    """A host opens a table for four, two friends join; all three hold a socket through a few
-    moves, then close it."""
+    """A host opens a table for four, two friends join (and someone asks for a table that is
+    not there); all three hold a socket through the deal and the computer's moves, one sends
+    what is refused (an unknown message, a stale move), a chat line and a ping; then they
+    close."""
     async with httpx.AsyncClient(base_url=base, timeout=10) as client:
         made = (await client.post("/api/tables", json={"name": "Asha", "seats": 4})).json()
         code = made["code"]
@@ -67,6 +77,7 @@ async def _play_and_close(base: str, ws: str) -> None:
         for name in ("Bikash", "Chandra"):
             joined = await client.post(f"/api/tables/{code}/join", json={"name": name})
             seats.append(joined.json())
+        assert (await client.get("/api/tables/ZZZZZ9")).status_code == 404
     sockets = [await websockets.connect(f"{ws}/ws/{code}") for _ in seats]
     try:
         for sock, seat in zip(sockets, seats, strict=True):
@@ -76,6 +87,14 @@ async def _play_and_close(base: str, ws: str) -> None:
         for sock in sockets:  # every seat hears of the deal
             while json.loads(await asyncio.wait_for(sock.recv(), 10)).get("version", 0) < 6:
                 pass
+        talker = sockets[1]
+        await talker.send(json.dumps({"type": "nonsense"}))
+        assert (await _until(talker, "error"))["code"] == "message/unknown"
+        await talker.send(json.dumps({"type": "act", "action": {"do": "pack"}, "version": 1}))
+        assert (await _until(talker, "error"))["code"]
+        await talker.send(json.dumps({"type": "chat", "text": "namaste"}))
+        await talker.send(json.dumps({"type": "ping"}))
+        await _until(talker, "pong")  # (the socket's messages are taken in order)
     finally:
         for sock in sockets:
             await sock.close()
