@@ -1,5 +1,6 @@
 """What Linux's ``/proc`` says of a process: the one reading of a process's CPU time that the
-benchmarks share (the server's cost of a move, of a start-up, the page's renderers).
+benchmarks share (the server's cost of a move, of a start-up, under the load test, the page's
+renderers).
 
 >>> import os
 >>> cpu_seconds(os.getpid()) >= 0

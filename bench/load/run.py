@@ -43,7 +43,10 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-CLOCK_TICK = os.sysconf("SC_CLK_TCK")
+sys.path.append(str(HERE.parent))  # after bench/load: its own modules first
+
+from proc import cpu_seconds  # noqa: E402  (bench/proc.py: a process's CPU time, for scale.py too)
+
 GOAL_P99_MS = 50.0
 """Move to the last seat's update, at one action a second a table (issue 27: at 2,000 tables)."""
 GOAL_TABLES = 2000
@@ -90,13 +93,6 @@ EDGE_OPTIONS = [
 def log(text: str) -> None:
     """Progress, on stderr."""
     print(f"[run {time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (all its threads)."""
-    stat = Path(f"/proc/{pid}/stat").read_text()
-    fields = stat.rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICK  # utime, stime: fields 14 and 15
 
 
 def rss_kib(pid: int) -> int:
