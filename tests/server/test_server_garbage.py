@@ -17,9 +17,9 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import websockets
 from support import in_loop
+from support.server import Api
 
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.service import Timing
@@ -70,14 +70,11 @@ async def _play_and_close(base: str, ws: str) -> None:
     not there); all three hold a socket through the deal and the computer's moves, one sends
     what is refused (an unknown message, a stale move), a chat line and a ping; then they
     close."""
-    async with httpx.AsyncClient(base_url=base, timeout=10) as client:
-        made = (await client.post("/api/tables", json={"name": "Asha", "seats": 4})).json()
-        code = made["code"]
-        seats = [made]
-        for name in ("Bikash", "Chandra"):
-            joined = await client.post(f"/api/tables/{code}/join", json={"name": name})
-            seats.append(joined.json())
-        assert (await client.get("/api/tables/ZZZZZ9")).status_code == 404
+    lobby = Api(base)
+    made = await lobby.create(name="Asha", seats=4)
+    code = made["code"]
+    seats = [made, *[await lobby.join(code, name) for name in ("Bikash", "Chandra")]]
+    assert (await lobby.request("GET", "/api/tables/ZZZZZ9")).status_code == 404
     sockets = [await websockets.connect(f"{ws}/ws/{code}") for _ in seats]
     try:
         for sock, seat in zip(sockets, seats, strict=True):
