@@ -1,5 +1,5 @@
 // Prints every string of the page as JSON, for tests/web/test_strings.py: the two languages of
-// i18n.js, the rules page's texts (content.js), and the names and corner indices of every card in
+// i18n.js (strings-en.js, strings-ne.js), the rules page's texts (content.js), and the names and corner indices of every card in
 // both languages (cards.js), as a screen reader and the eye get them. Run with Node:
 //   node tests/web/strings.mjs teenpatti/web/static/js
 import path from "node:path";

@@ -176,7 +176,7 @@ export function dealOrder(history, direction) {
 
 /**
  * A failed check: `code` names what failed (hands.js words it in the player's language, see
- * `hands.why.*` in i18n.js), `seat` the seat it concerns if any, and `reason` says it in English as
+ * `hands.why.*` in strings-en.js), `seat` the seat it concerns if any, and `reason` says it in English as
  * `teenpatti verify` does.
  */
 const refuse = (code, reason, seat = null) => ({ verified: false, code, seat, reason });
