@@ -148,6 +148,32 @@ def serve(
         help="How push services reach the operator: mailto:you@example.org or an https URL "
         "(default: --public-url, else mailto:teenpatti@localhost).",
     ),
+    ice_servers: str = typer.Option(
+        "",
+        "--ice-servers",
+        envvar="TEENPATTI_ICE_SERVERS",
+        help="STUN and TURN servers for the tables' voice calls, comma-separated: "
+        "stun:turn.example.org:3478,turn:turn.example.org:3478 (none: calls between the phones "
+        "of one network only).",
+    ),
+    turn_secret: str | None = typer.Option(
+        None,
+        "--turn-secret",
+        envvar="TEENPATTI_TURN_SECRET",
+        help="The secret shared with the TURN server (coturn's static-auth-secret): each seat on "
+        "a call gets credentials made from it that last --turn-ttl. Best given in the "
+        "environment.",
+    ),
+    turn_ttl: int = typer.Option(
+        4 * 3600, "--turn-ttl", help="Seconds a seat's TURN credentials last."
+    ),
+    ice_policy: str = typer.Option(
+        "all",
+        "--ice-policy",
+        envvar="TEENPATTI_ICE_POLICY",
+        help="all (phones connect directly where they can) or relay (every call through the "
+        "TURN server: no player's address is shown to another).",
+    ),
     push_hosts: str = typer.Option(
         "",
         "--push-hosts",
@@ -167,6 +193,12 @@ def serve(
         raise typer.BadParameter("--log-format is text or json")
     if fd is not None:
         host, port = _listening(fd)
+    from ..web.ice import Ice
+
+    try:
+        ice = Ice.parse(ice_servers, turn_secret, turn_ttl, ice_policy)
+    except ValueError as error:
+        raise typer.BadParameter(f"--ice-servers: {error}") from None
     try:
         reach = Reach(public_url=public_url, listen_host=host, port=port)
     except ValueError as error:
@@ -232,6 +264,7 @@ def serve(
         freeze_every=0.25,  # what a young collection may find: a quarter second of states
         reach=reach,
         push=open_push if push else None,
+        ice=ice,
     )
     ping_interval, ping_timeout = _pair(ws_ping, "--ws-ping", "INTERVAL,TIMEOUT, like 20,20")
     proxies = tuple(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())

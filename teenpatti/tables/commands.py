@@ -38,8 +38,11 @@ __all__ = [
     "COMMANDS",
     "FIELD_CODES",
     "ID_MAX",
+    "MAX_SDP",
     "Act",
     "Again",
+    "Call",
+    "Candidate",
     "Chat",
     "ClientMessage",
     "Command",
@@ -54,8 +57,10 @@ __all__ = [
     "Rebuy",
     "Remove",
     "Resume",
+    "Signal",
     "Start",
     "Sync",
+    "Voice",
     "convert",
     "decode",
     "decode_hello",
@@ -148,10 +153,11 @@ class Resume(_Command, tag="resume", frozen=True):
 
 
 class Configure(_Command, tag="configure", frozen=True):
-    """The host changes ``late`` and/or ``chat`` (``None``: as it is)."""
+    """The host changes ``late``, ``chat`` and/or ``voice`` (``None``: as it is)."""
 
     late: bool | None = None
     chat: bool | None = None
+    voice: bool | None = None
 
 
 class Chat(_Command, tag="chat", frozen=True):
@@ -173,6 +179,39 @@ class Part(_Command, tag="part", frozen=True, kw_only=True):
 
     answers: str = msgspec.field(name="for")
     part: Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{64}$")]
+
+
+MAX_SDP = 10_000
+"""The longest session description a client may send (a browser's audio offer is 2-5 KB)."""
+
+
+class Call(_Message, tag="call", frozen=True, kw_only=True):
+    """The seat's place on the table's voice call: ``join`` it (or stay on it) or leave it,
+    with its microphone ``muted`` or not. Sent again after a reconnect, it rejoins."""
+
+    join: bool
+    muted: bool = False
+
+
+class Candidate(msgspec.Struct, frozen=True, omit_defaults=True):
+    """An ICE candidate as ``RTCIceCandidate.toJSON()`` gives it (``candidate`` empty: the end
+    of the candidates)."""
+
+    candidate: Annotated[str, msgspec.Meta(max_length=512)]
+    sdpMid: Annotated[str, msgspec.Meta(max_length=32)] | None = None
+    sdpMLineIndex: Annotated[int, msgspec.Meta(ge=0, le=63)] | None = None
+    usernameFragment: Annotated[str, msgspec.Meta(max_length=256)] | None = None
+
+
+class Signal(_Message, tag="signal", frozen=True, kw_only=True):
+    """WebRTC signalling for the call, passed to the seat ``to`` (on the call) as from this
+    socket's seat: an ``offer`` or ``answer`` (``sdp``), or the ICE ``candidates`` gathered
+    since the last (at most 16 in one message)."""
+
+    to: int
+    kind: Literal["offer", "answer", "candidates"]
+    sdp: Annotated[str, msgspec.Meta(max_length=MAX_SDP)] | None = None
+    candidates: Annotated[list[Candidate], msgspec.Meta(max_length=16)] | None = None
 
 
 class Sync(_Message, tag="sync", frozen=True):
@@ -198,9 +237,11 @@ Command = (
     | Part
 )
 """The commands that may change a table (each may carry an ``id``)."""
-ClientMessage = Hello | Command | Sync | Ping
+Voice = Call | Signal
+"""The voice call's messages: passed between the seats on the call, they change no table."""
+ClientMessage = Hello | Command | Sync | Ping | Voice
 """Every message a client sends."""
-AfterHello = Command | Sync | Ping
+AfterHello = Command | Sync | Ping | Voice
 """What a socket may send once it has said hello."""
 
 COMMANDS: tuple[str, ...] = tuple(t.__struct_config__.tag for t in Command.__args__)
@@ -217,12 +258,19 @@ FIELD_CODES: dict[str, tuple[str, str]] = {
     "name": ("seat/not_removed", "nobody of that name was removed from this game"),
     "late": ("settings/late", "late must be true or false"),
     "chat": ("settings/chat", "chat must be true or false"),
+    "voice": ("settings/voice", "voice must be true or false"),
     "phrase": ("chat/phrase", "that is not one of the quick phrases"),
     "emoji": ("chat/emoji", "that is not one of the reactions"),
     "text": ("chat/text", "a chat message is text of at most 120 characters"),
     "part": ("deal/part", "a part is 64 lowercase hex digits"),
     "for": ("deal/late", "that hand is dealt already: your part came too late"),
     "token": ("token/invalid", "that seat token is not valid"),
+    "join": ("call/invalid", "join must be true or false"),
+    "muted": ("call/invalid", "muted must be true or false"),
+    "to": ("call/no_peer", "that seat is not on the call"),
+    "kind": ("call/invalid", "a call's signal is an offer, an answer or candidates"),
+    "sdp": ("call/sdp", "that is not a session description this call takes"),
+    "candidates": ("call/candidate", "that is not a list of connection candidates"),
 }
 """The code and sentence of a refused field, by its path, where the field had a code of its own
 before commands were typed (clients know them; each path is one command's); any other field:
@@ -258,7 +306,7 @@ def echo(text: str | bytes) -> str | None:
     return cid if isinstance(cid, str) else None
 
 
-def decode(text: str | bytes) -> Command | Sync | Ping:
+def decode(text: str | bytes) -> Command | Sync | Ping | Voice:
     """The message a socket sent after its hello, typed; :class:`TableError` if it is not JSON
     (``message/json``), not an object, or does not fit (the field at fault named)."""
     try:
@@ -312,12 +360,12 @@ def read(kind: type[T], data: Any, at: str = "") -> T:
         raise _refusal(error, None, at=at) from None
 
 
-def convert(data: Any) -> Command | Sync | Ping:
+def convert(data: Any) -> Command | Sync | Ping | Voice:
     """:func:`decode` for a message already parsed (a Python caller's dict)."""
     if not isinstance(data, dict):
         raise TableError("message/json", "send each message as a JSON object")
     try:
-        message: Command | Sync | Ping = msgspec.convert(data, AfterHello)
+        message: Command | Sync | Ping | Voice = msgspec.convert(data, AfterHello)
         return message
     except msgspec.ValidationError as error:
         raise _refusal(error, None, data.get("type")) from None
@@ -334,6 +382,7 @@ def _refusal(
     if missing:
         path = f"{path}.{missing.group(1)}" if path else missing.group(1)
     path = ".".join(p for p in (at, path) if p)
+    path = re.sub(r"\[\d+\].*$", "", path)  # a list's item: the list's own code
     if not path:
         return TableError("message/json", "send each message as a JSON object")
     known = FIELD_CODES.get(path)

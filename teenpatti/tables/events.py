@@ -205,10 +205,12 @@ class Paused(_Event, tag="paused", frozen=True):
 
 class Configured(_Event, tag="configured", frozen=True):
     """The host changed the table's own settings: ``late`` (people arriving after the start may
-    take a computer's seat) and ``chat`` (free text in the chat); ``None`` leaves one as it is."""
+    take a computer's seat), ``chat`` (free text in the chat) and ``voice`` (the seated players'
+    call); ``None`` leaves one as it is."""
 
     late: bool | None = None
     chat: bool | None = None
+    voice: bool | None = None
 
 
 class Said(_Event, tag="said", frozen=True):

@@ -26,12 +26,16 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from ..engine import ActionKind, Category, EndedBy
+from .commands import Candidate
 from .settings import Settings
 
 __all__ = [
+    "CallRoster",
+    "CallSeat",
     "ChatLine",
     "Error",
     "HandView",
+    "IceServer",
     "Legal",
     "LoggedMove",
     "Patch",
@@ -41,6 +45,7 @@ __all__ = [
     "RebuyOffer",
     "SeatRow",
     "ServerMessage",
+    "SignalFrom",
     "Standing",
     "State",
     "decode",
@@ -238,7 +243,45 @@ class Pong(_Message, tag="pong"):
     version: int
 
 
-ServerMessage = State | Patch | Error | Pong
+class IceServer(_Part, kw_only=True):
+    """One entry of ``RTCConfiguration.iceServers``: its ``urls``, and for TURN the seat's own
+    short-lived ``username`` and ``credential``."""
+
+    urls: list[str]
+    username: str | UnsetType = UNSET
+    credential: str | UnsetType = UNSET
+
+
+class CallSeat(_Part):
+    """A seat on the voice call: ``n`` counts the call's joins (a seat that joins again, from a
+    reloaded page, has a new one: its old connections are over)."""
+
+    seat: int
+    n: int
+    muted: bool
+
+
+class CallRoster(_Message, tag="call", kw_only=True):
+    """Who is on the table's voice call now, sent to every seated socket when it changes (and
+    on connecting, while anyone is on it); a spectator never gets one. To a socket on the call,
+    ``ice``: its STUN and TURN servers, and ``policy`` (``relay``: through TURN only)."""
+
+    seats: list[CallSeat]
+    ice: list[IceServer] | UnsetType = UNSET
+    policy: Literal["all", "relay"] | UnsetType = UNSET
+
+
+class SignalFrom(_Message, tag="signal", kw_only=True):
+    """WebRTC signalling from the seat ``from`` on the call to this socket's seat, as it sent it
+    (see the client's ``signal``)."""
+
+    from_: int = msgspec.field(name="from")
+    kind: Literal["offer", "answer", "candidates"]
+    sdp: str | UnsetType = UNSET
+    candidates: list[Candidate] | UnsetType = UNSET
+
+
+ServerMessage = State | Patch | Error | Pong | CallRoster | SignalFrom
 """Every message the server sends on a socket."""
 
 _encoder = msgspec.json.Encoder()

@@ -36,6 +36,7 @@ from .cluster import Cluster
 from .codes import new_code, new_seed, new_token
 from .commands import (
     Again,
+    Call,
     Chat,
     Command,
     Configure,
@@ -47,6 +48,7 @@ from .commands import (
     Rebuy,
     Remove,
     Resume,
+    Signal,
     Start,
     Sync,
 )
@@ -324,7 +326,7 @@ class TableService:
         Commands need no catching up first: a stale copy fails its compare-and-set."""
         live = await self.registry.find(code)
         asked = commands.convert(message) if isinstance(message, dict) else message
-        if isinstance(asked, Sync | Ping):
+        if isinstance(asked, Sync | Ping | Call | Signal):
             raise TableError(
                 "message/unknown", f"{type(asked).__name__.lower()!r} is not a command"
             )

@@ -39,7 +39,8 @@ HANDS_MAX = 100
 """The most hands a game may have at a table here (the nepal table allows 10, 20 or 30)."""
 
 _SETTING_KEYS = frozenset(
-    {"name", "seats", "preset", "rules", "bots", "turn_seconds", "computer", "play", "late", "chat"}
+    {"name", "seats", "preset", "rules", "bots", "turn_seconds", "computer", "play"}
+    | {"late", "chat", "voice"}
 )
 
 
@@ -47,8 +48,9 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """What the host chose: seats, rules (preset and options, hands and boot included), the
     computer players' strength, how the table plays (``live`` with a turn timer in seconds, or
     ``anytime``: no timer) and the timer; whether people arriving after the start may take a
-    computer's seat (``late``) and whether the chat takes free text (``chat``): the host may
-    change these two during the game.
+    computer's seat (``late``), whether the chat takes free text (``chat``) and whether the
+    seated players may talk on a voice call (``voice``): the host may change these three
+    during the game.
 
     Logs from before ``play`` have only the timer: a table without one plays ``anytime``.
 
@@ -64,6 +66,7 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     play: PlayMode = "live"
     late: bool = True
     chat: bool = True
+    voice: bool = True
 
     def __post_init__(self) -> None:
         if self.play == "live" and self.turn_seconds is None:  # a log from before ``play``
@@ -115,7 +118,7 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             isinstance(turn, bool) or not isinstance(turn, int) or not 5 <= turn <= 600
         ):
             raise TableError("settings/timer", "a live table's turn timer is 5 to 600 seconds")
-        for key in ("late", "chat"):
+        for key in ("late", "chat", "voice"):
             if not isinstance(data.get(key, True), bool):
                 raise TableError(f"settings/{key}", f"{key} must be true or false")
         return cls(
@@ -126,6 +129,7 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             turn_seconds=turn,
             late=data.get("late", True),
             chat=data.get("chat", True),
+            voice=data.get("voice", True),
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -108,6 +108,9 @@ plays from the next hand)."""
 IDENTIFIED = (Started, Again, Act, Part, Said, Rebought)
 """Events of commands that may carry the client's id (a retried command applies once)."""
 
+CONFIGURABLE = ("late", "chat", "voice")
+"""The settings the host may change during the game (``configure``)."""
+
 COMMAND_IDS_KEPT = 256
 """How many of its latest command ids a table remembers (a retry comes within seconds)."""
 
@@ -229,7 +232,7 @@ class Table:
             case Paused(paused=paused):
                 self.paused = paused
             case Configured():
-                changes = {k: v for k in ("late", "chat") if (v := getattr(event, k)) is not None}
+                changes = {k: v for k in CONFIGURABLE if (v := getattr(event, k)) is not None}
                 self.settings = msgspec.structs.replace(self.settings, **changes)
             case Said():
                 self.said += 1
@@ -426,12 +429,13 @@ class Table:
         return Paused(paused=paused)
 
     def configure_event(self, seat: int | None, data: Configure | Any) -> Configured:
-        """The event for the host changing ``late`` and/or ``chat`` (both true or false)."""
+        """The event for the host changing ``late``, ``chat`` and/or ``voice`` (each true or
+        false)."""
         self._host_only(seat, "change the table's settings")
         asked = data if isinstance(data, Configure) else read(Configure, data)
-        changes = {k: v for k in ("late", "chat") if (v := getattr(asked, k)) is not None}
+        changes = {k: v for k in CONFIGURABLE if (v := getattr(asked, k)) is not None}
         if not changes:
-            raise TableError("settings/invalid", "say what to change: late, chat or both")
+            raise TableError("settings/invalid", "say what to change: late, chat or voice")
         return Configured(**changes)
 
     def chat_event(self, seat: int | None, data: Chat | Any, cid: str | None = None) -> Said:

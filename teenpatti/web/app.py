@@ -32,7 +32,9 @@ from ..store.base import EventStore
 from ..tables.clock import Clock
 from ..tables.service import TableService, Timing
 from ..tables.table import HANDS_MAX
+from .call import Calls
 from .headers import SecurityHeaders
+from .ice import Ice
 from .limits import Lobby
 from .lobby import lobby_routes
 from .operations import operator_routes
@@ -62,6 +64,7 @@ def create_app(
     reach: Reach | None = None,
     clock: Clock | None = None,
     push: Callable[[], Awaitable[tuple[PushConfig, PushKeep]]] | None = None,
+    ice: Ice | None = None,
 ) -> Starlette:
     """The app over ``store`` (or an async function that opens it when the app starts) and
     ``bus`` (an async function that opens it; in-process when ``None``).
@@ -80,10 +83,16 @@ def create_app(
     deals and the reconciler's and lease keeper's rounds (the system's clock when ``None``; tests
     hand in a :class:`~teenpatti.tables.clock.ManualClock` and move it).
     ``push`` (an async function giving the VAPID keys and settings and the subscriptions' keep)
-    turns on turn alerts for play-anytime tables (see :mod:`teenpatti.push`)."""
+    turns on turn alerts for play-anytime tables (see :mod:`teenpatti.push`). ``ice`` names the
+    STUN and TURN servers of the tables' voice calls (see :mod:`teenpatti.web.ice`; none: the
+    phones of one network still talk to each other)."""
     service = TableService(store if not callable(store) else _NotOpen(), timing, clock)
     site = Site(
-        service, reach or Reach(), Lobby(lobby_rate, lookup_misses), tables or TableLimits()
+        service,
+        reach or Reach(),
+        Lobby(lobby_rate, lookup_misses),
+        tables or TableLimits(),
+        calls=Calls(ice, service.clock.time),
     )
     rules = catalogue()  # the same for every request: built once
     rules["options"]["hands"]["max"] = HANDS_MAX  # the most a game here may have

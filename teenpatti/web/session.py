@@ -30,6 +30,7 @@ from ..tables.outgoing import frame
 from ..tables.service import Connection, TableService
 from ..tables.table import token_hash
 from . import logs
+from .call import MAX_SIGNAL, Calls
 from .edge import BUDGET, SINK, Budget
 from .limits import Refused
 from .site import MAX_MESSAGE, Site, client_host
@@ -106,6 +107,7 @@ def session_route(
         closing: list[int] = []
         writer = asyncio.create_task(send_queued(websocket, conn, closing, metrics.queued.inc))
         await service.connect(live, conn)
+        site.calls.connected(live, conn)
         try:
             while True:
                 message = await websocket.receive()
@@ -125,7 +127,7 @@ def session_route(
                 text = message.get("text")
                 if text is None:
                     text = (message.get("bytes") or b"").decode("utf-8", "replace")
-                reply = await _handle(service, live, conn, text)
+                reply = await _handle(service, site.calls, live, conn, text)
                 if reply is not None:
                     conn.push(reply)
                 if conn.dropped:
@@ -138,6 +140,7 @@ def session_route(
             pass
         finally:
             service.disconnect(live, conn)
+            site.calls.gone(live, conn)
             conn.close()
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -183,7 +186,9 @@ def _socket_error(code: str, reason: str) -> str:
     return messages.encode(messages.Error(code=code, reason=reason)).decode()
 
 
-async def _handle(service: TableService, live: Any, conn: Connection, text: str) -> str | None:
+async def _handle(
+    service: TableService, calls: Calls, live: Any, conn: Connection, text: str
+) -> str | None:
     """One client message -> ``None`` (the state update follows) or an error to send back."""
 
     def error(code: str, reason: str, echo: str | None = None, retryable: bool = False) -> str:
@@ -195,12 +200,23 @@ async def _handle(service: TableService, live: Any, conn: Connection, text: str)
             out.id = echo  # which command this answers
         return messages.encode(out).decode()
 
-    if len(text) > MAX_MESSAGE:
-        return error("message/too_large", "that message is too large")
+    too_large = "that message is too large"
+    if len(text) > MAX_SIGNAL:
+        return error("message/too_large", too_large)
     try:
         message = commands.decode(text)
     except TableError as refused:
+        if len(text) > MAX_MESSAGE and not refused.code.startswith("call/"):
+            return error("message/too_large", too_large)  # only a signal may be this long
         return error(refused.code, refused.reason, commands.echo(text))
+    if len(text) > MAX_MESSAGE and not isinstance(message, commands.Signal):
+        return error("message/too_large", too_large)
+    if isinstance(message, commands.Call | commands.Signal):
+        try:
+            calls.handle(live, conn, message)
+        except TableError as err:
+            return error(err.code, err.reason)
+        return None
     if isinstance(message, commands.Ping):
         return messages.encode(messages.Pong(version=live.table.version)).decode()
     cid = None if isinstance(message, commands.Sync) else message.id
@@ -210,6 +226,8 @@ async def _handle(service: TableService, live: Any, conn: Connection, text: str)
             service.send_state(live, conn)
         elif not await service.command(live.table.code, conn.seat, message):
             service.send_state(live, conn)  # a repeat: the state it made
+        else:
+            calls.refresh(live)  # voice turned off, a player removed: the call follows at once
     except Refusal as err:
         return error(err.code, err.reason, cid, getattr(err, "retryable", False))
     except Exception:  # a fault of ours must cost this message only, never the socket

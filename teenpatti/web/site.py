@@ -21,6 +21,7 @@ from ..engine import EngineError
 from ..push.sender import Pusher
 from ..tables.errors import Refusal, TableError
 from ..tables.service import LiveTable, TableService
+from .call import Calls
 from .limits import Lobby, Refused, retry_after
 from .reach import Reach
 
@@ -64,6 +65,8 @@ class Site:
     """Holds ``True`` once the app has started."""
     opened_by: dict[str, list[str]] = field(default_factory=dict)
     """The codes of the tables opened from each client address (its key)."""
+    calls: Calls = field(default_factory=Calls)
+    """The tables' voice calls (their STUN and TURN servers given by ``create_app``)."""
 
     def error(
         self, code: str, reason: str, status: int = 400, headers: dict[str, str] | None = None

@@ -29,7 +29,7 @@ def test_the_chat_types_list_what_the_chat_takes() -> None:
 
 def test_every_command_type_is_in_the_union() -> None:
     tags = {t.__struct_config__.tag for t in commands.ClientMessage.__args__}
-    assert tags == {*commands.COMMANDS, "hello", "sync", "ping"}
+    assert tags == {*commands.COMMANDS, "hello", "sync", "ping", "call", "signal"}
 
 
 def test_server_messages_are_checked_strictly() -> None:
