@@ -178,9 +178,10 @@ def serve(
         "",
         "--push-hosts",
         envvar="TEENPATTI_PUSH_HOSTS",
-        help="More push services to send to, comma-separated: push.example.org (https), or "
-        "http://127.0.0.1:PORT (plain http to that port: a test's push service). The browsers' "
-        "own services are always allowed; nothing else by default.",
+        help="More push services to send to, comma-separated: push.example.org (https, port "
+        "443), push.example.org:8443 (https, that port), or http://127.0.0.1:PORT (plain http to "
+        "that port: a test's push service). The browsers' own services are always allowed; "
+        "nothing else by default.",
     ),
 ) -> None:
     """Start the table server: lobby, WebSockets and the phone UI on one port."""

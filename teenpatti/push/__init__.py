@@ -2,12 +2,17 @@
 
 - :mod:`~teenpatti.push.keys`: the server's VAPID key pair (made at first start in the data
   folder, or given by the operator);
-- :mod:`~teenpatti.push.subscription`: a phone's subscription, checked (size, keys, and an
-  endpoint on a push service this server may call);
+- :mod:`~teenpatti.push.endpoint`: the one reading of an endpoint, at subscribe time and when
+  sending (only what a browser's push service gives, on a host this server may call);
+- :mod:`~teenpatti.push.subscription`: a phone's subscription, checked (size, keys, endpoint);
+- :mod:`~teenpatti.push.address`: the addresses a push request may connect to, checked as the
+  name is resolved;
+- :mod:`~teenpatti.push.post`: one push request (encrypted, signed, sent to the checked address,
+  no redirect followed, its answer bounded);
 - :mod:`~teenpatti.push.keep`: subscriptions per seat holder, and the alerts already claimed,
   in SQLite or PostgreSQL;
 - :mod:`~teenpatti.push.alerts`: which alerts a change of a table makes (pure);
-- :mod:`~teenpatti.push.sender`: claiming and sending them, off the event loop.
+- :mod:`~teenpatti.push.sender`: claiming them, and sending them in a line per push host.
 """
 
 from __future__ import annotations

@@ -3,9 +3,10 @@
 A subscription is what the browser's ``PushManager.subscribe()`` gives the page: the endpoint
 (a URL on the browser maker's push service) and two keys (the phone's P-256 public key and a
 16-byte secret) that encrypt what is sent to it. The server POSTs to the endpoint, so it is a
-URL the server will call: only ``https`` URLs on a known push service are taken (the operator
-may add hosts), never an address of the server's own network. A plain ``http`` endpoint is
-taken only for a host the operator listed with ``http://`` (a test's push service on loopback).
+URL the server will call: it is read by :func:`~teenpatti.push.endpoint.parse_endpoint`, the
+reading the sender sends with (only ``https`` on a known push service; the operator may add
+hosts). The keys are taken as browsers write them: unpadded base64url, exactly 87 and 22
+characters, each the one spelling of its bytes.
 
 Bad input gets a stable code and keeps nothing:
 
@@ -15,28 +16,28 @@ Bad input gets a stable code and keeps nothing:
 ...                     "keys": {"p256dh": key, "auth": "A" * 22}}, allowed)
 Traceback (most recent call last):
     ...
-teenpatti.push.subscription.PushError: that subscription's keys are not valid
+teenpatti.push.endpoint.PushError: that subscription's keys are not valid
 >>> parse_subscription({"endpoint": "https://10.0.0.7/x", "keys": {}}, allowed).endpoint
 Traceback (most recent call last):
     ...
-teenpatti.push.subscription.PushError: alerts are sent only through a browser's push service
+teenpatti.push.endpoint.PushError: alerts are sent only through a browser's push service
 >>> PushHosts.default().allows("https://updates.push.services.mozilla.com/wpush/v2/gAAA")
 True
 >>> PushHosts.default().allows("http://fcm.googleapis.com/fcm/send/abc")
 False
->>> PushHosts.parse("http://127.0.0.1:9999").allows("http://127.0.0.1:9999/p/1")
-True
+>>> _b64("AAAAAAAAAAAAAAAAAAAAAA", 16) is not None, _b64("AAAAAAAAAAAAAAAAAAAAAB", 16)
+(True, None)
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import re
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
-from ..engine import EngineError
+from .endpoint import DEFAULT_HOSTS, ENDPOINT_MAX, PushError, PushHosts, parse_endpoint
 
 __all__ = [
     "DEFAULT_HOSTS",
@@ -47,62 +48,7 @@ __all__ = [
     "parse_subscription",
 ]
 
-ENDPOINT_MAX = 1024
-"""The longest endpoint URL taken (the browsers' are 150 to 500 characters)."""
-
-DEFAULT_HOSTS = (
-    "fcm.googleapis.com",  # Chrome, Edge on Android, Samsung Internet, Opera
-    "android.googleapis.com",
-    "push.services.mozilla.com",  # Firefox (updates.push.services.mozilla.com)
-    "push.apple.com",  # Safari (web.push.apple.com)
-    "notify.windows.com",  # Edge on Windows (*.notify.windows.com)
-)
-"""The push services taken by default: these hosts and their subdomains, over https only."""
-
-
-class PushError(EngineError):
-    """A subscription refused (``push/invalid``, ``push/endpoint``, ``push/keys``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class PushHosts:
-    """Where push requests may go: host suffixes over https, and exact ``host:port`` pairs
-    the operator allowed over plain http (tests' push services; off by default)."""
-
-    https: tuple[str, ...]
-    http: tuple[str, ...] = ()
-
-    @classmethod
-    def default(cls) -> PushHosts:
-        return cls(DEFAULT_HOSTS)
-
-    @classmethod
-    def parse(cls, extra: str) -> PushHosts:
-        """The default hosts and the operator's comma-separated list: ``push.example.org``
-        (https, with its subdomains) or ``http://127.0.0.1:8123`` (plain http, that port)."""
-        https, http = list(DEFAULT_HOSTS), []
-        for item in (x.strip().lower() for x in extra.split(",")):
-            if not item:
-                continue
-            if item.startswith("http://"):
-                http.append(item.removeprefix("http://").rstrip("/"))
-            else:
-                https.append(item.removeprefix("https://").rstrip("/"))
-        return cls(tuple(https), tuple(http))
-
-    def allows(self, endpoint: str) -> bool:
-        try:
-            parts = urlsplit(endpoint)
-            host, port = (parts.hostname or ""), parts.port
-        except ValueError:
-            return False
-        if parts.username is not None or parts.password is not None or not host:
-            return False
-        if parts.scheme == "https":
-            return any(host == h or host.endswith("." + h) for h in self.https)
-        if parts.scheme == "http":
-            return f"{host}:{port}" in self.http
-        return False
+_B64URL = re.compile(r"[A-Za-z0-9_-]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,13 +65,18 @@ class Subscription:
 
 
 def _b64(text: Any, size: int) -> bytes | None:
-    if not isinstance(text, str) or not 0 < len(text) <= 2 * size or not text.isascii():
+    """The ``size`` bytes ``text`` spells in unpadded base64url, if it is their one spelling
+    (no padding, no ``+`` or ``/``, no stray bits in the last character)."""
+    if not isinstance(text, str) or len(text) != (size * 4 + 2) // 3:
+        return None
+    if not _B64URL.fullmatch(text):
         return None
     try:
         raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
     except (binascii.Error, ValueError):
         return None
-    return raw if len(raw) == size else None
+    canonical = base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+    return raw if len(raw) == size and canonical == text else None
 
 
 def parse_subscription(data: Any, hosts: PushHosts) -> Subscription:
@@ -135,8 +86,7 @@ def parse_subscription(data: Any, hosts: PushHosts) -> Subscription:
     endpoint = data.get("endpoint")
     if not isinstance(endpoint, str) or not 0 < len(endpoint) <= ENDPOINT_MAX:
         raise PushError("push/invalid", "send the subscription as the browser gives it")
-    if not endpoint.isascii() or not endpoint.isprintable() or not hosts.allows(endpoint):
-        raise PushError("push/endpoint", "alerts are sent only through a browser's push service")
+    parse_endpoint(endpoint, hosts)
     keys = data["keys"]
     point, secret = _b64(keys.get("p256dh"), 65), _b64(keys.get("auth"), 16)
     if point is None or secret is None:

@@ -11,8 +11,8 @@ the server's requests, checked as strictly as the standards say.
   here from the RFCs with ``cryptography`` (not with the library the server sends with), and
   the JSON payload recorded. A request that fails a check is answered 400 and recorded as a
   problem (the test fails on any).
-- A phone may answer ``410`` (gone), or hold requests until the test releases them (a slow
-  push service).
+- A phone may answer ``410`` (gone), redirect (a 3xx and a ``Location``), answer with a body
+  of any size, or hold requests until the test releases them (a slow push service).
 """
 
 from __future__ import annotations
@@ -64,6 +64,10 @@ class Phone:
     answer: int = 201
     hold: threading.Event | None = None
     """Set: requests wait until it is set (a slow push service)."""
+    location: str | None = None
+    """Sent as the answer's ``Location`` (with an ``answer`` of 3xx: a redirect)."""
+    answer_body: int = 0
+    """Bytes of answer after the head (a push service that talks on and on)."""
 
     @property
     def endpoint(self) -> str:
@@ -130,9 +134,16 @@ class PushService:
                 size = int(self.headers.get("content-length", "0"))
                 body = self.rfile.read(size)
                 status = service._take(self.path, dict(self.headers.items()), body)
+                phone = service.phones.get(self.path.removeprefix("/p/"))
                 self.send_response(status)
-                self.send_header("content-length", "0")
+                if phone is not None and phone.location is not None:
+                    self.send_header("location", phone.location)
+                size = phone.answer_body if phone is not None else 0
+                self.send_header("content-length", str(size))
                 self.end_headers()
+                with contextlib.suppress(OSError):  # the sender stops reading, as it should
+                    for _ in range(size // 65536):
+                        self.wfile.write(b"x" * 65536)
 
         self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._http.daemon_threads = True
