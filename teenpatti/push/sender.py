@@ -212,10 +212,11 @@ class Pusher:
         data = json.dumps(payload, ensure_ascii=False)
         for subs in found.values():
             for sub in subs:
-                self._queue(sub, data)
+                self.queue(sub, data)
 
-    def _queue(self, sub: Subscription, data: str) -> None:
-        """Put one request in its push host's line (or count it refused or dropped)."""
+    def queue(self, sub: Subscription, data: str) -> None:
+        """Put the request of one alert (its JSON ``data``) in its push host's line, or count
+        it refused or dropped."""
         try:
             endpoint = parse_endpoint(sub.endpoint, self.config.hosts)
         except PushError:  # kept before the rules of today, or the operator narrowed the list
