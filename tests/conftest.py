@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, Phase, settings
 
 # No per-example deadline: the suite runs on busy, shared 2-core machines, where one slow example
 # says nothing about the code. The properties' example counts bound their time instead. In CI
@@ -33,8 +33,19 @@ from hypothesis import settings
 # (see support.properties.examples), unless TEST_HYPOTHESIS=full.
 settings.register_profile("suite", deadline=None)
 settings.register_profile("quick", deadline=None, max_examples=20)
+# TEST_HYPOTHESIS=deep: every property runs its full count, and the table service's model
+# (tests/tables/test_table_model.py) takes longer walks through many more tables.
+settings.register_profile(
+    "deep",
+    deadline=None,
+    max_examples=400,
+    stateful_step_count=80,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
+)
+which = os.environ.get("TEST_HYPOTHESIS")
 settings.load_profile(
-    "suite" if os.environ.get("CI") or os.environ.get("TEST_HYPOTHESIS") == "full" else "quick"
+    "deep" if which == "deep" else "suite" if os.environ.get("CI") or which == "full" else "quick"
 )
 
 TIERS: dict[str, tuple[str, ...]] = {

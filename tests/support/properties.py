@@ -1,11 +1,11 @@
 """How many examples a property runs: its full count in CI (``CI`` set) or with
-``TEST_HYPOTHESIS=full``; a fifth of it (at least 10) in a quick local run."""
+``TEST_HYPOTHESIS=full`` (or ``deep``); a fifth of it (at least 10) in a quick local run."""
 
 from __future__ import annotations
 
 import os
 
-FULL = bool(os.environ.get("CI")) or os.environ.get("TEST_HYPOTHESIS") == "full"
+FULL = bool(os.environ.get("CI")) or os.environ.get("TEST_HYPOTHESIS") in ("full", "deep")
 """Whether properties run their full example counts."""
 
 

@@ -426,6 +426,22 @@ def side_show_pairs(actions: list[dict[str, Any]]) -> set[frozenset[int]]:
     return pairs
 
 
+def may_see(hand: dict[str, Any], row: dict[str, Any], you: int | None) -> bool:
+    """Whether the rules show ``you`` (``None``: a spectator) the cards of ``row``'s seat in
+    ``hand`` (as sent): at a showdown everyone still in, else your own once seen (or the hand
+    over), and those you compared in an accepted side show."""
+    seat = row["seat"]
+    if not row["dealt"]:
+        return False
+    if hand["finished"] and hand["ended_by"] in SHOWDOWN and not row["packed"]:
+        return True
+    if you is None:
+        return False
+    if you == seat:
+        return bool(row["seen"] or hand["finished"])
+    return frozenset((you, seat)) in side_show_pairs(hand["actions"])
+
+
 def check_cards(state: dict[str, Any], you: int | None) -> None:
     """Each seat's cards are shown to ``you`` exactly when the rules allow it."""
     assert state["you"] == you
@@ -433,19 +449,9 @@ def check_cards(state: dict[str, Any], you: int | None) -> None:
     if hand is None:
         assert all(row.get("cards") is None for row in state["seats"])
         return
-    pairs = side_show_pairs(hand["actions"])
     for row in state["seats"]:
         seat = row["seat"]
-        if not row["dealt"]:
-            may = False
-        elif hand["finished"] and hand["ended_by"] in SHOWDOWN and not row["packed"]:
-            may = True
-        elif you is None:
-            may = False
-        elif you == seat:
-            may = row["seen"] or hand["finished"]
-        else:
-            may = frozenset((you, seat)) in pairs
+        may = may_see(hand, row, you)
         assert (row["cards"] is not None) == may, (you, seat, hand["actions"])
         assert (row["category"] is not None) == may
     assert "seed" not in hand

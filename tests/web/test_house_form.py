@@ -10,14 +10,12 @@ show). Every option has its words in both languages, so one the engine adds is n
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
+from support.page_strings import node, page_strings
 
 from teenpatti.engine.errors import EngineError
 from teenpatti.engine.rules import catalogue
@@ -76,26 +74,10 @@ def server_verdict(preset: str, chosen: dict[str, Any], cat: dict[str, Any]) -> 
     return None
 
 
-def node() -> str:
-    found = shutil.which("node")
-    if found is None:
-        why = "Node is not installed (scripts/test installs it)"
-        if os.environ.get("CI"):
-            pytest.fail(why)
-        pytest.skip(why)
-    return found
-
-
 def test_every_option_has_its_words_in_both_languages() -> None:
     """A new option of the engine's catalogue appears on the form by itself; this holds it to
     its words: a name, a line on what it changes, and each of its values in words."""
-    out = subprocess.run(
-        [node(), str(Path(__file__).with_name("strings.mjs")), str(HOUSE.parent)],
-        capture_output=True,
-        check=True,
-        timeout=60,
-    )
-    strings = json.loads(out.stdout)["strings"]
+    strings = page_strings()["strings"]
     cat = served()
     missing = []
     for key, option in cat["options"].items():

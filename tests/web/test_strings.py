@@ -7,18 +7,13 @@ The strings are read by Node from the very modules the page loads (``strings.mjs
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import shutil
-import subprocess
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-import pytest
 from support.codes import server_error_codes
+from support.page_strings import page_strings
 
 ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "teenpatti" / "web" / "static" / "js"
@@ -68,22 +63,8 @@ A_MOVE = re.compile(r"\bmoves?\b", re.IGNORECASE)
 A_BET = re.compile(r"chaal|\bbet|raise", re.IGNORECASE)
 
 
-@cache
 def strings() -> dict[str, Any]:
-    node = shutil.which("node")
-    if node is None:
-        why = "Node is not installed (scripts/test installs it)"
-        if os.environ.get("CI"):
-            pytest.fail(why)
-        pytest.skip(why)
-    out = subprocess.run(
-        [node, str(Path(__file__).with_name("strings.mjs")), str(JS)],
-        capture_output=True,
-        check=True,
-        timeout=60,
-    )
-    data: dict[str, Any] = json.loads(out.stdout)
-    return data
+    return page_strings()
 
 
 def nepali_texts() -> Iterator[tuple[str, str]]:
