@@ -35,10 +35,10 @@ from typing import Any
 from bench_patches import random_move
 
 from teenpatti.store.sqlite import SqliteStore
-from teenpatti.tables import commands
-from teenpatti.tables.clock import ManualClock
-from teenpatti.tables.live import Connection, LiveTable
-from teenpatti.tables.service import TableService, Timing
+from teenpatti.tables.live.service import TableService, Timing
+from teenpatti.tables.live.table import Connection, LiveTable
+from teenpatti.tables.live.time_source import ManualClock
+from teenpatti.tables.play import commands
 
 TIMING = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, idle_after=1e9)
 WEIGHTS = {

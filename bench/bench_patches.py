@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from teenpatti.store.sqlite import SqliteStore
-from teenpatti.tables.clock import ManualClock
-from teenpatti.tables.live import Connection, LiveTable
-from teenpatti.tables.service import TableService, Timing
+from teenpatti.tables.live.service import TableService, Timing
+from teenpatti.tables.live.table import Connection, LiveTable
+from teenpatti.tables.live.time_source import ManualClock
 
 TIMING = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, idle_after=1e9)
 WEIGHTS = {"chaal": 8, "see": 3, "raise": 1, "pack": 1, "show": 1, "sideshow": 1}

@@ -5,7 +5,7 @@ Run ``.venv/bin/python bench/bench_thinking.py [--tables 3 --seats 4 --bots expe
 It plays ``--tables`` tables of one person and ``--seats - 1`` computers of level ``--bots``
 through the real table service (SQLite in a temporary folder, the system clock, no pauses: the
 computers move as fast as they decide; the person packs at once), twice: first with the service
-as it is (decisions on the computers' thread, :mod:`teenpatti.tables.thinker`), then with every
+as it is (decisions on the computers' thread, :mod:`teenpatti.tables.live.thinker`), then with every
 decision made on the event loop, as before that thread existed. Meanwhile a ticker asks the loop
 for a 5 ms timer, again and again, and records how late each one fires: the wait every other
 table's moves, pings and sockets would see. Printed for each mode: the ticks' lateness (median,
@@ -25,8 +25,8 @@ from pathlib import Path
 from teenpatti.bots import DecidesActions
 from teenpatti.engine import Action, HandView
 from teenpatti.store.sqlite import SqliteStore
-from teenpatti.tables.service import TableService, Timing
-from teenpatti.tables.thinker import Failed, Thinker
+from teenpatti.tables.live.service import TableService, Timing
+from teenpatti.tables.live.thinker import Failed, Thinker
 
 TIMING = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, idle_after=1e9)
 TICK = 0.005

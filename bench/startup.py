@@ -31,9 +31,9 @@ import httpx
 from proc import cpu_seconds
 
 from teenpatti.store.sqlite import SqliteStore
-from teenpatti.tables.codes import ALPHABET, new_seed
-from teenpatti.tables.events import encode
-from teenpatti.tables.table import Settings, Table, token_hash
+from teenpatti.tables.live.codes import ALPHABET, new_seed
+from teenpatti.tables.play.events import encode
+from teenpatti.tables.play.table import Settings, Table, token_hash
 
 HERE = Path(__file__).resolve().parent
 
@@ -48,7 +48,7 @@ def one_log(events: int, rng: random.Random) -> list[dict[str, Any]]:
         table.apply(event)
         log.append(encode(event))
 
-    from teenpatti.tables.events import Created, Host
+    from teenpatti.tables.play.events import Created, Host
 
     settings = Settings.from_json({"seats": 4, "preset": "nepal"})
     add(Created(settings=settings, host=Host(name="Host", token_hash=token_hash("t0"))))

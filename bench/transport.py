@@ -59,8 +59,8 @@ def serve_uvicorn(args: argparse.Namespace, direct: bool) -> None:
     from starlette.routing import WebSocketRoute
     from starlette.websockets import WebSocket
 
-    from teenpatti.tables.live import Connection
-    from teenpatti.tables.outgoing import Shared
+    from teenpatti.tables.live.table import Connection
+    from teenpatti.tables.wire.outgoing import Shared
     from teenpatti.web.app import send_queued
     from teenpatti.web.edge import SINK, Edge, EdgeLimits, protocols
 

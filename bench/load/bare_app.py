@@ -35,7 +35,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from teenpatti.tables.service import Connection  # the same queue and writer as our server
+from teenpatti.tables.live.service import Connection  # the same queue and writer as our server
 from teenpatti.web.app import send_queued
 
 MAX_MESSAGE = 4096

@@ -70,7 +70,7 @@ from typing import Any, cast
 
 import httpx
 
-from teenpatti.tables.patch import apply
+from teenpatti.tables.wire.patch import apply
 
 STATE_PREFIX = b'{"type":"state","version":'
 PATCH_PREFIX = b'{"type":"patch","version":'

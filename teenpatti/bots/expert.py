@@ -20,7 +20,7 @@ other player still in has seen, plays each legal move out on deals drawn from wh
 know (:mod:`.search`: the others' hands from hard's reading of the public log, ``hard``
 playing every seat after the move) and keeps hard's move unless another is better by more than
 its standard error; a decision is then a hundred or so hands played out, milliseconds, so the
-table server asks for it on the computers' own thread (:mod:`teenpatti.tables.thinker`).
+table server asks for it on the computers' own thread (:mod:`teenpatti.tables.live.thinker`).
 While another player is still blind it plays hard's move as it is: the rollouts would play a
 blind player as hard does, looking and packing its weak hands, which a player who never looks
 does not. It reads the table's opponent model (:mod:`teenpatti.bots.model`) as hard does:

@@ -17,7 +17,7 @@ import typer
 
 from ..store import open_store
 from ..store.base import DamagedLog
-from ..tables.registry import replay
+from ..tables.live.registry import replay
 from . import app
 
 

@@ -207,7 +207,7 @@ def serve(
     logs.configure(log_format)
     from ..bus import Bus, open_bus
     from ..store import EventStore, open_store
-    from ..tables.service import Timing
+    from ..tables.live.service import Timing
     from ..web.app import TableLimits, create_app
     from ..web.edge import Edge, EdgeLimits, protocols
 

@@ -10,7 +10,7 @@ so one turn is never alerted twice, whichever process or restart sees it.
 
 Only play-anytime tables alert: a live table has a turn timer and everyone is watching.
 
->>> from teenpatti.tables.table import Settings, Seat, Table
+>>> from teenpatti.tables.play.table import Settings, Seat, Table
 >>> t = Table("id", "ABCD"); t.settings = Settings(play="anytime")
 >>> t.seats = [Seat("Asha", "h0", False, True)]
 >>> before = facts_of(t)
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..tables.table import Table
+from ..tables.play.table import Table
 
 __all__ = ["KINDS", "Alert", "Facts", "alerts_between", "facts_of"]
 

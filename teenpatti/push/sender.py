@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from prometheus_client import Counter
 
 from ..metrics import Metrics
-from ..tables.live import LiveTable
+from ..tables.live.table import LiveTable
 from .address import AddressRefused, Resolve, system_resolve
 from .alerts import Alert, Facts, alerts_between, facts_of
 from .endpoint import Endpoint, PushError, PushHosts, parse_endpoint

@@ -29,9 +29,9 @@ from ..engine.rules import catalogue
 from ..push.keep import PushKeep
 from ..push.sender import PushConfig, Pusher
 from ..store.base import EventStore
-from ..tables.clock import Clock
-from ..tables.service import TableService, Timing
-from ..tables.table import HANDS_MAX
+from ..tables.live.service import TableService, Timing
+from ..tables.live.time_source import Clock
+from ..tables.play.table import HANDS_MAX
 from .call import Calls
 from .headers import SecurityHeaders
 from .ice import Ice
@@ -81,7 +81,7 @@ def create_app(
     ``reach`` says where friends reach the server: the links and QR codes to share are built from
     it (see :mod:`teenpatti.web.reach`). ``clock`` is the service's time: turn timers, graces,
     deals and the reconciler's and lease keeper's rounds (the system's clock when ``None``; tests
-    hand in a :class:`~teenpatti.tables.clock.ManualClock` and move it).
+    hand in a :class:`~teenpatti.tables.live.time_source.ManualClock` and move it).
     ``push`` (an async function giving the VAPID keys and settings and the subscriptions' keep)
     turns on turn alerts for play-anytime tables (see :mod:`teenpatti.push`). ``ice`` names the
     STUN and TURN servers of the tables' voice calls (see :mod:`teenpatti.web.ice`; none: the

@@ -29,10 +29,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..tables import messages
-from ..tables.commands import MAX_SDP, Call, Signal
-from ..tables.errors import TableError
-from ..tables.live import Connection, LiveTable
+from ..tables.live.table import Connection, LiveTable
+from ..tables.play.commands import MAX_SDP, Call, Signal
+from ..tables.play.errors import TableError
+from ..tables.wire import messages
 from .edge import Budget
 from .ice import Ice
 

@@ -86,7 +86,7 @@ class Budget:
 
 
 class Wire:
-    """A socket's direct way out (a :class:`~teenpatti.tables.outgoing.Sink`): whole frames
+    """A socket's direct way out (a :class:`~teenpatti.tables.wire.outgoing.Sink`): whole frames
     written to its transport while the socket is open and its write buffer is under the
     high-water mark. It writes only data frames, which the ``websockets`` state machine does not
     track; closing still goes through uvicorn (after a close frame, :meth:`ready` is false).

@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from ..tables.messages import IceServer
+from ..tables.wire.messages import IceServer
 
 __all__ = ["DEFAULT_TTL", "Ice", "turn_credential"]
 

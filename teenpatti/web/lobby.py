@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from ..tables.errors import Refusal
+from ..tables.play.errors import Refusal
 from . import logs
 from .edge import address_key
 from .limits import Refused

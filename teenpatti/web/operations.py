@@ -10,7 +10,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..metrics import CONTENT_TYPE, NOT_READY
-from ..tables.service import TableService
+from ..tables.live.service import TableService
 from .site import Site
 
 __all__ = ["READY_TIMEOUT", "operator_routes"]

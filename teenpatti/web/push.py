@@ -23,10 +23,10 @@ from starlette.routing import Route
 
 from ..push.sender import Pusher
 from ..push.subscription import ENDPOINT_MAX, parse_subscription
-from ..tables.errors import Refusal
-from ..tables.live import LiveTable
-from ..tables.service import TableService
-from ..tables.table import token_hash
+from ..tables.live.service import TableService
+from ..tables.live.table import LiveTable
+from ..tables.play.errors import Refusal
+from ..tables.play.table import token_hash
 
 __all__ = ["push_routes"]
 

@@ -2,8 +2,8 @@
 socket").
 
 The session knows no rules: it checks the size and rate of what a client sends, decodes each
-message once into its type (:mod:`teenpatti.tables.commands`) and hands commands to the
-:class:`~teenpatti.tables.service.TableService`. Every reply a client gets is its own view of
+message once into its type (:mod:`teenpatti.tables.play.commands`) and hands commands to the
+:class:`~teenpatti.tables.live.service.TableService`. Every reply a client gets is its own view of
 the table (``state`` or ``patch``, sent by the fan-out) or an ``error`` with a stable code and a
 sentence; nothing a client sends can crash the server or change a table it may not change.
 
@@ -23,12 +23,13 @@ from typing import Any
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..tables import commands, messages
-from ..tables.commands import ID_MAX
-from ..tables.errors import Refusal, TableError
-from ..tables.outgoing import frame
-from ..tables.service import Connection, TableService
-from ..tables.table import token_hash
+from ..tables.live.service import Connection, TableService
+from ..tables.play import commands
+from ..tables.play.commands import ID_MAX
+from ..tables.play.errors import Refusal, TableError
+from ..tables.play.table import token_hash
+from ..tables.wire import messages
+from ..tables.wire.outgoing import frame
 from . import logs
 from .call import MAX_SIGNAL, Calls
 from .edge import BUDGET, SINK, Budget

@@ -19,8 +19,8 @@ from starlette.websockets import WebSocket
 
 from ..engine import EngineError
 from ..push.sender import Pusher
-from ..tables.errors import Refusal, TableError
-from ..tables.service import LiveTable, TableService
+from ..tables.live.service import LiveTable, TableService
+from ..tables.play.errors import Refusal, TableError
 from .call import Calls
 from .limits import Lobby, Refused, retry_after
 from .reach import Reach

@@ -10,12 +10,12 @@
 
 from __future__ import annotations
 
-import ast
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
+from support.imports import imports, imports_of
 
 from teenpatti.bots import BOTS, load_bot
 from teenpatti.bots.base import DecidesActions
@@ -268,30 +268,12 @@ def test_the_independence_check_catches_a_bot_that_reads_hidden_cards() -> None:
     assert changed > 0
 
 
-def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text())
-    out: set[str] = set()
-    package = {"bots": "teenpatti.bots", "solver": "teenpatti.bots.solver"}.get(
-        path.parent.name, "teenpatti"
-    )
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            out.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - node.level + 1]
-                module = ".".join([*base, node.module] if node.module else base)
-            else:
-                module = node.module or ""
-            out.add(module)
-    return out
-
-
 @pytest.mark.parametrize("module", [*BOT_MODULES, "odds"])
 def test_bots_import_only_the_public_view_api(module: str) -> None:
+    """Within the layers tests/test_layers.py holds (the bots on the engine alone), which parts
+    of the engine."""
     path = ODDS if module == "odds" else BOTS_DIR / module
-    for name in _imports(path):
+    for name in imports_of(path):
         root = name.split(".")[0]
         assert root not in FORBIDDEN_STDLIB or (module == "base.py" and name == "importlib"), name
         if name.startswith("teenpatti.engine"):
@@ -301,11 +283,8 @@ def test_bots_import_only_the_public_view_api(module: str) -> None:
             assert name in OWN_MODULES, f"{module} imports {name}"
 
 
-def test_the_import_check_can_fail(tmp_path: Path) -> None:
-    spy = tmp_path / "bots"
-    spy.mkdir()
-    (spy / "spy.py").write_text("from ..engine.hand import Hand\nimport gc\n")
-    found = _imports(spy / "spy.py")
+def test_the_import_check_can_fail() -> None:
+    found = imports("from ..engine.hand import Hand\nimport gc\n", "teenpatti.bots.spy")
     assert "teenpatti.engine.hand" in found and "gc" in found
 
 

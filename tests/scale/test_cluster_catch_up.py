@@ -18,8 +18,8 @@ from support.server import steady
 from support.services import RedisServer
 
 from teenpatti.store.postgres import PostgresStore
-from teenpatti.tables.events import decode, encode
-from teenpatti.tables.table import Table
+from teenpatti.tables.play.events import decode, encode
+from teenpatti.tables.play.table import Table
 
 Run = Callable[..., Any]
 MakeClient = Callable[..., Client]

@@ -19,7 +19,7 @@ from support import in_loop
 from support.clocks import SteppedClock
 
 from teenpatti.store.sqlite import SqliteStore
-from teenpatti.tables.service import Timing
+from teenpatti.tables.live.service import Timing
 from teenpatti.web.app import MAX_MESSAGE, create_app
 
 if TYPE_CHECKING:

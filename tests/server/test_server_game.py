@@ -503,7 +503,7 @@ def test_rules_catalogue_is_what_the_server_plays(server: Server, api: Api, arun
     opened with any preset's options as the catalogue gives them plays exactly those options; a
     value a preset does not allow, or past the limit, is refused with the option's code."""
     from teenpatti.engine.rules import catalogue
-    from teenpatti.tables.table import HANDS_MAX
+    from teenpatti.tables.play.table import HANDS_MAX
 
     async def body() -> None:
         response = await api.request("GET", "/api/rules")

@@ -22,7 +22,7 @@ from support import in_loop
 from support.server import Api
 
 from teenpatti.store.sqlite import SqliteStore
-from teenpatti.tables.service import Timing
+from teenpatti.tables.live.service import Timing
 from teenpatti.web.app import create_app
 from teenpatti.web.edge import Edge, EdgeLimits, protocols
 

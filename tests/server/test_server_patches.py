@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from teenpatti.tables.patch import apply
+from teenpatti.tables.wire.patch import apply
 
 if TYPE_CHECKING:
     from support.server import Api, Client, Server

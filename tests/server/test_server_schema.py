@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 import pytest
 
-from teenpatti.tables import commands, messages
+from teenpatti.tables.play import commands
+from teenpatti.tables.wire import messages
 
 if TYPE_CHECKING:
     from support.server import Api, Client, Server

@@ -6,12 +6,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from teenpatti.tables.clock import Handle, ManualClock
+from teenpatti.tables.live.time_source import Handle, ManualClock
 
 
 class SteppedClock(ManualClock):
-    """A :class:`~teenpatti.tables.clock.ManualClock` on which a zero delay (a computer that
-    answers at once, a deal with no pause) runs at the event loop's next step, as on the real
+    """A :class:`~teenpatti.tables.live.time_source.ManualClock` on which a zero delay (a computer
+    that answers at once, a deal with no pause) runs at the event loop's next step, as on the real
     clock, while a turn timer, a reconnect grace or the reconciler's next round waits until the
     test calls :meth:`advance`."""
 

@@ -16,8 +16,8 @@ import redis
 
 from support import server as support_server
 from teenpatti.engine import Action
-from teenpatti.tables.events import decode
-from teenpatti.tables.table import Table
+from teenpatti.tables.play.events import decode
+from teenpatti.tables.play.table import Table
 
 __all__ = [
     "FAST",

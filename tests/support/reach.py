@@ -23,7 +23,7 @@ import uvicorn
 
 from teenpatti.store import open_store
 from teenpatti.store.base import EventStore
-from teenpatti.tables.service import Timing
+from teenpatti.tables.live.service import Timing
 from teenpatti.web.app import create_app
 from teenpatti.web.reach import Reach
 

@@ -38,7 +38,7 @@ from websockets.asyncio.client import ClientConnection
 from teenpatti.engine.cards import JOKERS, is_joker, parse_card
 from teenpatti.engine.deck import check_card
 from teenpatti.engine.history import verify_deal
-from teenpatti.tables.patch import PatchError, apply
+from teenpatti.tables.wire.patch import PatchError, apply
 
 FAST_WITH_MESSAGE_LIMIT = (
     "--bot-delay",

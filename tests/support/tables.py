@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from teenpatti.tables.service import TableService
+from teenpatti.tables.live.service import TableService
 
 
 async def until(

@@ -6,11 +6,11 @@ from typing import Any
 
 import msgspec
 
-from teenpatti.tables.table import Table
+from teenpatti.tables.play.table import Table
 
 
 def state(table: Table, seat: int | None) -> dict[str, Any]:
-    """``table.state(seat)`` (a :class:`~teenpatti.tables.messages.State`) as the JSON it is sent
-    as, read back."""
+    """``table.state(seat)`` (a :class:`~teenpatti.tables.wire.messages.State`) as the JSON it is
+    sent as, read back."""
     out: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(table.state(seat)))
     return out

@@ -17,7 +17,7 @@ from teenpatti.bots.hard import HardBot
 from teenpatti.bots.model import TableModel
 from teenpatti.engine import view
 from teenpatti.store.sqlite import SqliteStore
-from teenpatti.tables.service import TableService, Timing
+from teenpatti.tables.live.service import TableService, Timing
 
 FAST = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, reconnect_grace=60.0)
 

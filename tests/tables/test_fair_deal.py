@@ -19,10 +19,10 @@ from teenpatti.engine.deck import DECK_V2, Shuffle
 from teenpatti.engine.history import verify_game
 from teenpatti.engine.view import can_see_cards
 from teenpatti.store.sqlite import SqliteStore
-from teenpatti.tables.clock import ManualClock
-from teenpatti.tables.live import LiveTable
-from teenpatti.tables.service import TableService, Timing
-from teenpatti.tables.table import TableError
+from teenpatti.tables.live.service import TableService, Timing
+from teenpatti.tables.live.table import LiveTable
+from teenpatti.tables.live.time_source import ManualClock
+from teenpatti.tables.play.table import TableError
 
 TIMING = Timing(
     bot_delay=(1.0, 1.0),

@@ -11,9 +11,9 @@ from pathlib import Path
 import msgspec
 
 from teenpatti.store.sqlite import SqliteStore
-from teenpatti.tables.clock import ManualClock
-from teenpatti.tables.live import Connection
-from teenpatti.tables.service import TableService, Timing
+from teenpatti.tables.live.service import TableService, Timing
+from teenpatti.tables.live.table import Connection
+from teenpatti.tables.live.time_source import ManualClock
 
 TIMING = Timing(
     bot_delay=(1.0, 1.0),

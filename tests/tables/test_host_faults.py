@@ -11,10 +11,10 @@ import as_sent
 import pytest
 from test_service_faults import TIMING, FlakyStore, run, started
 
-from teenpatti.tables import chat
-from teenpatti.tables.clock import ManualClock
-from teenpatti.tables.errors import Refusal
-from teenpatti.tables.service import TableService
+from teenpatti.tables.live.service import TableService
+from teenpatti.tables.live.time_source import ManualClock
+from teenpatti.tables.play import chat
+from teenpatti.tables.play.errors import Refusal
 
 
 def test_a_paused_table_runs_no_clock_and_the_turn_starts_afresh_on_resume(

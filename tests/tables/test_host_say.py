@@ -11,10 +11,10 @@ import as_sent
 import pytest
 from test_table import SEED, Log
 
-from teenpatti.tables import chat
-from teenpatti.tables.errors import Refusal
-from teenpatti.tables.events import Left, Said, Seated, Voted, decode, encode
-from teenpatti.tables.table import Table
+from teenpatti.tables.play import chat
+from teenpatti.tables.play.errors import Refusal
+from teenpatti.tables.play.events import Left, Said, Seated, Voted, decode, encode
+from teenpatti.tables.play.table import Table
 
 NEXT = bytes(range(1, 33))
 
@@ -207,6 +207,6 @@ def test_a_left_event_for_a_computer_seat_does_not_decode_into_a_person() -> Non
 
 
 def table_hash(token: str) -> str:
-    from teenpatti.tables.table import token_hash
+    from teenpatti.tables.play.table import token_hash
 
     return token_hash(token)

@@ -22,11 +22,11 @@ from msgspec import UNSET
 from test_fanout import TIMING
 
 from teenpatti.store.sqlite import SqliteStore
-from teenpatti.tables import messages
-from teenpatti.tables.clock import ManualClock
-from teenpatti.tables.live import Connection
-from teenpatti.tables.messages import LoggedMove, RebuyOffer, State
-from teenpatti.tables.patch import apply, diff
+from teenpatti.tables.live.table import Connection
+from teenpatti.tables.live.time_source import ManualClock
+from teenpatti.tables.wire import messages
+from teenpatti.tables.wire.messages import LoggedMove, RebuyOffer, State
+from teenpatti.tables.wire.patch import apply, diff
 
 SEATS: list[int | None] = [None, 0, 1]
 
@@ -35,7 +35,7 @@ SEATS: list[int | None] = [None, 0, 1]
 def played() -> tuple[tuple[State, ...], ...]:
     """Each seat's states (and the spectator's, first), as the fan-out makes them, after every
     move of a three-hand game of two persons and two computer players (seat 0 online)."""
-    from teenpatti.tables.service import TableService
+    from teenpatti.tables.live.service import TableService
 
     async def body(folder: Path) -> tuple[tuple[State, ...], ...]:
         clock = ManualClock()

@@ -15,11 +15,11 @@ from typing import Any
 from test_fanout import TIMING
 
 from teenpatti.store.sqlite import SqliteStore
-from teenpatti.tables.clock import ManualClock
-from teenpatti.tables.live import Connection
-from teenpatti.tables.patch import apply
-from teenpatti.tables.service import TableService
-from teenpatti.tables.table import token_hash
+from teenpatti.tables.live.service import TableService
+from teenpatti.tables.live.table import Connection
+from teenpatti.tables.live.time_source import ManualClock
+from teenpatti.tables.play.table import token_hash
+from teenpatti.tables.wire.patch import apply
 
 CARD = re.compile(r'"([2-9TJQKA][cdhs]|X[12])"')
 

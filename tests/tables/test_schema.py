@@ -1,23 +1,24 @@
-"""The JSON Schemas in docs/schema are the ones the message types make (regenerate them with
-``python -m teenpatti.tables.schema`` when a type changes), and the types take what the protocol
-says and refuse what it does not."""
+"""The JSON Schemas in docs/schema are the ones the message types make (regenerate them
+with ``python -m teenpatti.tables.wire.schema`` when a type changes), and the types take what
+the protocol says and refuse what it does not."""
 
 from __future__ import annotations
 
 import msgspec
 import pytest
 
-from teenpatti.tables import commands, messages
-from teenpatti.tables.chat import EMOJI, PHRASES
-from teenpatti.tables.schema import FOLDER, render, schemas
+from teenpatti.tables.play import commands
+from teenpatti.tables.play.chat import EMOJI, PHRASES
+from teenpatti.tables.wire import messages
+from teenpatti.tables.wire.schema import FOLDER, render, schemas
 
 
 @pytest.mark.parametrize("name", sorted(schemas()))
 def test_the_schemas_in_docs_are_up_to_date(name: str) -> None:
     path = FOLDER / name
-    assert path.is_file(), f"{path} is missing: run python -m teenpatti.tables.schema"
+    assert path.is_file(), f"{path} is missing: run python -m teenpatti.tables.wire.schema"
     assert path.read_text(encoding="utf-8") == render(schemas()[name]), (
-        f"{path} is out of date: run python -m teenpatti.tables.schema"
+        f"{path} is out of date: run python -m teenpatti.tables.wire.schema"
     )
 
 

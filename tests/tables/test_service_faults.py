@@ -20,11 +20,11 @@ from support.tables import until
 
 from teenpatti.store.base import StoredEvent
 from teenpatti.store.sqlite import SqliteStore
-from teenpatti.tables.clock import ManualClock, SystemClock
-from teenpatti.tables.clocks import RETRY_MAX
-from teenpatti.tables.live import Connection, LiveTable
-from teenpatti.tables.service import TableService, Timing
-from teenpatti.tables.table import TableError
+from teenpatti.tables.live.service import TableService, Timing
+from teenpatti.tables.live.table import Connection, LiveTable
+from teenpatti.tables.live.time_source import ManualClock, SystemClock
+from teenpatti.tables.live.timers import RETRY_MAX
+from teenpatti.tables.play.table import TableError
 from teenpatti.web.app import create_app
 
 DOCTOR = (sys.executable, "-c", "from teenpatti.cli import main; main()", "doctor")

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from teenpatti.bus.base import Listener
 from teenpatti.store.sqlite import SqliteStore
-from teenpatti.tables.clock import ManualClock
-from teenpatti.tables.cluster import PRESENCE_TTL
-from teenpatti.tables.live import Connection, LiveTable
-from teenpatti.tables.service import TableService, Timing
+from teenpatti.tables.live.cluster import PRESENCE_TTL
+from teenpatti.tables.live.service import TableService, Timing
+from teenpatti.tables.live.table import Connection, LiveTable
+from teenpatti.tables.live.time_source import ManualClock
 
 GRACE = 30.0
 TIMING = Timing(

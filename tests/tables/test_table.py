@@ -21,9 +21,9 @@ from support.tables import until
 from teenpatti.engine import RULES_EDITION, IllegalAction, Rules
 from teenpatti.engine.deck import commitment
 from teenpatti.store.sqlite import SqliteStore
-from teenpatti.tables import codes as codes_module
-from teenpatti.tables import service as service_module
-from teenpatti.tables.codes import (
+from teenpatti.tables.live import codes as codes_module
+from teenpatti.tables.live import service as service_module
+from teenpatti.tables.live.codes import (
     ALPHABET,
     CODE_LENGTH,
     looks_like_code,
@@ -31,10 +31,10 @@ from teenpatti.tables.codes import (
     new_seed,
     new_token,
 )
-from teenpatti.tables.errors import Refusal
-from teenpatti.tables.events import Act, Event, Played, Seated, decode
-from teenpatti.tables.service import TableService, Timing
-from teenpatti.tables.table import (
+from teenpatti.tables.live.service import TableService, Timing
+from teenpatti.tables.play.errors import Refusal
+from teenpatti.tables.play.events import Act, Event, Played, Seated, decode
+from teenpatti.tables.play.table import (
     BOT_NAMES,
     NAME_MAX,
     Settings,

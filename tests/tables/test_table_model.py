@@ -41,13 +41,13 @@ from support.properties import examples
 from test_table import may_see
 
 from teenpatti.store.sqlite import SqliteStore
-from teenpatti.tables.clock import ManualClock
-from teenpatti.tables.errors import Refusal
-from teenpatti.tables.events import decode
-from teenpatti.tables.live import Connection, LiveTable
-from teenpatti.tables.patch import apply
-from teenpatti.tables.service import TableService, Timing
-from teenpatti.tables.table import Table, token_hash
+from teenpatti.tables.live.service import TableService, Timing
+from teenpatti.tables.live.table import Connection, LiveTable
+from teenpatti.tables.live.time_source import ManualClock
+from teenpatti.tables.play.errors import Refusal
+from teenpatti.tables.play.events import decode
+from teenpatti.tables.play.table import Table, token_hash
+from teenpatti.tables.wire.patch import apply
 
 TIMING = Timing(
     bot_delay=(1.0, 1.0),

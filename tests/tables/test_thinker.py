@@ -20,8 +20,8 @@ from support.tables import first_of
 from teenpatti.bots import load_bot
 from teenpatti.engine import Action, Hand, HandView, Rules, view
 from teenpatti.store.sqlite import SqliteStore
-from teenpatti.tables.events import Act, decode
-from teenpatti.tables.service import TableService, Timing
+from teenpatti.tables.live.service import TableService, Timing
+from teenpatti.tables.play.events import Act, decode
 
 VIEW = view(Hand(Rules(), [1000, 1000], 1, seed=bytes(32)), 0)
 """A view of a seat whose turn it is (for a decision made outside any table)."""

@@ -11,9 +11,9 @@ import pytest
 from test_service_faults import TIMING, FlakyStore, run, started
 
 from teenpatti.store.sqlite import SqliteStore
-from teenpatti.tables.clock import ManualClock
-from teenpatti.tables.registry import replay
-from teenpatti.tables.service import TableService
+from teenpatti.tables.live.registry import replay
+from teenpatti.tables.live.service import TableService
+from teenpatti.tables.live.time_source import ManualClock
 
 
 def test_looking_at_your_cards_keeps_the_deadline(tmp_path: Path) -> None:

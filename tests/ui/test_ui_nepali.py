@@ -27,7 +27,7 @@ RESULT_PAUSE = 1.5
 """Seconds the server waits after each hand, so that a hand's result can be read."""
 
 COMPUTERS = ("Asha", "Bikash", "Chandra", "Deepa", "Ekraj", "Firoza", "Gita", "Hari", "Indra")
-"""The computer players' names (teenpatti/tables/table.py): names are kept as they are."""
+"""The computer players' names (teenpatti/tables/play/table.py): names are kept as they are."""
 HOST = "सीता"
 FRIEND = "Ram"
 KEPT_IN_LATIN = (

@@ -19,7 +19,7 @@ from support.page_strings import node, page_strings
 
 from teenpatti.engine.errors import EngineError
 from teenpatti.engine.rules import catalogue
-from teenpatti.tables.table import HANDS_MAX, Settings, TableError
+from teenpatti.tables.play.table import HANDS_MAX, Settings, TableError
 
 ROOT = Path(__file__).resolve().parents[2]
 HOUSE = ROOT / "teenpatti" / "web" / "static" / "js" / "houserules.js"

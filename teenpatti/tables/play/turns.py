@@ -4,7 +4,7 @@ Every game event begins the turn afresh (a deal, a move, a side show asked or an
 after a pause) except a player looking at their own cards: a See leaves the same player to move,
 and looking does not buy time.
 
->>> from teenpatti.tables.events import Act, Played
+>>> from teenpatti.tables.play.events import Act, Played
 >>> looks_only([Act(seat=1, action=Played(seat=1, do="see"), by="person")])
 True
 >>> looks_only([Act(seat=1, action=Played(seat=1, do="chaal"), by="person")])
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from teenpatti.tables.events import Act, Event
+from teenpatti.tables.play.events import Act, Event
 
 __all__ = ["looks_only"]
 

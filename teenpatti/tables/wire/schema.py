@@ -1,9 +1,9 @@
 """The JSON Schema of the socket's messages, both ways, generated from their types.
 
-``python -m teenpatti.tables.schema [folder]`` writes ``client.schema.json`` (what a client
-sends: :data:`~teenpatti.tables.commands.ClientMessage`) and ``server.schema.json`` (what the
-server sends: :data:`~teenpatti.tables.messages.ServerMessage`) into ``folder`` (``docs/schema``
-by default); a test fails when the files in docs/ are not what this module makes.
+``python -m teenpatti.tables.wire.schema [folder]`` writes ``client.schema.json`` (what a client
+sends: :data:`~teenpatti.tables.play.commands.ClientMessage`) and ``server.schema.json`` (what the
+server sends: :data:`~teenpatti.tables.wire.messages.ServerMessage`) into ``folder``
+(``docs/schema`` by default); a test fails when the files in docs/ are not what this module makes.
 
 >>> sorted(schemas())
 ['client.schema.json', 'server.schema.json']
@@ -20,12 +20,12 @@ from typing import Any
 
 import msgspec
 
-from .commands import ClientMessage
+from ..play.commands import ClientMessage
 from .messages import ServerMessage
 
 __all__ = ["FOLDER", "render", "schemas"]
 
-FOLDER = Path(__file__).resolve().parents[2] / "docs" / "schema"
+FOLDER = Path(__file__).resolve().parents[3] / "docs" / "schema"
 """Where the schemas are kept in a checkout."""
 
 
@@ -40,8 +40,9 @@ def schemas() -> dict[str, dict[str, Any]]:
         out[name] = {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "title": title,
-            "description": "Generated from teenpatti/tables/commands.py and messages.py by "
-            "`python -m teenpatti.tables.schema`: do not edit. See docs/protocol.md.",
+            "description": "Generated from teenpatti/tables/play/commands.py and "
+            "teenpatti/tables/wire/messages.py by `python -m teenpatti.tables.wire.schema`: "
+            "do not edit. See docs/protocol.md.",
             **schema,
         }
     return out

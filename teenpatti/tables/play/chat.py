@@ -15,7 +15,7 @@ every process), but it never holds cards and never changes the game. What a clie
 >>> message({"text": "hello"}, free_text=False)
 Traceback (most recent call last):
 ...
-teenpatti.tables.chat.ChatError: the host has turned free text off
+teenpatti.tables.play.chat.ChatError: the host has turned free text off
 """
 
 from __future__ import annotations

@@ -21,10 +21,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
-from ..bus.base import MISSED, PRESENCE, Bus
-from .clock import Clock, Rounds, Tasks
-from .live import LiveTable, Timing
+from ...bus.base import MISSED, PRESENCE, Bus
 from .registry import Registry
+from .table import LiveTable, Timing
+from .time_source import Clock, Rounds, Tasks
 
 __all__ = ["PRESENCE_TTL", "Cluster"]
 

@@ -76,7 +76,7 @@ def clean_name(name: Any, error: Callable[[str, str], Exception] = TableError) -
     >>> clean_name("\\u3164")
     Traceback (most recent call last):
     ...
-    teenpatti.tables.errors.TableError: a name cannot hold invisible or blank characters
+    teenpatti.tables.play.errors.TableError: a name cannot hold invisible or blank characters
     """
     if not isinstance(name, str):
         raise error("name/invalid", "a name must be text")

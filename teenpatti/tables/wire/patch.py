@@ -9,7 +9,7 @@ server would send (docs/protocol.md, "patch"). An operation is a JSON list:
 
 A path is a list of object keys and list indexes from the top of the state. :func:`diff` makes
 the operations, from states as JSON data or as the wire's structs (the server diffs the
-:class:`~teenpatti.tables.messages.State` values it renders, field by field, as their JSON
+:class:`~teenpatti.tables.wire.messages.State` values it renders, field by field, as their JSON
 would be); :func:`apply` applies them to JSON data without changing its input (copy on write),
 as the page's ``versions.js`` does.
 
@@ -51,7 +51,7 @@ class PatchError(ValueError):
 
 def diff(old: Any, new: Any, path: Path | None = None) -> list[Op]:
     """The operations that turn ``old`` into ``new`` (both JSON data, or both the wire's
-    :mod:`~teenpatti.tables.messages` types; objects at the top).
+    :mod:`~teenpatti.tables.wire.messages` types; objects at the top).
 
     Objects are compared key by key (one inside the state is set whole when that is shorter
     than three or more operations on its keys); a list that only grew gets an append; a list of
@@ -72,7 +72,7 @@ def diff(old: Any, new: Any, path: Path | None = None) -> list[Op]:
     same states as JSON data, but for the values they carry, which are the structs' own (they
     encode as the same JSON):
 
-    >>> from teenpatti.tables.messages import LoggedMove
+    >>> from teenpatti.tables.wire.messages import LoggedMove
     >>> chaal = LoggedMove(seat=1, do="chaal", paid=20, stake=10)
     >>> diff(chaal, msgspec.structs.replace(chaal, target=2, timeout=True))
     [['s', ['with'], 2], ['s', ['timeout'], True]]
@@ -150,7 +150,7 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 def names(kind: type[msgspec.Struct]) -> tuple[tuple[str, str], ...]:
     """``kind``'s fields as ``(attribute, name in JSON)`` pairs, in the order they are encoded.
 
-    >>> from teenpatti.tables.messages import LoggedMove
+    >>> from teenpatti.tables.wire.messages import LoggedMove
     >>> names(LoggedMove)[2:4]
     (('amount', 'amount'), ('target', 'with'))
     """
@@ -194,7 +194,7 @@ def apply(state: Any, ops: Any) -> Any:
     >>> apply({"a": 1}, [["d", ["b"]]])
     Traceback (most recent call last):
     ...
-    teenpatti.tables.patch.PatchError: no 'b' to delete
+    teenpatti.tables.wire.patch.PatchError: no 'b' to delete
     """
     if not isinstance(ops, list):
         raise PatchError("a patch is a list of operations")

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
-from ..store.sqlite import pending_writes
+from ...store.sqlite import pending_writes
 from .rounds import Rounds
 from .thinker import pending_decisions
 

@@ -1,18 +1,19 @@
 """The table service: every table of this process, made of parts with one job each.
 
-- :mod:`~teenpatti.tables.registry`: the tables in memory, loaded from their logs;
-- :mod:`~teenpatti.tables.writer`: commands into events, compare-and-set appends, catching up;
-- :mod:`~teenpatti.tables.clocks`: deals, computer players' moves, turn timers;
-- :mod:`~teenpatti.tables.fanout`: each socket's view of each version;
-- :mod:`~teenpatti.tables.presence`: sockets, the reconnect grace, seats the computer plays;
-- :mod:`~teenpatti.tables.cluster`: other processes (bus announcements, clock leases).
+- :mod:`~teenpatti.tables.live.registry`: the tables in memory, loaded from their logs;
+- :mod:`~teenpatti.tables.live.writer`: commands into events, compare-and-set appends, catching up;
+- :mod:`~teenpatti.tables.live.timers`: deals, computer players' moves, turn timers;
+- :mod:`~teenpatti.tables.live.fanout`: each socket's view of each version;
+- :mod:`~teenpatti.tables.live.presence`: sockets, the reconnect grace, seats the computer plays;
+- :mod:`~teenpatti.tables.live.cluster`: other processes (bus announcements, clock leases).
 
 This module holds the lobby (create, join, find) and the commands, and wires the parts together.
-Time comes from an injectable :class:`~teenpatti.tables.clock.Clock`, so tests drive the clocks.
+Time comes from an injectable :class:`~teenpatti.tables.live.time_source.Clock`, so tests drive
+the clocks.
 
 A restarted service rebuilds every table by replaying its log, then starts its clocks again.
 Several processes may serve the same tables (``--database postgresql://... --bus redis://...``),
-see :mod:`~teenpatti.tables.cluster`.
+see :mod:`~teenpatti.tables.live.cluster`.
 """
 
 from __future__ import annotations
@@ -23,18 +24,14 @@ import secrets
 from importlib import import_module
 from typing import Any, Protocol
 
-from ..bus.base import Bus
-from ..bus.memory import MemoryBus
-from ..engine import RULES_EDITION
-from ..metrics import Metrics
-from ..store.base import CodeTaken, EventStore
-from . import commands
-from .chat import ChatError
-from .clock import Clock, Rounds, SystemClock, Tasks
-from .clocks import Clocks, wants_clocks
-from .cluster import Cluster
-from .codes import new_code, new_seed, new_token
-from .commands import (
+from ...bus.base import Bus
+from ...bus.memory import MemoryBus
+from ...engine import RULES_EDITION
+from ...metrics import Metrics
+from ...store.base import CodeTaken, EventStore
+from ..play import commands
+from ..play.chat import ChatError
+from ..play.commands import (
     Again,
     Call,
     Chat,
@@ -52,16 +49,20 @@ from .commands import (
     Start,
     Sync,
 )
-from .errors import TableError, Unavailable
-from .events import Created, Event, Host, encode
+from ..play.errors import TableError, Unavailable
+from ..play.events import Created, Event, Host, encode
+from ..play.settings import Settings
+from ..play.table import Table, clean_name, token_hash
+from .cluster import Cluster
+from .codes import new_code, new_seed, new_token
 from .fanout import Fanout
-from .live import Connection, LiveTable, Timing
 from .presence import Presence
 from .reconciler import Reconciler
 from .registry import Registry
-from .settings import Settings
-from .table import Table, clean_name, token_hash
+from .table import Connection, LiveTable, Timing
 from .thinker import Thinker
+from .time_source import Clock, Rounds, SystemClock, Tasks
+from .timers import Clocks, wants_clocks
 from .writer import Writer
 
 __all__ = ["Alerting", "Clock", "Connection", "LiveTable", "TableService", "Timing"]
@@ -318,7 +319,7 @@ class TableService:
 
     # ------------------------------------------------------------------ commands
     async def command(self, code: str, seat: int | None, message: Command | dict[str, Any]) -> bool:
-        """Run a client's command (a :data:`~teenpatti.tables.commands.Command`, or its JSON,
+        """Run a client's command (a :data:`~teenpatti.tables.play.commands.Command`, or its JSON,
         checked here) as ``seat`` (``None``: a spectator), whose token the caller has checked
         with :meth:`seat_for`. Returns ``False`` if the command's ``id`` was applied already (a
         retry: nothing is done again).

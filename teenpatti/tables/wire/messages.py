@@ -1,7 +1,7 @@
 """What the server sends on a socket, as types: one msgspec struct per message, tagged by ``type``.
 
 These types are the contract of docs/protocol.md: the JSON Schema in docs/ is generated from them
-(``python -m teenpatti.tables.schema``), and the tests decode every message a real server sends
+(``python -m teenpatti.tables.wire.schema``), and the tests decode every message a real server sends
 with them, strictly (an unknown key or a value of the wrong type fails), so the server's messages
 and the page cannot drift apart. :func:`encode` writes one:
 
@@ -25,9 +25,9 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from ..engine import ActionKind, Category, EndedBy
-from .commands import Candidate
-from .settings import Settings
+from ...engine import ActionKind, Category, EndedBy
+from ..play.commands import Candidate
+from ..play.settings import Settings
 
 __all__ = [
     "CallRoster",

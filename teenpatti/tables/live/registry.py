@@ -2,7 +2,7 @@
 go when nobody needs them.
 
 A table is rebuilt by replaying its events, each decoded once into its type
-(:mod:`teenpatti.tables.events`) as it is read. Nothing is loaded at start-up: a table comes
+(:mod:`teenpatti.tables.play.events`) as it is read. Nothing is loaded at start-up: a table comes
 into memory when a client or an announcement asks for it (or the reconciler revives a table that
 was playing), so start-up costs the same with ten tables or ten thousand.
 
@@ -17,12 +17,12 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from ..store.base import DamagedLog, EventStore
+from ...store.base import DamagedLog, EventStore
+from ..play.events import decode
+from ..play.table import Table, TableError, Unavailable
+from ..play.turns import looks_only
 from .codes import looks_like_code
-from .events import decode
-from .live import LiveTable
-from .table import Table, TableError, Unavailable
-from .turns import looks_only
+from .table import LiveTable
 
 __all__ = ["Registry", "replay"]
 

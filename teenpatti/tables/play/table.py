@@ -2,11 +2,12 @@
 
 This module is pure (no clock, no I/O, no asyncio, no randomness: the deck seeds a command needs are
 given to it): :class:`Table` folds events and turns commands into events; what each viewer sees
-is rendered by :mod:`teenpatti.tables.render`, the settings are checked in
-:mod:`teenpatti.tables.settings`; :mod:`teenpatti.tables.service` stores the events, draws the
-seeds, runs the clocks and sends the views.
+is rendered by :mod:`teenpatti.tables.wire.render`, the settings are checked in
+:mod:`teenpatti.tables.play.settings`; :mod:`teenpatti.tables.live.service` stores the events,
+draws the seeds, runs the clocks and sends the views.
 
-Events are the typed structs of :mod:`teenpatti.tables.events` (stored as JSON, ``type`` first):
+Events are the typed structs of :mod:`teenpatti.tables.play.events` (stored as JSON, ``type``
+first):
 
 - ``created``: ``settings`` and the host (``name``, ``token_hash``) in seat 0;
 - ``joined``: a person takes ``seat`` with ``name`` and ``token_hash``;
@@ -29,7 +30,7 @@ Events are the typed structs of :mod:`teenpatti.tables.events` (stored as JSON, 
 - ``voted``: a person asks for a new game (a majority of the people seated starts it);
 - ``paused``: the host paused or resumed the game;
 - ``configured``: the host changed whether latecomers may sit and whether free text is allowed;
-- ``said``: a chat message (see :mod:`teenpatti.tables.chat`).
+- ``said``: a chat message (see :mod:`teenpatti.tables.play.chat`).
 """
 
 from __future__ import annotations
@@ -41,15 +42,17 @@ from typing import Any, Literal
 
 import msgspec
 
-from ..engine import (
+from ...engine import (
     Action,
     ActionKind,
     Game,
     IllegalAction,
     Rules,
 )
-from ..engine.deck import DECK_V2, Shuffle, commitment
-from ..engine.history import EVERYONE
+from ...engine.deck import DECK_V2, Shuffle, commitment
+from ...engine.history import EVERYONE
+from ..wire.messages import ChatLine, State
+from ..wire.render import Render
 from . import chat, names
 from .commands import Chat, Configure, Move, read
 from .commands import Part as PartCommand
@@ -74,9 +77,7 @@ from .events import (
     Started,
     Voted,
 )
-from .messages import ChatLine, State
 from .names import NAME_MAX, name_key
-from .render import Render
 from .settings import BOT_LEVELS, HANDS_MAX, PLAY_MODES, Settings
 
 __all__ = [
@@ -122,7 +123,7 @@ def token_hash(token: str) -> str:
 
 def clean_name(name: Any) -> str:
     """A player's name, normalised; refused (``name/...``) if it cannot be one: see
-    :mod:`teenpatti.tables.names`. Names are shown as text by every client, so HTML in a name
+    :mod:`teenpatti.tables.play.names`. Names are shown as text by every client, so HTML in a name
     is harmless; it is kept as typed."""
     return names.clean_name(name, TableError)
 
@@ -165,7 +166,7 @@ class Table:
         person may hold the seat now (a friend who came late) or the computer a person's seat
         (a friend who left)."""
         self.render = Render(self)
-        """What each viewer sees of the table, as the wire's types (:mod:`.render`)."""
+        """What each viewer sees of the table, as the wire's types (:mod:`..wire.render`)."""
         self.command_ids: dict[str, int] = {}
         """The ids clients gave their latest commands, with the version each made (a retried
         command is recognised here and not applied twice)."""
@@ -564,5 +565,5 @@ class Table:
     # ------------------------------------------------------------------ what a client sees
     def state(self, seat: int | None) -> State:
         """Everything ``seat`` (``None``: a spectator) may know of the table: see
-        :meth:`Render.state <teenpatti.tables.render.Render.state>`."""
+        :meth:`Render.state <teenpatti.tables.wire.render.Render.state>`."""
         return self.render.state(seat)

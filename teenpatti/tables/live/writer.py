@@ -8,7 +8,7 @@ and is refused with the engine's reason if not.
 
 Any other error during an append leaves its outcome unknown (the events may be stored, with the
 acknowledgement lost): the table is marked stale and reloaded from the store before anything else
-is done with it, and the command is refused with :class:`~teenpatti.tables.table.Unavailable`
+is done with it, and the command is refused with :class:`~teenpatti.tables.play.table.Unavailable`
 (``store/unavailable``, retryable). A client retrying with the same command id finds it applied
 (the id is in the log), so a command applies at most once.
 """
@@ -19,13 +19,13 @@ import logging
 import time
 from collections.abc import Callable
 
-from ..metrics import Metrics
-from ..store.base import EventStore, VersionConflict
-from .clock import Clock
-from .events import Event, decode, encode
-from .live import LiveTable
-from .table import Table, TableError, Unavailable
-from .turns import looks_only
+from ...metrics import Metrics
+from ...store.base import EventStore, VersionConflict
+from ..play.events import Event, decode, encode
+from ..play.table import Table, TableError, Unavailable
+from ..play.turns import looks_only
+from .table import LiveTable
+from .time_source import Clock
 
 __all__ = ["Make", "Writer"]
 

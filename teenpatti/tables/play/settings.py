@@ -11,7 +11,7 @@ bad ones with a stable code (``settings/...``, or the engine's ``rules/...`` for
 >>> Settings.from_json({"bots": "genius"})
 Traceback (most recent call last):
 ...
-teenpatti.tables.errors.TableError: the computer plays random, easy, medium, hard, expert
+teenpatti.tables.play.errors.TableError: the computer plays random, easy, medium, hard, expert
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from typing import Any, Literal, get_args
 
 import msgspec
 
-from ..engine import Rules, RulesError
-from ..engine.rules import OPTION_NAMES
+from ...engine import Rules, RulesError
+from ...engine.rules import OPTION_NAMES
 from .errors import TableError
 
 __all__ = ["BOT_LEVELS", "HANDS_MAX", "PLAY_MODES", "BotLevel", "PlayMode", "Settings"]

@@ -18,12 +18,12 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from .clock import Clock, Tasks
-from .clocks import RETRY_MAX
-from .events import Control, Event
+from ..play.events import Control, Event
+from ..play.table import Table
 from .fanout import Fanout
-from .live import Connection, LiveTable, Timing
-from .table import Table
+from .table import Connection, LiveTable, Timing
+from .time_source import Clock, Tasks
+from .timers import RETRY_MAX
 from .writer import Make
 
 __all__ = ["Presence", "give_back"]

@@ -13,7 +13,7 @@ the thread.
 Decisions are made one at a time, in the order asked (one thread): a computer player is never
 asked two things at once, and no more threads compete for the one lock. A decision is for the
 state it was asked in; the clock that asked commits it only if the table has not moved on since
-(:mod:`teenpatti.tables.clocks`), so a late answer can never be played in a later state. A
+(:mod:`teenpatti.tables.live.timers`), so a late answer can never be played in a later state. A
 decision called off before its turn on the thread is dropped, not made. A player that raises
 answers :class:`Failed`; one that takes longer than the table's limit is given up on by the
 clock (it packs), though its thread finishes the decision and the answer goes unread.
@@ -44,13 +44,13 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from ..engine.actions import Action
-from ..engine.view import HandView
+from ...engine.actions import Action
+from ...engine.view import HandView
 from .rounds import Rounds
 
 if TYPE_CHECKING:  # the computer players are imported when one first moves (a quick start-up)
-    from ..bots import DecidesActions
-    from ..metrics import Metrics
+    from ...bots import DecidesActions
+    from ...metrics import Metrics
 
 __all__ = ["Failed", "Thinker", "pending_decisions"]
 

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import logging
 
-from .clock import Clock, Rounds
-from .clocks import Clocks
 from .cluster import Cluster
-from .live import LiveTable
 from .presence import Presence
 from .registry import Registry
+from .table import LiveTable
+from .time_source import Clock, Rounds
+from .timers import Clocks
 from .writer import Writer
 
 __all__ = ["Reconciler"]

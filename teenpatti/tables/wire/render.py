@@ -1,8 +1,9 @@
 """Rendering: what each viewer sees of a table, as the wire's types (docs/protocol.md, ``state``).
 
 This is the only place that turns the engine's views into what a client is sent: a state is a
-:class:`~teenpatti.tables.messages.State` (with its :class:`~teenpatti.tables.messages.SeatRow`,
-:class:`~teenpatti.tables.messages.HandView`... inside), a serialisation of
+:class:`~teenpatti.tables.wire.messages.State` (with its
+:class:`~teenpatti.tables.wire.messages.SeatRow`,
+:class:`~teenpatti.tables.wire.messages.HandView`... inside), a serialisation of
 :func:`~teenpatti.engine.view.view` of the hand for that seat (the only gate for cards and legal
 moves), with the table around it; msgspec encodes it as the JSON the page reads.
 
@@ -12,7 +13,7 @@ state that did not change since the last one are the same objects again (a move 
 row whose seat did not change, the deal's facts), so a patch skips them at once. What only the
 serving process knows (the turn's ``deadline``, the time ``now``, whether a person's socket is
 ``connected``) is laid over the public state by the fan-out
-(:mod:`~teenpatti.tables.fanout`); a state rendered here has ``deadline`` ``None``, ``now`` 0
+(:mod:`~teenpatti.tables.live.fanout`); a state rendered here has ``deadline`` ``None``, ``now`` 0
 and every computer player connected.
 """
 
@@ -24,13 +25,13 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from ..engine import Action, EndedBy, EngineError, Outcome, cards_str, view
-from ..engine.actions import LegalAction
-from ..engine.deck import commitment
-from ..engine.evaluate import Evaluator
-from ..engine.hand import Hand as EngineHand
-from ..engine.pots import Pot, returned
-from ..engine.view import own_cards
+from ...engine import Action, EndedBy, EngineError, Outcome, cards_str, view
+from ...engine.actions import LegalAction
+from ...engine.deck import commitment
+from ...engine.evaluate import Evaluator
+from ...engine.hand import Hand as EngineHand
+from ...engine.pots import Pot, returned
+from ...engine.view import own_cards
 from .messages import (
     HandView,
     Legal,
@@ -44,8 +45,8 @@ from .messages import (
 )
 
 if TYPE_CHECKING:
-    from ..engine import Category
-    from .table import Seat, Table
+    from ...engine import Category
+    from ..play.table import Seat, Table
 
 __all__ = ["Render"]
 

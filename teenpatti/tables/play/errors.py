@@ -13,7 +13,7 @@ answer either (the socket, the lobby).
 
 from __future__ import annotations
 
-from ..engine import EngineError
+from ...engine import EngineError
 
 __all__ = ["Refusal", "TableError", "Unavailable"]
 

@@ -4,7 +4,8 @@ A table code is six characters from an alphabet without the look-alikes 0/O and 
 U, to keep words out): easy to read aloud and to type on a phone, and 31**6 (about 887 million)
 of them, so a code cannot be guessed by trying (joins are rate-limited too). A seat token is 32
 random bytes, URL-safe; the server keeps only its SHA-256. A deck seed is 32 random bytes, drawn
-by the service and given to the table (the engine and :mod:`teenpatti.tables.table` draw nothing).
+by the service and given to the table (the engine and :mod:`teenpatti.tables.play.table` draw
+nothing).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 import secrets
 
-from ..engine.deck import SEED_BYTES
+from ...engine.deck import SEED_BYTES
 
 __all__ = ["ALPHABET", "CODE_LENGTH", "looks_like_code", "new_code", "new_seed", "new_token"]
 

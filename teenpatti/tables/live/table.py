@@ -1,7 +1,7 @@
 """What the service keeps of a table in memory: its state, its lock, its sockets and its clocks;
 and the service's clock settings.
 
-:class:`LiveTable` is plain data: the parts of :mod:`teenpatti.tables.service` (registry,
+:class:`LiveTable` is plain data: the parts of :mod:`teenpatti.tables.live.service` (registry,
 writer, clocks, fan-out, presence, cluster) each change only their own fields of it.
 """
 
@@ -11,14 +11,14 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .chat import Limiter
-from .clock import Handle
-from .messages import SeatRow, State
-from .outgoing import Sink, frame
-from .table import Table
+from ..play.chat import Limiter
+from ..play.table import Table
+from ..wire.messages import SeatRow, State
+from ..wire.outgoing import Sink, frame
+from .time_source import Handle
 
 if TYPE_CHECKING:  # the computer players are imported when one first moves (a quick start-up)
-    from ..bots import DecidesActions
+    from ...bots import DecidesActions
 
 __all__ = ["Connection", "LiveTable", "Sent", "Timing"]
 

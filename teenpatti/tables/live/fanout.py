@@ -1,7 +1,7 @@
 """Fan-out: every socket of a table gets its own view of each version, rendered once per seat.
 
-The public state is built once per version by the table's :mod:`~teenpatti.tables.render`, as
-a :class:`~teenpatti.tables.messages.State`; what this process adds (the turn's deadline, the
+The public state is built once per version by the table's :mod:`~teenpatti.tables.wire.render`, as
+a :class:`~teenpatti.tables.wire.messages.State`; what this process adds (the turn's deadline, the
 time now, who is online) is laid over it here (``msgspec.structs.replace``), and each seat's
 cards are added for that seat only (``Render.state_for``, through the engine's view gate).
 Each distinct message is encoded once, by msgspec, straight from the structs.
@@ -21,12 +21,12 @@ import time
 import msgspec
 from msgspec import UNSET
 
-from ..metrics import Metrics
-from . import messages
-from .clock import Clock
-from .live import Connection, LiveTable, Sent
-from .outgoing import Shared
-from .patch import Op, diff
+from ...metrics import Metrics
+from ..wire import messages
+from ..wire.outgoing import Shared
+from ..wire.patch import Op, diff
+from .table import Connection, LiveTable, Sent
+from .time_source import Clock
 
 __all__ = ["Fanout"]
 
@@ -199,7 +199,7 @@ def _head(before: Sent, sent: Sent) -> bytes:
 
 
 OWN = ("legal", "out", "rebuy")
-"""The fields :meth:`Render.state_for <teenpatti.tables.render.Render.state_for>` sets beyond
+"""The fields :meth:`Render.state_for <teenpatti.tables.wire.render.Render.state_for>` sets beyond
 the public state's (and ``you``, the same in all of a seat's states)."""
 
 

@@ -2,7 +2,7 @@
 
 A message is decoded once, where it arrives (:func:`decode` for the socket's text,
 :func:`convert` for a Python caller's dict), into a :data:`Command`; a message that does not fit
-is refused there with a :class:`~teenpatti.tables.errors.TableError` naming the field at fault,
+is refused there with a :class:`~teenpatti.tables.play.errors.TableError` naming the field at fault,
 and nothing changes. Fields this module does not know are ignored (a newer page may send more).
 
 >>> decode('{"type": "act", "action": {"do": "chaal"}, "version": 17}')
@@ -10,15 +10,15 @@ Act(id=None, action=Move(do='chaal', amount=None, target=None), version=17)
 >>> decode('{"type": "remove", "seat": "two"}')
 Traceback (most recent call last):
 ...
-teenpatti.tables.errors.TableError: say which seat, by its number
+teenpatti.tables.play.errors.TableError: say which seat, by its number
 >>> decode('{"type": "act", "action": {"do": "pack"}, "version": "x"}')
 Traceback (most recent call last):
 ...
-teenpatti.tables.errors.TableError: version is not valid: expected an int or null
+teenpatti.tables.play.errors.TableError: version is not valid: expected an int or null
 >>> decode('{"type": "dance"}')
 Traceback (most recent call last):
 ...
-teenpatti.tables.errors.TableError: 'dance' is not a message this table knows
+teenpatti.tables.play.errors.TableError: 'dance' is not a message this table knows
 
 The refusal's code is ``message/invalid``, or the older code of a field that has one (see
 :data:`FIELD_CODES`): ``message/unknown`` for a ``type`` this table does not know,
@@ -328,7 +328,7 @@ def decode_hello(text: str | bytes) -> Hello:
     >>> decode_hello('{"token": "Xq3"}')
     Traceback (most recent call last):
     ...
-    teenpatti.tables.errors.TableError: say hello first, with your seat token if you have one
+    teenpatti.tables.play.errors.TableError: say hello first, with your seat token if you have one
     """
     try:
         hello = _any.decode(text)
@@ -352,7 +352,7 @@ def read(kind: type[T], data: Any, at: str = "") -> T:
     >>> read(Move, "chaal", "action")
     Traceback (most recent call last):
     ...
-    teenpatti.tables.errors.TableError: an action is an object with do (and whole numbers)
+    teenpatti.tables.play.errors.TableError: an action is an object with do (and whole numbers)
     """
     try:
         return msgspec.convert(data, kind)

@@ -12,7 +12,7 @@ Control(seat=2, bot=True)
 >>> decode({"type": "control", "seat": "two", "bot": True})
 Traceback (most recent call last):
 ...
-teenpatti.tables.events.BadEvent: Expected `int`, got `str` - at `$.seat`
+teenpatti.tables.play.events.BadEvent: Expected `int`, got `str` - at `$.seat`
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from ..engine import Action, ActionKind
+from ...engine import Action, ActionKind
 from .commands import Do
 from .settings import Settings
 

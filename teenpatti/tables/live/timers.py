@@ -23,15 +23,15 @@ import secrets
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from ..engine import IllegalAction, view
-from ..engine.actions import Action
-from ..metrics import BOT_FAILED, BOT_SLOW, CLOCK_REFUSED, Metrics
-from .clock import Clock, Handle, Rounds, Tasks
+from ...engine import IllegalAction, view
+from ...engine.actions import Action
+from ...metrics import BOT_FAILED, BOT_SLOW, CLOCK_REFUSED, Metrics
+from ..play.errors import Refusal, Unavailable
+from ..play.events import Act, Event
 from .codes import new_seed
-from .errors import Refusal, Unavailable
-from .events import Act, Event
-from .live import LiveTable, Timing
+from .table import LiveTable, Timing
 from .thinker import Failed, Thinker
+from .time_source import Clock, Handle, Rounds, Tasks
 from .writer import Make
 
 __all__ = ["RETRY_FIRST", "RETRY_MAX", "Clocks", "show_finished_hand", "wants_clocks"]
@@ -206,7 +206,7 @@ class Clocks:
         if bot is None:
             # Imported here, not at the top: the players' tables and numpy cost a third of the
             # server's start-up, and a process may serve for a while before a computer moves.
-            from ..bots import load_bot
+            from ...bots import load_bot
 
             bot = live.bots[seat] = load_bot(table.settings.bots, seed=secrets.randbits(32))
         # While it thinks, the decision is the table's clock: a chat message or the reconciler's
