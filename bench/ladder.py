@@ -1,7 +1,9 @@
-"""The ladder that can fail: each level against every fixed style and the levels below it.
+"""The ladder that can fail: each level against every fixed style, the levels below it and the
+exploiter.
 
     nice -n 10 .venv/bin/python bench/ladder.py                      # the whole ladder, our table
     nice -n 10 .venv/bin/python bench/ladder.py --bots hard --seats 2,4 --deals 1000
+    nice -n 15 .venv/bin/python bench/ladder.py --bots expert --against exploiter --seats 3,4
     nice -n 10 .venv/bin/python bench/ladder.py --bots expert --against never_looks,hard \\
         --rules classic --seats 2
 
@@ -9,6 +11,15 @@ Every cell is one ``teenpatti arena`` run (duplicate deals, seed 1 unless given)
 against the column's opponent: boots a hand for the row's bot with its 95% interval, marked
 ``ok`` when the interval is above zero and ``LOSS``/``open`` otherwise. The command that gives a
 cell alone is printed under the table, with the machine's load, so every figure can be checked.
+
+The styles include the ways people play at the tables friends open (``teenpatti.bots.styles``):
+the blind presser (raises blind to the cap while another player is blind), the call-down
+player (pays to the pot limit once it has seen), the side-show asker, the player who never
+looks and the maniac, among others, each at every table size asked for (2-6 seats). The column
+``exploiter`` is the strongest exploiter of ``bench/exploit.py`` (``--method bayes``: the
+row's own policy in every other seat, its ranges inferred from that policy's moves) on as many
+hands as ``--deals``: the figure is what the row's bot wins from it, the exploiter's gain with
+its sign turned (its command is printed too).
 """
 
 from __future__ import annotations
@@ -16,6 +27,8 @@ from __future__ import annotations
 import argparse
 import os
 import time
+
+from exploit import interval, measure
 
 from teenpatti.bots.arena import run_arena
 from teenpatti.bots.styles import STYLES
@@ -26,14 +39,14 @@ LEVELS = ("easy", "medium", "hard", "expert")
 
 def _opponents(bot: str) -> list[str]:
     below = list(LEVELS[: LEVELS.index(bot)]) if bot in LEVELS else []
-    return list(STYLES) + below[::-1]
+    return [*STYLES, *below[::-1], "exploiter"]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bots", default="hard,expert", help="rows: levels to measure")
     parser.add_argument("--against", default="", help="columns (default: styles, lower levels)")
-    parser.add_argument("--seats", default="2,4,6", help="table sizes, comma separated")
+    parser.add_argument("--seats", default="2,3,4,5,6", help="table sizes, comma separated")
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", default="nepal")
@@ -48,21 +61,26 @@ def main() -> None:
         against = args.against.split(",") if args.against else _opponents(bot)
         for seats in (int(s) for s in args.seats.split(",")):
             for other in against:
-                result = run_arena(
-                    [bot, other],
-                    seats=seats,
-                    deals=args.deals,
-                    seed=args.seed,
-                    rules=rules,
-                    workers=args.workers,
-                )
-                mine = result.bots[0]
-                low = mine.boots_per_hand - mine.ci95
-                high = mine.boots_per_hand + mine.ci95
+                if other == "exploiter":
+                    gains = measure("bayes", bot, seats, exploiter_args(args))
+                    gain, ci = interval(gains)
+                    score = -gain
+                else:
+                    result = run_arena(
+                        [bot, other],
+                        seats=seats,
+                        deals=args.deals,
+                        seed=args.seed,
+                        rules=rules,
+                        workers=args.workers,
+                    )
+                    score, ci = result.bots[0].boots_per_hand, result.bots[0].ci95
+                low = score - ci
+                high = score + ci
                 verdict = "ok" if low > 0 else ("LOSS" if high < 0 else "open")
                 rows.append(
-                    f"| {bot} | {seats} | {other} | {args.deals} | {mine.boots_per_hand:+.2f}"
-                    f" | ±{mine.ci95:.2f} | {verdict} |"
+                    f"| {bot} | {seats} | {other} | {args.deals} | {score:+.2f}"
+                    f" | ±{ci:.2f} | {verdict} |"
                 )
                 print(rows[-1], flush=True)
     print()
@@ -72,7 +90,19 @@ def main() -> None:
         f"one cell: teenpatti arena --rules {args.rules} --seats N --deals {args.deals}"
         f" --seed {args.seed} --json BOT OPPONENT"
     )
+    print(
+        f"exploiter: nice -n 15 .venv/bin/python bench/exploit.py --target BOT --seats N"
+        f" --test {args.deals} --seed {args.seed}"
+    )
     print(f"{time.monotonic() - started:.0f} s; load after: {os.getloadavg()[0]:.1f}")
+
+
+def exploiter_args(args: argparse.Namespace) -> argparse.Namespace:
+    """The exploiter's settings for a cell: ``bench/exploit.py``'s defaults, on ``--deals``
+    hands of ``--seed``."""
+    return argparse.Namespace(
+        seed=args.seed, test=args.deals, samples=24, candidates=4, floor=0.03, every=0, train=0
+    )
 
 
 if __name__ == "__main__":

@@ -9,11 +9,13 @@ shipped table leaves a best response 0.028 boots a hand and beats ``hard``, the 
 every fixed style heads-up (docs/bots.md, section 8).
 
 At three to six seats of our table's betting it plays ``hard``'s move, replaced by the move the
-rollout search was found offline to prefer in its information set: in a hand dealt to three or
-six, at every decision (``solver/data/multiway_everywhere.npz``); dealt to four or five, where
-every other player still in has seen (``solver/data/multiway_moves.npz``), as each was learnt
-(:mod:`teenpatti.bots.solver.distill`, :data:`~teenpatti.bots.solver.distill.EVERYWHERE_SEATS`;
-:attr:`ExpertBot.multiway`): one lookup after hard's decision.
+rollout search was found offline to prefer in its information set, from the table shipped for
+hands dealt to so many players (:data:`~teenpatti.bots.solver.distill.SEAT_TABLES`): learnt at
+every decision (``solver/data/multiway_everywhere.npz``; a build against a population of
+opponents writes ``multiway_population.npz``) or where every other player still in has seen
+(``solver/data/multiway_moves.npz``), as each was learnt
+(:mod:`teenpatti.bots.solver.distill`; :attr:`ExpertBot.multiway`): one lookup after hard's
+decision.
 
 Everywhere else (the other presets) it asks ``hard`` for its move and then, wherever every
 other player still in has seen, plays each legal move out on deals drawn from what its seat may
@@ -46,7 +48,7 @@ from ..engine.view import HandView
 from ..odds import heads_up_equity
 from .hard import HARD, HardBot
 from .search import Rollouts
-from .solver.distill import EVERYWHERE_SEATS, all_others_seen
+from .solver.distill import SEAT_TABLES, all_others_seen
 from .solver.distill import load as load_corrections
 from .solver.game import ACTIONS, State, bucket_of, same_betting
 from .solver.multiway import MOVES as MULTIWAY_MOVES
@@ -180,10 +182,10 @@ class ExpertBot(HardBot):
             return action
         dealt = _dealt(view)
         if self.multiway and dealt >= 3 and multiway_applies(view.rules):
-            everywhere = dealt in EVERYWHERE_SEATS
-            corrections = load_corrections(everywhere)
+            which = SEAT_TABLES.get(dealt, "seen")
+            corrections = load_corrections(which)
             if corrections is not None:
-                return self._corrected(view, corrections, everywhere)
+                return self._corrected(view, corrections, which != "seen")
         base = super().decide(view)
         if self.search is None or view.actor != view.viewer or _blind_opponent(view):
             return base

@@ -11,6 +11,15 @@ common random numbers). A move's value is the seat's mean chips at the end. The 
 base policy's (``hard``'s own choice) unless another move's paired gain over it is larger than
 its standard error: then the best move.
 
+With ``posterior`` the others' hands are not read as ``hard`` reads them but inferred from the
+policy the rollouts play them by (:attr:`Rollouts.seats`): Bayes on that policy's action
+probabilities at each of their decisions made after looking (:class:`_PolicyDealer`). Drawn
+uniformly, each candidate deal is replayed and weighed by the chance that every other player's
+policy, holding those cards, makes the moves the log shows; the deals played out are drawn from
+the candidates by their weight. This is what a player who knows how the others play reads
+from their moves (``bench/exploit.py``'s exploiter, and the population build of
+:mod:`.solver.distill`).
+
 Only the seat's view is used: its own cards once seen, the cards a side show or a show turned
 over to it, the public moves. Nothing reads another seat's cards.
 
@@ -28,7 +37,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..engine.actions import Action, ActionKind
@@ -37,10 +46,14 @@ from ..engine.evaluate import Variant
 from ..engine.hand import Hand
 from ..engine.view import HandView, view
 from ..odds import heads_up_equity
+from .base import DecidesActions
 from .hard import HARD, HardBot
 from .strategy import BINS, read
 
-__all__ = ["Rollouts", "candidates"]
+__all__ = ["Policies", "Rollouts", "candidates"]
+
+Policies = Callable[[int, int], DecidesActions]
+"""Who plays each seat in a rollout: ``(seat, seed)`` to a bot made afresh."""
 
 MAX_MOVES = 400
 """A rolled-out hand that has not ended after this many moves is abandoned (never seen)."""
@@ -97,6 +110,16 @@ class Rollouts:
     """Standard errors by which a move's gain over the base move must be above zero."""
     base: Callable[[int], HardBot] = HardBot
     """The base policy, made afresh per deal from a seed."""
+    seats: Policies | None = None
+    """Each seat's own policy in the rollouts (``None``: :attr:`base` in every seat)."""
+    posterior: bool = False
+    """Draw the others' hands by Bayes on their policies' moves (:class:`_PolicyDealer`)
+    rather than from ``hard``'s reading of the log."""
+    candidates: int = 4
+    """With :attr:`posterior`: candidate deals weighed per deal played out."""
+    floor: float = 0.03
+    """With :attr:`posterior`: the least chance given to a move the policy would not make
+    (its own random draws, such as ``hard``'s bluffs, and the bots' mistakes)."""
 
     def choose(
         self,
@@ -145,15 +168,16 @@ class Rollouts:
         no deal reproduced the public log)."""
         seat = v.viewer
         assert seat is not None
-        deals = _Dealer(v, rng, gamblers)
+        hands: Iterable[Hand]
+        if self.posterior:
+            hands = _PolicyDealer(v, rng, self._policy, self.floor).sample(
+                self.samples, self.samples * self.candidates
+            )
+        else:
+            hands = _Dealer(v, rng, gamblers).sample(self.samples, self.samples * self.tries)
         out: list[list[float]] = [[] for _ in moves]
         kept = 0
-        for _ in range(self.samples * self.tries):
-            if kept == self.samples:
-                break
-            hand = deals.draw()
-            if hand is None:
-                continue
+        for hand in hands:
             kept += 1
             seeds = [rng.getrandbits(32) for _ in range(hand.seats)]
             for i, move in enumerate(moves):
@@ -165,21 +189,38 @@ class Rollouts:
             return None
         return out
 
+    def _policy(self, seat: int, seed: int) -> DecidesActions:
+        return self.base(seed) if self.seats is None else self.seats(seat, seed)
+
     def _play(self, hand: Hand, move: Action, seeds: Sequence[int]) -> list[int]:
         hand.apply(move)
-        bots: dict[int, HardBot] = {}
+        bots: dict[int, DecidesActions] = {}
         moves = 0
         while not hand.finished:
             actor = hand.actor
             assert actor is not None
             bot = bots.get(actor)
             if bot is None:
-                bot = bots[actor] = self.base(seeds[actor])
+                bot = bots[actor] = self._policy(actor, seeds[actor])
             hand.apply(bot.decide(view(hand, actor)))
             moves += 1
             if moves > MAX_MOVES:
                 break
         return hand.chips
+
+
+def _unseen(v: HandView) -> tuple[dict[int, tuple[int, ...]], list[int]]:
+    """The hands the seat has seen, by seat, and the cards it has not (the deck to draw from)."""
+    known: set[int] = set()
+    fixed: dict[int, tuple[int, ...]] = {}
+    for s in v.seats:
+        if s.dealt and s.cards is not None:
+            fixed[s.seat] = s.cards
+            known.update(s.cards)
+    if v.wild is not None:
+        known.add(v.wild)
+    top = 54 if v.rules.variant is Variant.JOKERS else 52
+    return fixed, [c for c in range(top) if c not in known]
 
 
 class _Dealer:
@@ -190,18 +231,8 @@ class _Dealer:
         self.rng = rng
         seat = v.viewer
         assert seat is not None
-        rules = v.rules
-        self.ranking = rules.ranking
-        known: set[int] = set()
-        self.fixed: dict[int, tuple[int, ...]] = {}
-        for s in v.seats:
-            if s.dealt and s.cards is not None:
-                self.fixed[s.seat] = s.cards
-                known.update(s.cards)
-        if v.wild is not None:
-            known.add(v.wild)
-        top = 54 if rules.variant is Variant.JOKERS else 52
-        self.deck = [c for c in range(top) if c not in known]
+        self.ranking = v.rules.ranking
+        self.fixed, self.deck = _unseen(v)
         reading = read(v, HARD, gamblers)
         self.accept: dict[int, list[float]] = {}
         for o in reading.opponents:
@@ -211,6 +242,18 @@ class _Dealer:
             peak = max(dens)
             self.accept[o.seat] = [d / peak for d in dens] if peak > 0 else [1.0] * BINS
         self.chips = [s.chips + s.put_in if s.dealt else 0 for s in v.seats]
+
+    def sample(self, samples: int, tries: int) -> Iterator[Hand]:
+        """Up to ``samples`` deals reproducing the log, in at most ``tries`` draws (drawn as
+        they are asked for: the rollouts draw from the same source between them)."""
+        kept = 0
+        for _ in range(tries):
+            if kept == samples:
+                break
+            hand = self.draw()
+            if hand is not None:
+                kept += 1
+                yield hand
 
     def draw(self) -> Hand | None:
         """One deal replayed to the view's state, or ``None`` if it does not reproduce the log."""
@@ -235,17 +278,92 @@ class _Dealer:
         for row in v.seats:
             if row.dealt and cards[row.seat] is None:  # the seat itself while blind, packed seats
                 cards[row.seat] = (rest.pop(), rest.pop(), rest.pop())
-        try:
-            hand = Hand(v.rules, self.chips, v.dealer, cards, wild=v.wild)
-            for action, outcome in zip(v.actions, v.outcomes, strict=True):
-                hand.apply(action)
-                if hand.outcomes[-1].loser != outcome.loser:
-                    return None
-        except IllegalAction:
-            return None
-        if hand.finished or hand.actor != v.actor:
-            return None
-        return hand
+        return _replayed(v, self.chips, cards)
+
+
+def _replayed(
+    v: HandView,
+    chips: list[int],
+    cards: list[tuple[int, ...] | None],
+    before: Callable[[Hand, Action], None] | None = None,
+) -> Hand | None:
+    """The hand of ``cards`` with the view's moves made (``before`` shown each move and the
+    hand it is made in), or ``None`` if they do not reproduce its log (a side show's loser) or
+    its state."""
+    try:
+        hand = Hand(v.rules, chips, v.dealer, cards, wild=v.wild)
+        for action, outcome in zip(v.actions, v.outcomes, strict=True):
+            if before is not None:
+                before(hand, action)
+            hand.apply(action)
+            if hand.outcomes[-1].loser != outcome.loser:
+                return None
+    except IllegalAction:
+        return None
+    if hand.finished or hand.actor != v.actor:
+        return None
+    return hand
+
+
+class _PolicyDealer:
+    """Draws deals of the unseen cards weighed by the others' policies (Bayes on their moves).
+
+    A candidate deals every unseen card at random; it is replayed move by move, and at each
+    move of another seat that had looked (a blind player's moves do not depend on its cards,
+    so they weigh every deal alike) the seat's policy, holding the candidate's cards, is asked
+    what it would do there: the candidate's weight is multiplied by the chance of the move the
+    log shows (1 if the policy makes it, ``floor`` if not; one draw of the policy's own random
+    source). The deals played out are drawn from the candidates by weight, with replacement.
+    """
+
+    def __init__(self, v: HandView, rng: random.Random, policy: Policies, floor: float) -> None:
+        self.v = v
+        self.rng = rng
+        self.policy = policy
+        self.floor = floor
+        self.fixed, self.deck = _unseen(v)
+        self.chips = [s.chips + s.put_in if s.dealt else 0 for s in v.seats]
+
+    def sample(self, samples: int, candidates: int) -> list[Hand]:
+        """``samples`` deals drawn by weight from ``candidates`` weighed ones (fewer, or none,
+        when no candidate reproduces the log)."""
+        hands: list[Hand] = []
+        weights: list[float] = []
+        for _ in range(candidates):
+            found = self.weighed()
+            if found is not None:
+                hands.append(found[0])
+                weights.append(found[1])
+        if not hands or sum(weights) <= 0:
+            return []
+        return self.rng.choices(hands, weights, k=min(samples, len(hands)))
+
+    def weighed(self) -> tuple[Hand, float] | None:
+        """One candidate deal replayed to the view's state and its weight."""
+        v = self.v
+        rng = self.rng
+        rest = list(self.deck)
+        rng.shuffle(rest)
+        cards: list[tuple[int, ...] | None] = [None] * len(v.seats)
+        for row in v.seats:
+            if row.dealt:
+                held = self.fixed.get(row.seat)
+                cards[row.seat] = held or (rest.pop(), rest.pop(), rest.pop())
+        me = v.viewer
+        weight = 1.0
+
+        def weigh(hand: Hand, action: Action) -> None:
+            nonlocal weight
+            seat = action.seat
+            if seat != me and hand.seen[seat]:
+                seen = view(hand, seat)
+                if len(seen.legal_actions) > 1:
+                    made = self.policy(seat, rng.getrandbits(32)).decide(seen)
+                    if not _same(made, action):
+                        weight *= self.floor
+
+        hand = _replayed(v, self.chips, cards, weigh)
+        return None if hand is None else (hand, weight)
 
 
 def _same(a: Action, b: Action) -> bool:

@@ -15,6 +15,11 @@ or the pot; most ignore their own cards. A level that loses to one of them has a
                         every side show, else chaals
 ``tight_aggressive``    looks at once, packs the weaker 60% of hands, raises the best 15%,
                         chaals the rest (asks a show with them when two are left)
+``blind_presser``       while another player still in is blind, stays blind and raises to
+                        the cap (then chaals blind); once all the others have seen, looks
+                        and plays its hand as ``tight_aggressive`` does
+``calldown``            looks at once, packs the weakest third of hands and pays every
+                        chaal with the rest, to the pot limit: never raises, never asks
 ======================  ===============================================================
 
 >>> from teenpatti.bots import load_bot
@@ -31,7 +36,9 @@ from .base import Bot
 
 __all__ = [
     "STYLES",
+    "BlindPresser",
     "BlindRaiser",
+    "CallDown",
     "Maniac",
     "NeverLooks",
     "ShowAsker",
@@ -138,6 +145,8 @@ class TightAggressive(StyleBot):
     name = "tight_aggressive"
     stay = 0.6
     raise_ = 0.85
+    between: tuple[ActionKind, ...] = (ActionKind.SHOW, ActionKind.CHAAL, ActionKind.ALLIN)
+    """The moves of a hand between the two lines, best first."""
 
     def choose(
         self, view: HandView, legal: dict[ActionKind, LegalAction]
@@ -153,7 +162,48 @@ class TightAggressive(StyleBot):
             return (ActionKind.PACK,)
         if u >= self.raise_:
             return (ActionKind.RAISE, ActionKind.CHAAL, ActionKind.ALLIN, ActionKind.SHOW)
-        return (ActionKind.SHOW, ActionKind.CHAAL, ActionKind.ALLIN)
+        return self.between
+
+
+class BlindPresser(TightAggressive):
+    """Presses blind players: blind, it raises to the cap while another player still in is
+    blind; once every other player still in has seen, it looks and plays as
+    ``tight_aggressive``."""
+
+    name = "blind_presser"
+    looks = False
+
+    def decide(self, view: HandView) -> Action:
+        """A blind raise (or chaal) while someone else is blind, else ``tight_aggressive``."""
+        seat = view.viewer
+        assert seat is not None, "a spectator does not act"
+        legal = {a.kind: a for a in view.legal_actions}
+        others_blind = any(
+            not s.seen for s in view.seats if s.dealt and not s.packed and s.seat != seat
+        )
+        if ActionKind.SEE in legal and not view.seats[seat].seen and not others_blind:
+            return legal[ActionKind.SEE].action(seat)
+        return super().decide(view)
+
+    def choose(
+        self, view: HandView, legal: dict[ActionKind, LegalAction]
+    ) -> tuple[ActionKind, ...]:
+        """Blind: raise, else chaal; seen: ``tight_aggressive``'s moves."""
+        seat = view.viewer
+        assert seat is not None
+        if not view.seats[seat].seen:
+            return (ActionKind.RAISE, ActionKind.CHAAL, ActionKind.ALLIN)
+        return super().choose(view, legal)
+
+
+class CallDown(TightAggressive):
+    """Looks, packs the weakest third of hands, and pays every chaal with the rest to the pot
+    limit; never raises, shows or asks for a side show."""
+
+    name = "calldown"
+    stay = 1 / 3
+    raise_ = 2.0  # above every hand: never
+    between = (ActionKind.CHAAL, ActionKind.ALLIN)
 
 
 STYLES: dict[str, type[StyleBot]] = {
@@ -166,6 +216,8 @@ STYLES: dict[str, type[StyleBot]] = {
         ShowAsker,
         SideShowAsker,
         TightAggressive,
+        BlindPresser,
+        CallDown,
     )
 }
 """The catalogue of fixed styles by name."""

@@ -134,9 +134,7 @@ def test_the_expert_plays_hards_move_or_its_correction(
     corrections names another move for hard's: at every decision of its own (not an answer to
     a side show) in the deals that play the table learnt everywhere, else only after every other
     player has seen."""
-    monkeypatch.setattr(
-        expert_module, "EVERYWHERE_SEATS", frozenset({4}) if everywhere else frozenset()
-    )
+    monkeypatch.setattr(expert_module, "SEAT_TABLES", {4: "everywhere"} if everywhere else {})
     rules = Rules()
     none = np.full((KEYS, len(MOVES)), -1, dtype=np.int8)
     always = np.full((KEYS, len(MOVES)), PACK, dtype=np.int8)  # pack instead of anything
@@ -149,9 +147,9 @@ def test_the_expert_plays_hards_move_or_its_correction(
             assert seat is not None
             v = view(hand, seat)
             hard = HardBot(number).decide(v)
-            monkeypatch.setattr(expert_module, "load_corrections", lambda everywhere: none)
+            monkeypatch.setattr(expert_module, "load_corrections", lambda which: none)
             assert ExpertBot(number).decide(v) == hard
-            monkeypatch.setattr(expert_module, "load_corrections", lambda everywhere: always)
+            monkeypatch.setattr(expert_module, "load_corrections", lambda which: always)
             move = ExpertBot(number).decide(v)
             searched = v.side_show is None and (
                 everywhere

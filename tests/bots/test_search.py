@@ -1,5 +1,6 @@
-"""The rollout search: deals drawn from a seat's view reproduce that view exactly, ranges shape
-the draws, and the search keeps the base move unless another is clearly better."""
+"""The rollout search: deals drawn from a seat's view reproduce that view exactly, ranges (as
+hard reads them, or inferred from the others' own policies) shape the draws, and the search
+keeps the base move unless another is clearly better."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import hashlib
 import random
 import statistics
 
+from teenpatti.bots import load_bot
 from teenpatti.bots.hard import HardBot
-from teenpatti.bots.search import Rollouts, _clone, _Dealer, candidates
+from teenpatti.bots.search import Rollouts, _clone, _Dealer, _PolicyDealer, candidates
 from teenpatti.engine import Action, ActionKind, Hand, Rules, parse_cards, view
 from teenpatti.odds import heads_up_equity
 
@@ -51,14 +53,7 @@ def test_drawn_deals_reproduce_the_seats_view() -> None:
 
 def test_a_seen_raisers_drawn_hands_are_strong() -> None:
     rules = Rules()
-    hand = Hand(rules, [1000] * 3, 0, seed=bytes(32))
-    first = hand.actor
-    assert first is not None
-    for do in ("see", "raise"):
-        option = next(a for a in view(hand, first).legal_actions if a.kind.value == do)
-        hand.apply(option.action(first))
-    me = hand.actor
-    assert me is not None
+    hand, first, me = _raised_after_looking(3)
     other = 3 - first - me
     mine = view(hand, me)
     dealer = _Dealer(mine, random.Random(1), frozenset())
@@ -70,6 +65,60 @@ def test_a_seen_raisers_drawn_hands_are_strong() -> None:
         blind.append(heads_up_equity(drawn.cards[other] or (), rules.ranking))
     assert statistics.mean(raiser) > 0.65  # hard's reading of a seen raise
     assert 0.43 < statistics.mean(blind) < 0.57  # a blind player's cards: any hand
+
+
+def _raised_after_looking(seats: int) -> tuple[Hand, int, int]:
+    """A hand where the first player looked and raised: the hand, that player, the next."""
+    rules = Rules()
+    hand = Hand(rules, [1000] * seats, 0, seed=bytes(32))
+    first = hand.actor
+    assert first is not None
+    for do in ("see", "raise"):
+        option = next(a for a in view(hand, first).legal_actions if a.kind.value == do)
+        hand.apply(option.action(first))
+    me = hand.actor
+    assert me is not None
+    return hand, first, me
+
+
+def test_the_policy_dealer_reads_a_raise_as_the_policy_makes_it() -> None:
+    """Drawn by Bayes on ``tight_aggressive``'s moves (it raises only its best 15 %), the
+    raiser's hands are among the best; on a station's (it never raises), the raise says
+    nothing; a blind player's hand is any hand either way."""
+    hand, first, me = _raised_after_looking(3)
+    other = 3 - first - me
+    mine = view(hand, me)
+    rules = mine.rules
+
+    def drawn(policy: str) -> tuple[list[float], list[float]]:
+        dealer = _PolicyDealer(mine, random.Random(1), lambda _, s: load_bot(policy, s), 0.03)
+        deals = dealer.sample(200, 800)
+        assert len(deals) == 200
+        for d in deals:
+            assert view(d, me) == mine  # the drawn deal reproduces the seat's view
+        return (
+            [heads_up_equity(d.cards[first] or (), rules.ranking) for d in deals],
+            [heads_up_equity(d.cards[other] or (), rules.ranking) for d in deals],
+        )
+
+    raiser, blind = drawn("tight_aggressive")
+    assert statistics.mean(raiser) > 0.8
+    assert 0.4 < statistics.mean(blind) < 0.6
+    raiser, _ = drawn("station")  # never raises: every deal as unlikely, so any hand
+    assert 0.4 < statistics.mean(raiser) < 0.6
+
+
+def test_a_policy_seat_that_would_not_have_moved_so_weighs_little() -> None:
+    hand, _, me = _raised_after_looking(3)
+    policy = lambda _, s: load_bot("tight_aggressive", s)  # noqa: E731
+    dealer = _PolicyDealer(view(hand, me), random.Random(2), policy, 0.03)
+    weights = []
+    for _ in range(200):
+        found = dealer.weighed()
+        assert found is not None
+        weights.append(found[1])
+    assert set(weights) <= {1.0, 0.03}
+    assert 0.03 in weights and 1.0 in weights
 
 
 def test_the_search_overrides_a_clearly_bad_base_move_and_is_reproducible() -> None:

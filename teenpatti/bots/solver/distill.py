@@ -14,9 +14,17 @@ and -1 (keep hard's move) everywhere else: one lookup a decision.
 
 With ``--everywhere`` a build searches every decision of the multiway game (a blind player
 still in included) and pools the positions by how many of the others have seen too: the
-second shipped table (``data/multiway_everywhere.npz``), which ``expert`` plays in hands dealt
-to three or six (:data:`EVERYWHERE_SEATS`), where the strongest exploiter takes less from it
-than from the first; dealt to four or five it plays the first.
+second shipped table (``data/multiway_everywhere.npz``). Which table ``expert`` plays in a hand
+dealt to so many players is :data:`SEAT_TABLES`, chosen by what the strongest exploiter takes.
+
+With ``--population`` a build plays its hands against a population of opponents rather than
+``hard`` alone (:data:`POPULATION`: ``hard``, ``expert`` as shipped, the styles people play,
+among them the blind presser and the call-down player), searches every decision of a ``hard``
+seat, and plays each rollout with every seat's own policy, the others' hands drawn by Bayes on
+those policies' moves (:class:`~teenpatti.bots.search.Rollouts` with ``posterior``): a best
+response to the mix, learnt as corrections to ``hard`` (one round of a policy-space response
+loop; ``expert`` as shipped is in the mix, so the next round answers the corrections made by
+this one). Its table is ``data/multiway_population.npz``.
 
 Build: ``python -m teenpatti.bots.solver.distill --positions 20000 --state PATH --out PATH``
 (``--state`` keeps the sums and goes on from them, so the build can stop and go on; builds with
@@ -40,11 +48,12 @@ from ...engine.actions import ActionKind
 from ...engine.hand import Hand
 from ...engine.rules import Rules
 from ...engine.view import HandView, view
+from ..base import DecidesActions, load_bot
 from ..hard import HardBot
 from ..search import Rollouts, candidates
 from .multiway import KEYS, MOVES, multiway_key
 
-__all__ = ["FOLDER", "Sums", "Z", "corrections", "load"]
+__all__ = ["FOLDER", "POPULATION", "SEAT_TABLES", "Sums", "Z", "corrections", "load"]
 
 KINDS = tuple(ActionKind(m) for m in MOVES)
 NM = len(MOVES)
@@ -55,6 +64,24 @@ MIN_POSITIONS = 4
 FOLDER = Path(__file__).with_name("data")
 
 
+POPULATION: dict[str, int] = {
+    "hard": 3,
+    "expert": 3,
+    "blind_presser": 2,
+    "calldown": 1,
+    "tight_aggressive": 1,
+    "sideshow_asker": 1,
+    "maniac": 1,
+    "station": 1,
+    "never_looks": 1,
+    "blind_raiser": 1,
+}
+"""The opponents of a population build, each with its weight in the draw of a seat."""
+POPULATION_SEATS = (3, 3, 4, 5, 6)
+"""The table sizes a population build deals to (three seats twice as often: the table of two
+friends and the computer, or one person and two computers)."""
+
+
 def all_others_seen(v: HandView) -> bool:
     """Whether every other player still in has seen (where ``expert`` searches)."""
     return all(s.seen for s in v.seats if s.dealt and not s.packed and s.seat != v.viewer)
@@ -63,10 +90,12 @@ def all_others_seen(v: HandView) -> bool:
 class Sums:
     """Per information set, hard's move and another move: the rollouts' gain, summed."""
 
-    def __init__(self, seed: int = 1, everywhere: bool = False) -> None:
-        self.everywhere = everywhere
+    def __init__(self, seed: int = 1, everywhere: bool = False, population: bool = False) -> None:
+        self.everywhere = everywhere or population
         """Search every decision of the multiway game, not only where all the others have
         seen."""
+        self.population = population
+        """Play against :data:`POPULATION`, each seat's own policy in the rollouts."""
         self.total = np.zeros((KEYS, NM, NM), dtype=np.float64)
         self.squares = np.zeros((KEYS, NM, NM), dtype=np.float64)
         self.count = np.zeros((KEYS, NM), dtype=np.int64)
@@ -80,17 +109,32 @@ class Sums:
         rng = random.Random(f"distill/{self.seed}/{self.hands}")
         self.hands += 1
         rules = Rules()
-        seats = rng.randint(3, 6)
+        if self.population:
+            seats = rng.choice(POPULATION_SEATS)
+            names = rng.choices(list(POPULATION), list(POPULATION.values()), k=seats)
+            names[rng.randrange(seats)] = "hard"
+        else:
+            seats = rng.randint(3, 6)
+            names = ["hard"] * seats
         hand = Hand(
             rules, [rules.starting_chips] * seats, rng.randrange(seats), seed=rng.randbytes(32)
         )
-        bots = [HardBot(rng.randrange(2**32)) for _ in range(seats)]
+        bots: list[DecidesActions] = [
+            HardBot(rng.randrange(2**32)) if n == "hard" else load_bot(n, rng.randrange(2**32))
+            for n in names
+        ]
+        if self.population:
+            search = Rollouts(
+                samples=search.samples,
+                seats=lambda seat, s: load_bot(names[seat], s),
+                posterior=True,
+            )
         while not hand.finished:
             seat = hand.actor
             assert seat is not None
             v = view(hand, seat)
             move = bots[seat].decide(v)
-            key = multiway_key(v) if hand.side_show is None else None
+            key = multiway_key(v) if hand.side_show is None and names[seat] == "hard" else None
             searched = self.everywhere or all_others_seen(v)
             if key is not None and move.kind in KINDS and searched and v.you is not None:
                 moves = candidates(v)
@@ -129,12 +173,17 @@ class Sums:
             positions=np.int64(self.positions),
             seed=np.int64(self.seed),
             everywhere=np.bool_(self.everywhere),
+            population=np.bool_(self.population),
         )
 
     @classmethod
     def resume(cls, path: Path) -> Sums:
         with np.load(path) as f:
-            s = cls(int(f["seed"]), bool(f["everywhere"]) if "everywhere" in f else False)
+            s = cls(
+                int(f["seed"]),
+                bool(f["everywhere"]) if "everywhere" in f else False,
+                bool(f["population"]) if "population" in f else False,
+            )
             s.total, s.squares, s.count = f["total"], f["squares"], f["count"]
             s.hands, s.positions = int(f["hands"]), int(f["positions"])
         return s
@@ -145,7 +194,7 @@ def combined(paths: list[Path]) -> Sums:
     out = Sums.resume(paths[0])
     for path in paths[1:]:
         more = Sums.resume(path)
-        if more.everywhere != out.everywhere:
+        if (more.everywhere, more.population) != (out.everywhere, out.population):
             raise ValueError(f"{path} searched other decisions than {paths[0]}")
         out.total += more.total
         out.squares += more.squares
@@ -205,20 +254,25 @@ def corrections(sums: Sums, z: float = Z) -> npt.NDArray[np.int8]:
     return out
 
 
-TABLES = {False: "multiway_moves.npz", True: "multiway_everywhere.npz"}
-"""The shipped tables: learnt where all the others still in have seen, and at every decision."""
-EVERYWHERE_SEATS = frozenset({3, 6})
-"""The deals (players dealt in) where ``expert`` plays the table learnt at every decision; at the
-others it plays the one learnt where all the others have seen, only there. Chosen by the
-strongest exploiter's gain (docs/bots.md): at three and six seats the table learnt everywhere
-leaves it less, at four more (five is not measured: the first table, as before)."""
+TABLES = {
+    "seen": "multiway_moves.npz",
+    "everywhere": "multiway_everywhere.npz",
+    "population": "multiway_population.npz",
+}
+"""The shipped tables: learnt against ``hard`` where all the others still in have seen, against
+``hard`` at every decision, and against the population (:data:`POPULATION`) at every
+decision."""
+SEAT_TABLES: dict[int, str] = {3: "everywhere", 4: "seen", 5: "seen", 6: "everywhere"}
+"""The table ``expert`` plays in a hand dealt to so many players (the one learnt where all the
+others have seen is used only there; the others at every decision). Chosen by the strongest
+exploiter's gain and the ladder (docs/bots.md, section 8)."""
 
 
-@lru_cache(maxsize=2)
-def load(everywhere: bool = False) -> npt.NDArray[np.int8] | None:
-    """A shipped table of corrections, ``table[key, hard's move]`` (-1: keep it), or ``None``:
-    the one learnt at every decision, or where all the others have seen."""
-    path = FOLDER / TABLES[everywhere]
+@lru_cache(maxsize=4)
+def load(which: str = "seen") -> npt.NDArray[np.int8] | None:
+    """A shipped table of corrections (:data:`TABLES`), ``table[key, hard's move]`` (-1: keep
+    it), or ``None``."""
+    path = FOLDER / TABLES[which]
     if not path.exists():
         return None
     with np.load(path) as f:
@@ -232,6 +286,7 @@ def _write(path: Path, table: npt.NDArray[np.int8], sums: Sums) -> None:
         moves=table,
         positions=np.int64(sums.positions),
         everywhere=np.bool_(sums.everywhere),
+        population=np.bool_(sums.population),
     )
 
 
@@ -248,6 +303,11 @@ def main(argv: list[str] | None = None) -> None:
         help="search every decision, not only where all the others have seen (a new build)",
     )
     parser.add_argument(
+        "--population",
+        action="store_true",
+        help="play against the population of opponents, not hard alone (a new build)",
+    )
+    parser.add_argument(
         "--combine", type=Path, nargs="*", default=None, help="write --out from these states"
     )
     args = parser.parse_args(argv)
@@ -259,7 +319,11 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.state is None:
         parser.error("--state PATH is needed to build")
-    sums = Sums.resume(args.state) if args.state.exists() else Sums(args.seed, args.everywhere)
+    sums = (
+        Sums.resume(args.state)
+        if args.state.exists()
+        else Sums(args.seed, args.everywhere, args.population)
+    )
     search = Rollouts()
     started = time.process_time()
     while sums.positions < args.positions:

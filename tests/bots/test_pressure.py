@@ -1,0 +1,65 @@
+"""The ways people play at the tables friends open: the styles that press blind players and
+that call down (the exploiter's reading of the others from their own policy is checked with
+the rollout search, in ``test_search.py``)."""
+
+from __future__ import annotations
+
+import random
+
+from teenpatti.bots import load_bot
+from teenpatti.engine import ActionKind, Hand, HandView, Rules, view
+from teenpatti.odds import heads_up_equity
+
+
+def _play(names: list[str], deal: int) -> list[tuple[str, HandView, ActionKind]]:
+    """One hand of ``names`` round the table: every decision's player, view and move."""
+    rules = Rules()
+    rng = random.Random(deal)
+    hand = Hand(rules, [1000] * len(names), deal % len(names), seed=rng.randbytes(32))
+    bots = [load_bot(n, deal * 10 + i) for i, n in enumerate(names)]
+    out = []
+    while not hand.finished:
+        seat = hand.actor
+        assert seat is not None
+        v = view(hand, seat)
+        move = bots[seat].decide(v)
+        out.append((names[seat], v, move.kind))
+        hand.apply(move)
+    return out
+
+
+def _others_blind(v: HandView) -> bool:
+    return any(not s.seen for s in v.seats if s.dealt and not s.packed and s.seat != v.viewer)
+
+
+def test_the_blind_presser_raises_blind_while_another_is_blind_then_looks() -> None:
+    raised = looked = 0
+    for deal in range(40):
+        for name, v, kind in _play(["blind_presser", "station", "hard"], deal):
+            if name != "blind_presser" or v.side_show is not None:
+                continue
+            you = v.seats[v.viewer or 0]
+            if not you.seen and _others_blind(v):
+                assert kind in (ActionKind.RAISE, ActionKind.CHAAL)
+                raised += kind is ActionKind.RAISE
+            elif not you.seen:
+                assert kind is ActionKind.SEE
+                looked += 1
+    assert raised > 20 and looked > 5
+
+
+def test_the_call_down_player_never_raises_and_packs_only_weak_hands() -> None:
+    packed = paid = 0
+    for deal in range(40):
+        for name, v, kind in _play(["calldown", "hard", "hard"], deal):
+            if name != "calldown" or v.side_show is not None:
+                continue
+            assert kind not in (ActionKind.RAISE, ActionKind.SHOW, ActionKind.SIDESHOW)
+            cards = v.seats[v.viewer or 0].cards
+            if cards is None:
+                continue
+            weak = heads_up_equity(cards, v.rules.ranking) < 1 / 3
+            assert (kind is ActionKind.PACK) == weak
+            packed += weak
+            paid += not weak
+    assert packed > 3 and paid > 10
