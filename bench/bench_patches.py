@@ -127,7 +127,7 @@ async def one_round(mode: str, tables: int, moves: int, seed: int, folder: Path)
                 if chosen is None:
                     continue
                 actor, action = chosen
-                hand = table.render.public_state().hand
+                hand = live.render.public_state().hand
                 done = 0 if hand is None else len(hand.actions)
                 started = time.process_time()
                 await service.command(table.code, actor, {"type": "act", "action": action})

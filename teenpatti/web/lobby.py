@@ -71,7 +71,7 @@ def lobby_routes(site: Site, rules: dict[str, Any], static: Path) -> list[Route]
         live = await site.look_up(request)
         if isinstance(live, Response):
             return live
-        state = live.table.state(None)
+        state = live.render.public_state()
         hand = state.hand
         turn = None if hand is None or hand.finished else hand.actor
         # the shown cards' proofs belong to the table's own states and histories, not the lobby

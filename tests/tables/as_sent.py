@@ -7,10 +7,12 @@ from typing import Any
 import msgspec
 
 from teenpatti.tables.play.table import Table
+from teenpatti.tables.wire.render import Render
 
 
 def state(table: Table, seat: int | None) -> dict[str, Any]:
-    """``table.state(seat)`` (a :class:`~teenpatti.tables.wire.messages.State`) as the JSON it is
-    sent as, read back."""
-    out: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(table.state(seat)))
+    """What ``seat`` is sent of ``table`` (:meth:`Render.state
+    <teenpatti.tables.wire.render.Render.state>`, a :class:`~teenpatti.tables.wire.messages.State`)
+    as the JSON it is sent as, read back."""
+    out: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(Render(table).state(seat)))
     return out

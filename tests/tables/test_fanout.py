@@ -42,7 +42,7 @@ def test_joined_messages_are_each_seats_whole_state(tmp_path: Path) -> None:
             def check() -> None:
                 public = service.fanout._public(live)
                 for seat, conn in sockets.items():
-                    state = live.table.render.state_for(seat, public)
+                    state = live.render.state_for(seat, public)
                     whole = json.loads(msgspec.json.encode(state))
                     message = service.render(live, seat)
                     assert json.loads(message) == whole

@@ -1,9 +1,10 @@
 """Fan-out: every socket of a table gets its own view of each version, rendered once per seat.
 
-The public state is built once per version by the table's :mod:`~teenpatti.tables.wire.render`, as
-a :class:`~teenpatti.tables.wire.messages.State`; what this process adds (the turn's deadline, the
-time now, who is online) is laid over it here (``msgspec.structs.replace``), and each seat's
-cards are added for that seat only (``Render.state_for``, through the engine's view gate).
+The public state is built once per version by the live table's
+:class:`~teenpatti.tables.wire.render.Render`, as a :class:`~teenpatti.tables.wire.messages.State`;
+what this process adds (the turn's deadline, the time now, who is online) is laid over it here
+(``msgspec.structs.replace``), and each seat's cards are added for that seat only
+(``Render.state_for``, through the engine's view gate).
 Each distinct message is encoded once, by msgspec, straight from the structs.
 
 A socket whose client applies patches, and that holds the previous broadcast's state, is sent a
@@ -78,7 +79,7 @@ class Fanout:
             seat = conn.seat
             state = sent.states.get(seat)
             if state is None:
-                state = sent.states[seat] = live.table.render.state_for(seat, public)
+                state = sent.states[seat] = live.render.state_for(seat, public)
             patch = (
                 conn.patches
                 and before is not None
@@ -165,7 +166,7 @@ class Fanout:
 
     def _public(self, live: LiveTable) -> messages.State:
         """The public state with what this process adds: the clock and who is online."""
-        public = live.table.render.public_state()
+        public = live.render.public_state()
         online = self.connected(live)
         kept = live.rows
         rows = []
@@ -187,7 +188,7 @@ class Fanout:
         )
 
     def _render(self, live: LiveTable, seat: int | None, public: messages.State) -> str:
-        return _encode(live.table.render.state_for(seat, public)).decode()
+        return _encode(live.render.state_for(seat, public)).decode()
 
 
 def _head(before: Sent, sent: Sent) -> bytes:

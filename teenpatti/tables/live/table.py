@@ -15,6 +15,7 @@ from ..play.chat import Limiter
 from ..play.table import Table
 from ..wire.messages import SeatRow, State
 from ..wire.outgoing import Sink, frame
+from ..wire.render import Render
 from .time_source import Handle
 
 if TYPE_CHECKING:  # the computer players are imported when one first moves (a quick start-up)
@@ -144,6 +145,12 @@ class LiveTable:
     rows: dict[int, tuple[SeatRow, bool, SeatRow]] = field(default_factory=dict)
     """Each seat's row as last sent, with the table's row it was made from and whether the
     seat was online (the fan-out reuses it while both are the same)."""
+    render: Render = field(init=False)
+    """What each viewer sees of the table, as the wire's types, with the caches that let
+    consecutive states share their parts (the fan-out's)."""
+
+    def __post_init__(self) -> None:
+        self.render = Render(self.table)
 
 
 @dataclass(eq=False, slots=True)

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import unicodedata
 from collections import deque
-from typing import Any
+from typing import Any, Literal
+
+import msgspec
 
 from .errors import TableError
 
@@ -33,6 +35,7 @@ __all__ = [
     "RATE",
     "TEXT_MAX",
     "ChatError",
+    "ChatLine",
     "Limiter",
     "clean_text",
     "message",
@@ -62,6 +65,16 @@ the page shows: every state carries them, so they are kept few)."""
 
 RATE = (5, 10.0)
 """At most 5 messages per seat in any 10 seconds."""
+
+
+class ChatLine(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """A chat message: ``n`` counts the table's messages; ``text`` is a phrase's key, an emoji
+    or free text, by ``kind``."""
+
+    n: int
+    seat: int
+    kind: Literal["phrase", "emoji", "text"]
+    text: str
 
 
 class ChatError(TableError):

@@ -51,9 +51,8 @@ from ...engine import (
 )
 from ...engine.deck import DECK_V2, Shuffle, commitment
 from ...engine.history import EVERYONE
-from ..wire.messages import ChatLine, State
-from ..wire.render import Render
 from . import chat, names
+from .chat import ChatLine
 from .commands import Chat, Configure, Move, read
 from .commands import Part as PartCommand
 from .errors import TableError, Unavailable
@@ -165,8 +164,6 @@ class Table:
         game was dealt, by hand number: past hands name them as computer players, though a
         person may hold the seat now (a friend who came late) or the computer a person's seat
         (a friend who left)."""
-        self.render = Render(self)
-        """What each viewer sees of the table, as the wire's types (:mod:`..wire.render`)."""
         self.command_ids: dict[str, int] = {}
         """The ids clients gave their latest commands, with the version each made (a retried
         command is recognised here and not applied twice)."""
@@ -561,9 +558,3 @@ class Table:
         assert self.game is not None and self.game.hand is not None
         self.game.hand.verify(action)
         return Act(seat=seat, action=Played.of(action), by=by, id=cid)  # type: ignore[arg-type]
-
-    # ------------------------------------------------------------------ what a client sees
-    def state(self, seat: int | None) -> State:
-        """Everything ``seat`` (``None``: a spectator) may know of the table: see
-        :meth:`Render.state <teenpatti.tables.wire.render.Render.state>`."""
-        return self.render.state(seat)

@@ -26,6 +26,7 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from ...engine import ActionKind, Category, EndedBy
+from ..play.chat import ChatLine
 from ..play.commands import Candidate
 from ..play.settings import Settings
 
@@ -172,16 +173,6 @@ class RebuyOffer(_Part):
     chips: int
     left: int
     until: int
-
-
-class ChatLine(_Part):
-    """A chat message: ``n`` counts the table's messages; ``text`` is a phrase's key, an emoji
-    or free text, by ``kind``."""
-
-    n: int
-    seat: int
-    kind: Literal["phrase", "emoji", "text"]
-    text: str
 
 
 class State(_Message, tag="state", kw_only=True):
