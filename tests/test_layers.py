@@ -122,3 +122,15 @@ def test_the_layers_read_this_tree() -> None:
     names = {name for name, _ in modules()}
     assert {f"{PLAY}.table", f"{WIRE}.messages", f"{LIVE}.service", "teenpatti.web.app"} <= names
     assert module_name(Path(__file__)) == "tests.test_layers"
+
+
+def test_only_the_rules_of_the_game_are_engine_errors() -> None:
+    """A full table or a bad push subscription is refused with a code and a sentence like a
+    rule is, but is no rule of the game: the engine's errors are the engine's alone."""
+    from teenpatti.engine import EngineError
+    from teenpatti.push import PushError
+    from teenpatti.tables.play.errors import TableError
+
+    for refusal in (TableError, PushError):
+        assert not issubclass(refusal, EngineError), refusal
+    assert issubclass(PushError, TableError)  # answered as the table's refusals are

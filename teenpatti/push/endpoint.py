@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..engine import EngineError
+from ..tables.play.errors import TableError
 
 __all__ = [
     "DEFAULT_HOSTS",
@@ -56,8 +56,9 @@ DEFAULT_HOSTS = (
 """The push services taken by default: these hosts and their subdomains, over https only."""
 
 
-class PushError(EngineError):
-    """A subscription refused (``push/invalid``, ``push/endpoint``, ``push/keys``)."""
+class PushError(TableError):
+    """A subscription refused (``push/invalid``, ``push/endpoint``, ``push/keys``): a table's
+    refusal, not a rule of the game."""
 
 
 def _refused() -> PushError:
