@@ -63,7 +63,7 @@ from .table import Connection, LiveTable, Timing
 from .thinker import Thinker
 from .time_source import Clock, Rounds, SystemClock, Tasks
 from .timers import Clocks, wants_clocks
-from .writer import Writer
+from .writer import Applied, Writer
 
 __all__ = ["Alerting", "Clock", "Connection", "LiveTable", "TableService", "Timing"]
 
@@ -106,15 +106,7 @@ class TableService:
         clustered = not isinstance(bus, MemoryBus)
         self.fanout = Fanout(self.clock, self.metrics)
         self.registry = Registry(store, self._changed, owned=not clustered)
-        self.writer = Writer(
-            store,
-            self.clock,
-            self.metrics,
-            changed=self._changed,
-            won=self._won,
-            stored=self._stored,
-            caught_up=self._caught_up,
-        )
+        self.writer = Writer(store, self.clock, self.metrics, self._applied)
         self.thinker = Thinker(self.metrics)
         self.clocks = Clocks(
             self.clock, self.timing, self.tasks, self.writer.commit, self.metrics, self.thinker
@@ -166,19 +158,23 @@ class TableService:
             self.alerts.changed(live)
         self.changes.done()
 
-    def _won(self, live: LiveTable) -> None:
-        self.cluster.won(live)
-
-    def _stored(self, live: LiveTable, version: int) -> None:
-        if self.alerts is not None:
-            self.alerts.stored(live)
-        if not self.cluster.clustered:
-            return  # no other process to tell (and no task to make a move)
-        code = live.table.code
-        self.tasks.spawn(self.cluster.announce(code, version), f"table {code} announcement")
-
-    def _caught_up(self, live: LiveTable) -> None:
-        self.presence.reclaim_seats(live)
+    def _applied(self, live: LiveTable, applied: Applied) -> None:
+        """A version the writer applied: this process's own append takes the table's clocks
+        (before they are set again), is told to the turn alerts and announced to the other
+        processes; after other writers' versions, persons with a socket here reclaim their
+        seats."""
+        if applied.mine:
+            self.cluster.won(live)
+        self._changed(live)
+        if applied.mine:
+            if self.alerts is not None:
+                self.alerts.stored(live)
+            if self.cluster.clustered:  # else no other process to tell (and no task to make)
+                code = live.table.code
+                announce = self.cluster.announce(code, applied.version)
+                self.tasks.spawn(announce, f"table {code} announcement")
+        elif applied.last:
+            self.presence.reclaim_seats(live)
 
     @property
     def store(self) -> EventStore:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ...metrics import Metrics
 from ...store.base import EventStore, VersionConflict
@@ -27,7 +28,7 @@ from ..play.turns import looks_only
 from .table import LiveTable
 from .time_source import Clock
 
-__all__ = ["Make", "Writer"]
+__all__ = ["Applied", "Make", "Writer"]
 
 log = logging.getLogger("teenpatti.tables")
 
@@ -38,6 +39,19 @@ ATTEMPTS = 5
 """How many times a command is checked again after losing the compare-and-set."""
 
 
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What the writer tells its listener after each version it applies to a table."""
+
+    version: int
+    mine: bool
+    """This process appended it (a command served here), rather than read it from the log
+    another writer appended to."""
+    last: bool
+    """No other version applied with it follows (the last of a catch-up's batch, or a command's
+    own events, applied together)."""
+
+
 class Writer:
     """Appends commands' events to the log and applies them to the table in memory."""
 
@@ -46,23 +60,14 @@ class Writer:
         store: EventStore,
         clock: Clock,
         metrics: Metrics,
-        *,
-        changed: Callable[[LiveTable], None],
-        won: Callable[[LiveTable], None],
-        stored: Callable[[LiveTable, int], None],
-        caught_up: Callable[[LiveTable], None],
+        applied: Callable[[LiveTable, Applied], None],
     ) -> None:
         self.store = store
         self.clock = clock
         self.metrics = metrics
-        self._changed = changed
-        """Called after each version applied (clocks and sockets follow the state)."""
-        self._won = won
-        """Called once this process's append is applied, before ``changed``."""
-        self._stored = stored
-        """Called after this process appended (tell the other processes)."""
-        self._caught_up = caught_up
-        """Called after events of other writers were applied."""
+        self._applied = applied
+        """Told of each version applied, under the table's lock (the clocks, the sockets, the
+        other processes and the turn alerts follow the state)."""
 
     async def commit(self, live: LiveTable, make: Make) -> int:
         """Turn a command into events and append them (compare-and-set, checked again on a
@@ -101,9 +106,7 @@ class Writer:
                 # the turn's clock counts from the game event that began the turn (not a See)
                 if table.game_version != before and not looks_only(events):
                     live.since = self.clock.time()
-                self._won(live)
-                self._changed(live)
-                self._stored(live, version)
+                self._applied(live, Applied(version, mine=True, last=True))
             return len(events)
         raise TableError("state/conflict", "the table is busy: try again")
 
@@ -125,13 +128,11 @@ class Writer:
         table = live.table
         events = await self.store.load(table.table_id, after=table.version)
         live.stale = False
-        for stored in events:
+        for i, stored in enumerate(events, 1):
             before = table.game_version
             event = decode(stored.data)
             table.apply(event)
             if table.game_version != before and not looks_only([event]):
                 live.since = stored.at
-            self._changed(live)
-        if events:
-            self._caught_up(live)
+            self._applied(live, Applied(stored.version, mine=False, last=i == len(events)))
         return bool(events)
