@@ -40,7 +40,7 @@ _ALWAYS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
-    (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=()"),
+    (b"permissions-policy", b"camera=(), microphone=(self), geolocation=(), payment=()"),
 ]
 _HSTS = (b"strict-transport-security", b"max-age=31536000")
 

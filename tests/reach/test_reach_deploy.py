@@ -85,8 +85,17 @@ def test_caddyfile_adapts(env: dict[str, str]) -> None:
     server = next(iter(config["apps"]["http"]["servers"].values()))
     hosts = [h for route in server["routes"] for m in route.get("match", []) for h in m["host"]]
     assert hosts == [env.get("TEENPATTI_SITE", "cards.example.org")]
+    # Two proxies to the same processes: the sockets', each table's to one process (its path
+    # hashed: the players of a table share its voice call there), and everything else's.
     upstreams = re.findall(r'"dial": "([^"]+)"', text)
-    assert upstreams == env.get("TEENPATTI_UPSTREAM", "127.0.0.1:8000").split()
+    assert upstreams == env.get("TEENPATTI_UPSTREAM", "127.0.0.1:8000").split() * 2
+    proxies = {
+        json.dumps(route.get("match")): handler["load_balancing"].get("selection_policy")
+        for route in server["routes"][0]["handle"][0]["routes"]
+        for handler in route["handle"]
+        if handler["handler"] == "reverse_proxy"
+    }
+    assert proxies == {'[{"path": ["/ws/*"]}]': {"policy": "uri_hash"}, "null": None}
     assert '"encodings"' in text and '"/static/*"' in text
     assert ("internal" in text) == ("TEENPATTI_TLS" in env)
 

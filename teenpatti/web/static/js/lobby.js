@@ -57,6 +57,7 @@ export function waitingRoom(view, st) {
         : h("p", { class: "waiting", "data-testid": "wait-host" }, t("wait.host", { name: host ? host.name : "" })),
     ),
     invitePanel(view, st),
+    view.call.panel(st),
     socialPanel(view, st),
   );
 }

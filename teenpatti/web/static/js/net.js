@@ -163,9 +163,12 @@ export class TableSocket {
           this.answered();
         }
         this.handlers.state(msg);
+        if (first && this.handlers.opened) this.handlers.opened();
       } else if (msg.type === "pong") {
         // The server is ahead of the last state we got: an announcement was missed.
         if (this.version !== null && msg.version > this.version) this.send({ type: "sync" });
+      } else if (msg.type === "call" || msg.type === "signal" || (msg.type === "error" && /^call\//.test(msg.code))) {
+        if (this.handlers.call) this.handlers.call(msg); // the voice call's: no command's answer
       } else if (msg.type === "error") {
         if ((!greeted && FATAL.has(msg.code)) || GONE.has(msg.code)) {
           this.stop();

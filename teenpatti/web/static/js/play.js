@@ -60,7 +60,7 @@ export function play(view, st) {
     { class: "play" },
     h("h1", { class: "sr-only", id: "table-title" }, parts("table.code", { code: codeText(st.code) })),
     h("div", { class: `felt-area seats-${n}${n > 6 ? " many" : ""}`, "data-testid": "seats", style: feltStyle(n) }, felt, seats),
-    h("div", { class: "panel-area" }, you === null ? h("p", { class: "watching" }, t("table.watching")) : null, panel, socialPanel(view, st)),
+    h("div", { class: "panel-area" }, you === null ? h("p", { class: "watching" }, t("table.watching")) : null, panel, view.call.panel(st), socialPanel(view, st)),
   );
 }
 
@@ -134,6 +134,7 @@ function seatBox(view, st, seat, j, winners, last) {
   if (hand && seat.packed) classes.push("packed");
   if (hand && !seat.dealt) classes.push("out");
   if (winners.has(i)) classes.push("winner");
+  if (view.call.isSpeaking(i)) classes.push("speaking");
   const name = me ? t("you") : seat.name;
   const label = me ? t("you") : seatName(st, i);
   return h(

@@ -372,6 +372,7 @@ function tableMenu(view, st) {
           { class: "host-settings" },
           setting(view, st, "late", t("host.late")),
           setting(view, st, "chat", t("host.chat")),
+          setting(view, st, "voice", t("host.voice")),
         )
       : null,
     isHost && st.removed && st.removed.length

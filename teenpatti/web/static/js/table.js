@@ -4,6 +4,7 @@
 // owns the rules, the clock and every card (docs/protocol.md).
 
 import { alertsControl } from "./alerts.js";
+import { Call } from "./call.js";
 import { announcements, endsHand, startsHand } from "./announce.js";
 import { loadCatalogue } from "./catalogue.js";
 import { hurry, learnSkew, secondsLeft, tick } from "./clock.js";
@@ -39,12 +40,15 @@ export class TableView {
     this.share = new ShareLink(code, () => this.render());
     this.social = new Social(this);
     this.hands = new PastHands(this);
+    this.call = new Call(this);
     this.alertsBusy = { now: false, error: null }; // the turn alerts' button, while it asks
     this.socket = new TableSocket(code, token, {
       state: (msg) => this.onState(msg),
       error: (msg) => this.onError(msg),
       fatal: (msg) => this.onFatal(msg),
       status: (status, everOpen) => this.onStatus(status, everOpen),
+      call: (msg) => this.call.onMessage(msg),
+      opened: () => this.call.onOpen(), // a phone that was on the call joins it again
     });
     this.parked = null; // where focus was put when what had it went away
     this.askedAt = null; // the side show request focus was taken to
@@ -61,6 +65,7 @@ export class TableView {
     this.qr.release();
     clearInterval(this.ticker);
     this.social.stop();
+    this.call.stop();
     this.app.banner(null);
     this.app.notice(null);
   }
@@ -114,6 +119,7 @@ export class TableView {
     }
     if (!isMyTurn(st)) this.app.notice(null);
     this.social.onState(prev, st);
+    this.call.onState(st);
     this.hands.onState(st);
     this.render();
     feel(prev, st, this.root); // after drawing: what moves only decorates a table already in play
@@ -132,6 +138,7 @@ export class TableView {
 
   onFatal(msg) {
     clearInterval(this.ticker);
+    this.call.stop(); // removed, gone, or the table cannot be played: off the call at once
     if (["token/invalid", "seat/removed", "seat/left"].includes(msg.code)) {
       if (msg.code === "seat/removed" && this.token) store.rememberGone(this.code, this.token);
       store.forgetSeat(this.code);
