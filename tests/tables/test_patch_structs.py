@@ -87,7 +87,7 @@ def as_json(value: Any) -> Any:
 def check(old: State, new: State) -> None:
     ops = diff(old, new)
     was, now = as_json(old), as_json(new)
-    assert as_json(ops) == diff(was, now)
+    assert as_json(ops) == as_json(diff(was, now))
     assert apply(was, as_json(ops)) == now
 
 

@@ -8,9 +8,10 @@ what this process adds (the turn's deadline, the time now, who is online) is lai
 Each distinct message is encoded once, by msgspec, straight from the structs.
 
 A socket whose client applies patches, and that holds the previous broadcast's state, is sent a
-``patch`` instead (docs/protocol.md): the operations from the previous public state to this one,
-encoded once for every socket, then the few that turn its seat's own state (its legal moves, the
-rows whose cards only it may see) into the new one. A socket that holds anything else (it said
+``patch`` instead (docs/protocol.md; a :class:`~teenpatti.tables.wire.messages.Patch`): the
+operations from the previous public state to this one, diffed once for every socket, then the few
+that turn its seat's own state (its legal moves, the rows whose cards only it may see) into the
+new one. A socket that holds anything else (it said
 hello or asked for a sync since), or a patch larger than the whole public state, gets the state.
 """
 
@@ -24,8 +25,9 @@ from msgspec import UNSET
 
 from ...metrics import Metrics
 from ..wire import messages
+from ..wire.messages import Append, Delete, Op, Patch, Set
 from ..wire.outgoing import Shared
-from ..wire.patch import Op, diff
+from ..wire.patch import diff
 from .table import Connection, LiveTable, Sent
 from .time_source import Clock
 
@@ -36,6 +38,9 @@ _serials = itertools.count()
 PATCH_CHECK = 512
 """A shared patch of at least this many bytes is weighed against the whole public state: when
 it is not smaller, every socket gets the state instead."""
+PublicOps = tuple[list[Op], str]
+"""The public operations of a broadcast, and the patch of them alone as sent (``""``: no patch,
+the whole state is not larger)."""
 
 
 class Fanout:
@@ -68,7 +73,7 @@ class Fanout:
         public = self._public(live)
         sent = Sent(next(_serials), public, {})
         before = live.sent
-        shared: tuple[list[Op], bytes] | None = None  # the public operations, encoded once
+        shared: PublicOps | None = None  # the public operations, and their patch as sent
         messages: dict[tuple[int | None, bool], str] = {}  # each framed once for its sockets
         wanted = False  # whether any socket applies patches (else nothing is kept for them)
         for conn in list(live.connections):
@@ -90,16 +95,15 @@ class Fanout:
             if message is None and patch:
                 assert before is not None
                 if shared is None:
-                    shared = self._shared(before.public, public)
+                    shared = self._shared(before, sent)
                 if shared[1]:
-                    own = self._patch(before, sent, seat, shared)
+                    own = self._patch(before, sent, seat, shared[0])
                     if own is not None:
                         message = Shared(own)
                     else:  # nothing of its own: the one shared message, framed once
                         message = messages.get((None, True))
                         if message is None:
-                            message = Shared((_head(before, sent) + shared[1] + b"]}").decode())
-                            messages[(None, True)] = message
+                            message = messages[(None, True)] = Shared(shared[1])
                 else:
                     patch = False
             if message is None:
@@ -112,27 +116,23 @@ class Fanout:
         self.metrics.broadcast.observe(time.perf_counter() - started)
 
     @staticmethod
-    def _shared(before: messages.State, public: messages.State) -> tuple[list[Op], bytes]:
-        """The public operations from ``before`` to ``public``, and as JSON without the closing
-        bracket (``b""`` when the whole public state is not larger: no patch then)."""
-        ops = diff(before, public)
-        text = _encode(ops)
-        if len(text) >= PATCH_CHECK and len(text) >= len(_encode(public)):
-            return ops, b""
-        return ops, text[:-1]
+    def _shared(before: Sent, sent: Sent) -> PublicOps:
+        """The public operations from ``before`` to ``sent``, and their patch as sent (``""``
+        when the whole public state is not larger: no patch then)."""
+        ops = diff(before.public, sent.public)
+        text = _encode(_message(before, sent, ops))
+        if len(text) >= PATCH_CHECK and len(text) >= len(_encode(sent.public)):
+            return ops, ""
+        return ops, text.decode()
 
     @staticmethod
-    def _patch(
-        before: Sent, sent: Sent, seat: int | None, shared: tuple[list[Op], bytes]
-    ) -> str | None:
+    def _patch(before: Sent, sent: Sent, seat: int | None, shared: list[Op]) -> str | None:
         """The ``patch`` message for ``seat``: the shared operations, then the seat's own;
         ``None`` when it has none of its own (the shared patch is then its patch)."""
-        ops = [] if seat is None else _own_ops(before, sent, seat, shared[0])
+        ops = [] if seat is None else _own_ops(before, sent, seat, shared)
         if not ops:
             return None
-        own = _encode(ops)[1:-1]
-        comma = b"," if len(shared[1]) > 1 else b""
-        return (_head(before, sent) + shared[1] + comma + own + b"]}").decode()
+        return _encode(_message(before, sent, [*shared, *ops])).decode()
 
     @staticmethod
     def _still_seated(live: LiveTable, conn: Connection) -> bool:
@@ -191,12 +191,9 @@ class Fanout:
         return _encode(live.render.state_for(seat, public)).decode()
 
 
-def _head(before: Sent, sent: Sent) -> bytes:
-    """How a patch from ``before`` to ``sent`` starts."""
-    return b'{"type":"patch","version":%d,"from":%d,"ops":' % (
-        sent.public.version,
-        before.public.version,
-    )
+def _message(before: Sent, sent: Sent, ops: list[Op]) -> Patch:
+    """The patch from ``before``'s states to ``sent``'s."""
+    return Patch(version=sent.public.version, from_=before.public.version, ops=ops)
 
 
 OWN = ("legal", "out", "rebuy")
@@ -220,9 +217,9 @@ def _own_ops(before: Sent, sent: Sent, seat: int, shared: list[Op]) -> list[Op]:
         was, now = getattr(old, key), getattr(new, key)
         if now is UNSET:
             if was is not UNSET:
-                out.append(["d", [key]])
+                out.append(Delete([key]))
         elif was is UNSET or (was is not now and was != now):
-            out.append(["s", [key], now])
+            out.append(Set([key], now))
     old_rows, new_rows = old.seats, new.seats
     was_rows, now_rows = before.public.seats, sent.public.seats
     if new_rows is now_rows and old_rows is was_rows:
@@ -236,8 +233,8 @@ def _own_ops(before: Sent, sent: Sent, seat: int, shared: list[Op]) -> list[Op]:
         for key in OWN_ROW:
             was, now = after.get(key, UNSET), getattr(row, key)
             if was is _CHANGED or (was is not now and was != now):
-                where = ["seats", i, key]
-                out.append(["d", where] if now is UNSET else ["s", where, now])
+                where: list[str | int] = ["seats", i, key]
+                out.append(Delete(where) if now is UNSET else Set(where, now))
     return out
 
 
@@ -256,12 +253,12 @@ def _after(
     if old is not None:
         out = {key: getattr(old, key) for key in OWN_ROW}
     for op in shared:
-        path = op[1]
+        path = op.path
         if path[0] != "seats":
             continue
         depth = len(path)
         if depth == 1:  # the list set whole, or rows appended
-            if op[0] != "a" or i >= held:
+            if type(op) is not Append or i >= held:
                 out = {key: getattr(public, key) for key in OWN_ROW}
         elif path[1] != i:
             continue
@@ -269,5 +266,5 @@ def _after(
             out = {key: getattr(public, key) for key in OWN_ROW}
         elif path[2] in OWN_ROW:
             key = path[2]
-            out[key] = getattr(public, key) if depth == 3 and op[0] != "a" else _CHANGED
+            out[key] = getattr(public, key) if depth == 3 and type(op) is not Append else _CHANGED
     return out

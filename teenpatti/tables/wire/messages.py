@@ -20,7 +20,7 @@ A field that is sent only in some states (``late`` on a seat, ``proof`` with sho
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -209,13 +209,42 @@ class State(_Message, tag="state", kw_only=True):
     """The rebuy this seat, out of chips, may make now."""
 
 
+OpPath = Annotated[list[str | int], msgspec.Meta(min_length=1)]
+"""Where an operation applies: the object keys and list indexes from the top of the state."""
+
+
+class Set(_Part, array_like=True, tag="s"):
+    """``["s", path, value]``: set the key (or list index) at ``path`` to ``value``."""
+
+    path: OpPath
+    value: Any
+
+
+class Delete(_Part, array_like=True, tag="d"):
+    """``["d", path]``: delete the key at ``path``."""
+
+    path: OpPath
+
+
+class Append(_Part, array_like=True, tag="a"):
+    """``["a", path, values]``: append ``values`` to the list at ``path``."""
+
+    path: OpPath
+    values: list[Any]
+
+
+Op = Set | Delete | Append
+"""One operation of a patch, a JSON array whose first item names it (docs/protocol.md)."""
+
+
 class Patch(_Message, tag="patch"):
     """What turns the state held (at version ``from``) into the state at ``version``: ``ops``,
-    each ``["s", path, value]``, ``["d", path]`` or ``["a", path, values]``."""
+    each ``["s", path, value]``, ``["d", path]`` or ``["a", path, values]``, in order; a path is
+    the object keys and list indexes from the top of the state."""
 
     version: int
     from_: int = msgspec.field(name="from")
-    ops: list[list[Any]]
+    ops: list[Op]
 
 
 class Error(_Message, tag="error"):

@@ -8,20 +8,21 @@ server would send (docs/protocol.md, "patch"). An operation is a JSON list:
 - ``["a", path, values]``: append ``values`` to the list at ``path``.
 
 A path is a list of object keys and list indexes from the top of the state. :func:`diff` makes
-the operations, from states as JSON data or as the wire's structs (the server diffs the
+the operations (:class:`~teenpatti.tables.wire.messages.Set`, ``Delete``, ``Append``: the
+wire's types of them), from states as JSON data or as the wire's structs (the server diffs the
 :class:`~teenpatti.tables.wire.messages.State` values it renders, field by field, as their JSON
 would be); :func:`apply` applies them to JSON data without changing its input (copy on write),
 as the page's ``versions.js`` does.
 
 >>> old = {"version": 3, "hand": {"pot": 20, "actions": [{"do": "see"}]}, "late": True}
 >>> new = {"version": 4, "hand": {"pot": 40, "actions": [{"do": "see"}, {"do": "chaal"}]}}
->>> for op in diff(old, new):
+>>> for op in msgspec.to_builtins(diff(old, new)):  # each a messages.Set, Append or Delete
 ...     print(op)
 ['s', ['version'], 4]
 ['s', ['hand', 'pot'], 40]
 ['a', ['hand', 'actions'], [{'do': 'chaal'}]]
 ['d', ['late']]
->>> ops = diff(old, new)
+>>> ops = msgspec.to_builtins(diff(old, new))  # as a client reads them
 >>> apply(old, ops) == new
 True
 >>> old["hand"]["pot"]  # unchanged
@@ -38,11 +39,12 @@ import msgspec
 from msgspec import UNSET
 from msgspec.structs import astuple
 
-__all__ = ["PatchError", "apply", "diff", "names"]
+from .messages import Append, Delete, Op, Set
+
+__all__ = ["Op", "PatchError", "apply", "diff", "names"]
 
 Path = list[str | int]
 _encode = msgspec.json.Encoder().encode
-Op = list[Any]
 
 
 class PatchError(ValueError):
@@ -59,13 +61,14 @@ def diff(old: Any, new: Any, path: Path | None = None) -> list[Op]:
     differs is set.
 
     >>> diff({"seats": [{"chips": 5}, {"chips": 9}]}, {"seats": [{"chips": 5}, {"chips": 7}]})
-    [['s', ['seats', 1, 'chips'], 7]]
-    >>> diff({"cards": None}, {"cards": ["Kh", "Kd", "5s"]})
-    [['s', ['cards'], ['Kh', 'Kd', '5s']]]
+    [Set(path=['seats', 1, 'chips'], value=7)]
+    >>> ops = diff({"cards": None}, {"cards": ["Kh", "Kd", "5s"]})
+    >>> msgspec.json.encode(ops)  # as it is sent
+    b'[["s",["cards"],["Kh","Kd","5s"]]]'
     >>> diff({"a": [1, 2]}, {"a": [2]})
-    [['s', ['a'], [2]]]
+    [Set(path=['a'], value=[2])]
     >>> diff({"row": {"a": 1, "b": 2, "c": 3, "d": 4}}, {"row": {"a": 0, "b": 0, "c": 0, "d": 4}})
-    [['s', ['row'], {'a': 0, 'b': 0, 'c': 0, 'd': 4}]]
+    [Set(path=['row'], value={'a': 0, 'b': 0, 'c': 0, 'd': 4})]
 
     A struct is an object whose keys are its fields' names in JSON (``with`` for
     ``LoggedMove.target``), a field ``UNSET`` being absent: the operations are those of the
@@ -75,9 +78,9 @@ def diff(old: Any, new: Any, path: Path | None = None) -> list[Op]:
     >>> from teenpatti.tables.wire.messages import LoggedMove
     >>> chaal = LoggedMove(seat=1, do="chaal", paid=20, stake=10)
     >>> diff(chaal, msgspec.structs.replace(chaal, target=2, timeout=True))
-    [['s', ['with'], 2], ['s', ['timeout'], True]]
+    [Set(path=['with'], value=2), Set(path=['timeout'], value=True)]
     >>> diff(msgspec.structs.replace(chaal, amount=40), chaal)
-    [['d', ['amount']]]
+    [Delete(path=['amount'])]
     """
     out: list[Op] = []
     _diff(old, new, path or [], out)
@@ -92,14 +95,14 @@ def _diff(old: Any, new: Any, path: Path, out: list[Op]) -> None:
             inner: list[Op] = []
             keys(old, new, path, inner)
             whole = len(inner) > 2 and len(_encode(inner)) > len(_encode(new))
-            out += [["s", path, new]] if whole else inner
+            out += [Set(path, new)] if whole else inner
             return
         keys(old, new, path, out)
         return
     if type(old) is list and type(new) is list:
         n = len(old)
         if len(new) > n and new[:n] == old:
-            out.append(["a", path, new[n:]])
+            out.append(Append(path, new[n:]))
             return
         if len(new) == n and _objects(new) and _objects(old):
             for i in compress(range(n), map(is_not, old, new)):  # (items not the same object)
@@ -107,7 +110,7 @@ def _diff(old: Any, new: Any, path: Path, out: list[Op]) -> None:
                 if before != value:
                     _diff(before, value, [*path, i], out)
             return
-    out.append(["s", path, new])
+    out.append(Set(path, new))
 
 
 def _objects(values: list[Any]) -> bool:
@@ -130,14 +133,14 @@ def _keys(old: dict[str, Any], new: dict[str, Any], path: Path, out: list[Op]) -
     """The operations from ``old`` to ``new``, key by key."""
     for key, value in new.items():
         if key not in old:
-            out.append(["s", [*path, key], value])
+            out.append(Set([*path, key], value))
             continue
         before = old[key]
         if before is not value and before != value:
             _diff(before, value, [*path, key], out)
     for key in old:
         if key not in new:
-            out.append(["d", [*path, key]])
+            out.append(Delete([*path, key]))
 
 
 _PLAIN = frozenset({int, str, float, bool, type(None)})
@@ -172,14 +175,14 @@ def _fields(old: msgspec.Struct, new: msgspec.Struct, path: Path, out: list[Op])
         if value is UNSET:
             gone.append(keys[k])
         elif before is UNSET:
-            out.append(["s", [*path, keys[k]], value])
+            out.append(Set([*path, keys[k]], value))
         elif before != value:
             if type(value) in _PLAIN:  # (what ``_diff`` would do, without the call)
-                out.append(["s", [*path, keys[k]], value])
+                out.append(Set([*path, keys[k]], value))
             else:
                 _diff(before, value, [*path, keys[k]], out)
     for key in gone:
-        out.append(["d", [*path, key]])
+        out.append(Delete([*path, key]))
 
 
 def apply(state: Any, ops: Any) -> Any:
@@ -205,7 +208,7 @@ def apply(state: Any, ops: Any) -> Any:
     return state
 
 
-def _apply(node: Any, op: Op, path: Path, depth: int) -> Any:
+def _apply(node: Any, op: list[Any], path: Path, depth: int) -> Any:
     key = path[depth]
     if type(node) is dict and isinstance(key, str):
         copy: Any = dict(node)
