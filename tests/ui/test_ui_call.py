@@ -342,10 +342,25 @@ def netns_three_phones_talk_mute_and_a_removed_player_drops_out(
         asha.page.get_by_test_id("call-leave").click()
         asha.page.get_by_test_id("call-join").click()
         bina.wait_stats(talking(1), "Asha back on the call")
-        chandra.page.evaluate("() => new Promise((done) => setTimeout(done, 500))")
+        # Bina says something in the chat after that: once Chandra's page shows it, everything
+        # sent to his socket before it has come (a socket's messages keep their order).
+        bina.page.get_by_test_id("chat-open").click()
+        bina.page.get_by_test_id("phrase-shabash").click()
+        chandra.page.get_by_test_id("chat-open").click()
+        chandra.page.get_by_test_id("chat-log").get_by_text("Bina").wait_for()
         assert not [f for f in chandra.frames[seen:] if f.get("type") in ("call", "signal")]
         assert chandra.page.get_by_test_id("call").count() == 0
         assert chandra.stats() == []
+
+        # Whoever talks has a ring on their seat (the fake microphones' tone comes and goes).
+        asha.page.locator("[data-testid=seat-1].speaking").wait_for()
+        # The host turns voice off for the table: the call ends on every phone, which says so.
+        if asha.page.get_by_test_id("setting-voice").count() == 0:
+            asha.page.get_by_test_id("menu-open").click()
+        asha.page.get_by_test_id("setting-voice").click()
+        for phone in (asha, bina):
+            phone.page.get_by_test_id("call-off").wait_for()
+            phone.wait_stats(lambda rows: rows == [], "voice off: no connection left")
         assert not [e for p in phones for e in p.errors]
     finally:
         for phone in everyone:
@@ -428,6 +443,15 @@ def netns_relayed_through_coturn_with_time_limited_credentials(
         assert expired["relays"] == [] and 401 in expired["errors"], expired
         forged = page.evaluate(TURN_PROBE_JS, [urls, turn["username"], "bm90IHRoZSBvbmU="])
         assert forged["relays"] == [] and 401 in forged["errors"], forged
+
+        # With the TURN server gone, a call relayed only cannot connect: the page says so (after
+        # the 12 s it gives a pair), and the game goes on.
+        coturn.terminate()
+        coturn.wait(timeout=10)
+        page.get_by_test_id("call-leave").click()
+        page.get_by_test_id("call-join").click()
+        page.get_by_test_id("call-problem").get_by_text("The call could not reach").wait_for()
+        assert page.locator("[data-testid=table][data-you='0']").count() == 1
     finally:
         for phone in phones:
             phone.close()

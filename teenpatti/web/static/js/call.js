@@ -16,6 +16,8 @@ const LEVEL_EVERY = 300; // ms between two readings of who is talking
 const SPEAKING = 0.02; // an audio level (0..1) over this is someone talking
 const CANDIDATES_AFTER = 120; // ms: candidates gathered meanwhile go in one message
 const CANDIDATES_MAX = 16; // the most one signal message may carry
+const CONNECT_WAIT = 12000; // ms a pair may take to connect before the page says it cannot (ICE
+// with no usable candidate, a TURN server gone, may stay "checking" without ever failing)
 
 function wishKey(code) {
   return `teenpatti.call.${code}`;
@@ -148,7 +150,7 @@ export class Call {
 
   say(key, params = {}) {
     this.problem = [key, params];
-    this.view.app.announce(t(key, params));
+    this.view.app.alert(t(key, params));
     this.view.render();
   }
 
@@ -184,7 +186,7 @@ export class Call {
       }
       if (msg.code === "call/no_peer") return; // a seat that left the call meanwhile
       this.problem = ["raw", { text: errorText(msg.code, msg.reason) }];
-      this.view.app.announce(this.problem[1].text);
+      this.view.app.alert(this.problem[1].text);
       this.view.render();
     }
   }
@@ -257,7 +259,7 @@ export class Call {
     audio.autoplay = true;
     audio.muted = this.unheard.has(seat);
     audio.dataset.seat = String(seat);
-    const peer = { seat, n, pc, audio, queue: [], timer: null, early: [], failed: false };
+    const peer = { seat, n, pc, audio, queue: [], timer: null, watch: null, early: [], failed: false };
     this.peers.set(seat, peer);
     const track = this.stream.getAudioTracks()[0];
     if (this.muted) pc.addTransceiver("audio", { direction: "sendrecv" });
@@ -272,11 +274,16 @@ export class Call {
       if (!event.candidate || peer.queue.length >= CANDIDATES_MAX) this.sendCandidates(peer);
       else if (!peer.timer) peer.timer = setTimeout(() => this.sendCandidates(peer), CANDIDATES_AFTER);
     };
+    const failed = () => {
+      if (this.peers.get(seat) !== peer || peer.failed || pc.connectionState === "connected") return;
+      peer.failed = true;
+      this.say("call.failed", { name: this.name(seat) });
+    };
+    peer.watch = setTimeout(failed, CONNECT_WAIT);
     pc.onconnectionstatechange = () => {
       if (this.peers.get(seat) !== peer) return;
-      if (pc.connectionState === "failed" && !peer.failed) {
-        peer.failed = true;
-        this.say("call.failed", { name: this.name(seat) });
+      if (pc.connectionState === "failed") {
+        failed();
       } else if (pc.connectionState === "connected" && peer.failed) {
         peer.failed = false;
         this.problem = null;
@@ -310,6 +317,7 @@ export class Call {
     if (!peer) return;
     this.peers.delete(seat);
     clearTimeout(peer.timer);
+    clearTimeout(peer.watch);
     peer.pc.close();
     peer.audio.srcObject = null;
     this.speaking.delete(seat);
@@ -367,7 +375,7 @@ export class Call {
     const voiceOn = st.settings.voice !== false;
     const others = this.roster.filter((s) => s.seat !== st.you);
     const problem = this.problem
-      ? h("p", { class: "call-problem small", role: "alert", "data-testid": "call-problem" }, this.problem[0] === "raw" ? this.problem[1].text : t(this.problem[0], this.problem[1]))
+      ? h("p", { class: "call-problem small", "data-testid": "call-problem" }, this.problem[0] === "raw" ? this.problem[1].text : t(this.problem[0], this.problem[1]))
       : null;
     if (!voiceOn) {
       return h("section", { class: "call", "data-testid": "call", "data-joined": "0" }, h("p", { class: "small muted", "data-testid": "call-off" }, t("call.off")));
