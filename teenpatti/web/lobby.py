@@ -112,8 +112,16 @@ def lobby_routes(site: Site, rules: dict[str, Any], static: Path) -> list[Route]
         live = await site.look_up(request, token)
         if isinstance(live, Response):
             return live
+        asked = request.query_params.get("game")
+        table = live.table
+        if asked is None:
+            game = table.games_played
+        elif asked.isascii() and asked.isdigit() and len(asked) < 6:
+            game = int(asked)
+        else:
+            return site.error("hands/game", "say which game by its number: 1, 2, ...")
         seat = None
-        if live.table.status != "finished":
+        if game == table.games_played and table.status != "finished":
             try:
                 seat = service.seat_for(live, token)
             except Refusal as error:
@@ -124,9 +132,13 @@ def lobby_routes(site: Site, rules: dict[str, Any], static: Path) -> list[Route]
                     "the hands of a game in play go to its players (send your seat token)",
                     403,
                 )
+        try:
+            hands = table.histories(seat, game)
+        except Refusal as error:
+            return site.error(error.code, error.reason, 404)
+        name = "hands.json" if game == table.games_played else f"hands-game-{game}.json"
         return JSONResponse(
-            live.table.histories(seat),
-            headers={"Content-Disposition": 'attachment; filename="hands.json"'},
+            hands, headers={"Content-Disposition": f'attachment; filename="{name}"'}
         )
 
     async def qr_code(request: Request) -> Response:

@@ -65,7 +65,9 @@ def finish(log: Log) -> None:
             continue
         assert table.game is not None and table.game.hand is not None
         actor = table.game.hand.actor
-        log.commit(table.act_event(actor, {"do": "pack"}))
+        assert actor is not None
+        by = "bot" if table.seats[actor].late else "person"  # the computer plays a late seat
+        log.commit(table.act_event(actor, {"do": "pack"}, by=by))
 
 
 def test_only_the_host_or_a_majority_of_the_people_start_a_new_game() -> None:
@@ -93,9 +95,11 @@ def test_a_latecomer_takes_a_computer_seat_at_the_next_hand() -> None:
     assert (seat.name, seat.bot, seat.late) == ("Late", True, True)  # the computer plays on
     assert table.seat_of("late") == 2 and as_sent.state(table, None)["seats"][2].get("late") is True
     refused(lambda: table.join_event("late ", "x"), "name/taken", table)
-    while table.hand_in_play:  # the hand goes on without them
+    while table.hand_in_play:  # the hand goes on without them, the computer in their seat
         assert table.game is not None and table.game.hand is not None
-        log.commit(table.act_event(table.game.hand.actor, {"do": "pack"}))
+        actor = table.game.hand.actor
+        assert actor is not None
+        log.commit(table.act_event(actor, {"do": "pack"}, by="bot" if actor == 2 else "person"))
     log.commit(table.hand_event(NEXT))
     seat = table.seats[2]
     assert (seat.name, seat.bot, seat.late) == ("Late", False, False)

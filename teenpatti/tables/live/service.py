@@ -393,7 +393,10 @@ class TableService:
         self.fanout.send(live, conn)
 
     # ------------------------------------------------------------------ histories
-    async def histories(self, code: str, seat: int | None = None) -> list[dict[str, Any]]:
-        """Every finished hand of the current game, as ``teenpatti-hand/1`` histories: as
-        ``seat`` may have them while the game is in play, complete once it is over."""
-        return (await self.find(code)).table.histories(seat)
+    async def histories(
+        self, code: str, seat: int | None = None, game: int | None = None
+    ) -> list[dict[str, Any]]:
+        """Every finished hand of the table's game ``game`` (by default the one in play or last
+        played), as ``teenpatti-hand/1`` histories: as ``seat`` may have them while the game is
+        in play, complete once it is over."""
+        return (await self.find(code)).table.histories(seat, game)

@@ -50,7 +50,7 @@ from ...engine import (
     Rules,
 )
 from ...engine.deck import DECK_V2, Shuffle, commitment
-from ...engine.history import EVERYONE
+from ...engine.history import EVERYONE, export
 from . import chat, names
 from .chat import ChatLine
 from .commands import Chat, Configure, Move, read
@@ -115,6 +115,21 @@ COMMAND_IDS_KEPT = 256
 """How many of its latest command ids a table remembers (a retry comes within seconds)."""
 
 
+GAMES_KEPT = 20
+"""How many of its earlier games a table keeps in memory (their hands stay reachable)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PastGame:
+    """A game's engine state and what the table noted of its hands, by hand number: the moves
+    the turn timer made, the seats the computer held as its own, whose token held each seat."""
+
+    game: Game
+    timed: dict[int, set[int]]
+    computers: dict[int, frozenset[int]]
+    holders: dict[int, tuple[str | None, ...]]
+
+
 def token_hash(token: str) -> str:
     """What the log keeps of a seat token: its SHA-256 (the token itself is never stored)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -164,6 +179,13 @@ class Table:
         game was dealt, by hand number: past hands name them as computer players, though a
         person may hold the seat now (a friend who came late) or the computer a person's seat
         (a friend who left)."""
+        self.holders: dict[int, tuple[str | None, ...]] = {}
+        """Whose token held each seat when each hand of the game was dealt, by hand number: a
+        person is given the cards of the hands dealt to them, not of those the computer played in
+        their seat before they sat down."""
+        self.earlier: dict[int, PastGame] = {}
+        """The table's earlier games, by number (the latest :data:`GAMES_KEPT`): their hands stay
+        reachable from the table once a new game starts."""
         self.command_ids: dict[str, int] = {}
         """The ids clients gave their latest commands, with the version each made (a retried
         command is recognised here and not applied twice)."""
@@ -264,6 +286,7 @@ class Table:
                 self.computers[self.game.hand_number] = frozenset(
                     i for i, s in enumerate(self.seats) if s.token_hash is None
                 )
+                self.holders[self.game.hand_number] = tuple(s.token_hash for s in self.seats)
                 self.next_seed = event.next_seed
                 self.parts = {}
             case Part():
@@ -287,6 +310,12 @@ class Table:
                 del self.command_ids[next(iter(self.command_ids))]
 
     def _new_game(self, dealer: int, seed: str) -> None:
+        if self.game is not None:
+            self.earlier[self.games_played] = PastGame(
+                self.game, self.timed, self.computers, self.holders
+            )
+            if len(self.earlier) > GAMES_KEPT:
+                del self.earlier[next(iter(self.earlier))]
         self._take_late_seats()
         self.votes.clear()
         self.paused = False
@@ -297,6 +326,7 @@ class Table:
         self.timeouts = set()
         self.timed = {}
         self.computers = {}
+        self.holders = {}
         self.parts = {}
 
     def _seat_late(self, event: Seated) -> None:
@@ -516,30 +546,48 @@ class Table:
         """Whether the hands' secrets and every card may be shown: once the game is over."""
         return self.status == "finished"
 
-    def histories(self, seat: int | None) -> list[dict[str, Any]]:
-        """The finished hands of the current game for ``seat`` (``None``: anyone): while the game
-        is in play only the cards the rules showed that seat, each with its proof, and no
+    def histories(self, seat: int | None, game: int | None = None) -> list[dict[str, Any]]:
+        """The finished hands of game ``game`` at the table (the one in play or last played by
+        default; ``hands/game`` if there is no such game) for ``seat`` (``None``: anyone): while
+        the game is in play only the cards the rules showed that seat's person (none of the
+        hands the computer played there before they sat down), each with its proof, and no
         secret; once it is over, every hand complete. Beyond the engine's export, a move the
         turn timer made has ``"timeout": true`` and a seat the computer held as its own when the
         hand was dealt ``"computer": true``."""
-        game = self.game
-        if game is None:
-            return []
-        out = (
-            game.histories_for(EVERYONE, reveal=True)
-            if self.revealed
-            else game.histories_for(seat, reveal=False)
-        )
-        for history in out:
-            number = history["hand"]
-            timed = self.timed.get(number)
+        number = self.games_played if game is None else game
+        if number == self.games_played:
+            if self.game is None:
+                return []
+            played = PastGame(self.game, self.timed, self.computers, self.holders)
+            revealed = self.revealed
+        elif number in self.earlier:
+            played, revealed = self.earlier[number], True
+        else:
+            raise TableError("hands/game", "no game of that number was played at this table")
+        mine = None if seat is None else self.seats[seat].token_hash
+        out = []
+        hands = zip(played.game.played, played.game.played_names, strict=True)
+        for k, (hand, dealt) in enumerate(hands, 1):
+            held = played.holders.get(k, ())
+            viewer = None
+            if seat is not None and mine is not None and seat < len(held) and held[seat] == mine:
+                viewer = seat
+            history = export(
+                hand,
+                dealt,
+                viewer=EVERYONE if revealed else viewer,
+                reveal=revealed,
+                number=k,
+            )
+            timed = played.timed.get(k)
             if timed:  # a move the turn timer made reads as a timeout
                 history["actions"] = [
                     {**a, "timeout": True} if i in timed else a
                     for i, a in enumerate(history["actions"])
                 ]
-            for i in self.computers.get(number, ()):  # the computer's own seats then
+            for i in played.computers.get(k, ()):  # the computer's own seats then
                 history["seats"][i]["computer"] = True
+            out.append(history)
         return out
 
     def act_event(
@@ -553,6 +601,10 @@ class Table:
             raise IllegalAction("hand/over", "no hand is in play")
         if self.paused:
             raise TableError("table/paused", "the host has paused the game")
+        if by == "person" and self.seats[seat].late:
+            raise TableError(
+                "seat/late", "you take this seat when the next hand is dealt: watch this one"
+            )
         asked = move if isinstance(move, Move) else read(Move, move, "action")
         action = Action(seat, ActionKind(asked.do), asked.amount, asked.target)
         assert self.game is not None and self.game.hand is not None

@@ -199,6 +199,9 @@ class State(_Message, tag="state", kw_only=True):
     standings: list[Standing] | UnsetType = UNSET
     rebuys: list[int] | UnsetType = UNSET
     """Each seat's rebuys this game (once someone has bought back in)."""
+    game: int | UnsetType = UNSET
+    """This game's number at the table, from the second game on: the hands of the earlier ones
+    stay reachable (``/api/tables/{code}/hands?game=N``)."""
     deadline: float | None
     """When the turn timer runs out (epoch seconds)."""
     now: float

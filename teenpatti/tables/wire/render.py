@@ -218,6 +218,7 @@ class Render:
             ),
             next_parts=sorted(table.parts) if announced else UNSET,
             standings=standings,
+            game=table.games_played if table.games_played > 1 else UNSET,
             deadline=None,
             now=0.0,
         )
@@ -236,6 +237,10 @@ class Render:
         if game is None or game.hand is None:
             return msgspec.structs.replace(public, you=seat)
         hand = game.hand
+        if self.table.seats[seat].late:
+            # A latecomer watches the hand the computer plays for them as a spectator of their
+            # seat: no move of it, no card of it (the seat is theirs from the next deal).
+            return msgspec.structs.replace(public, you=seat)
         # ``view(hand, seat)`` is the spectator's view (``public``) but for the cards of the
         # seats ``own_cards`` names and the seat's legal moves: only those are rendered here.
         own = own_cards(hand, seat)

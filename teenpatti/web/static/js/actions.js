@@ -31,6 +31,8 @@ export function myHand(view, st) {
   const hand = st.hand;
   const seat = st.seats[st.you];
   if (!hand || !seat) return null;
+  // a latecomer is dealt in from the next hand: the cards of this one are the computer's
+  if (seat.late) return h("section", { class: "mine", "data-testid": "my-hand" }, h("p", { class: "muted" }, t("mine.late")));
   if (!seat.dealt) return h("section", { class: "mine", "data-testid": "my-hand" }, h("p", { class: "muted" }, t("mine.noCards")), outOfChips(view, st));
   const see = st.legal.find((a) => a.do === "see");
   const faceUp = Boolean(seat.cards);

@@ -181,7 +181,7 @@ function seatBox(view, st, seat, j, winners, last) {
         ? h("span", { class: "last-move", "data-testid": `move-${i}` }, caption(last.action))
         : null,
     ),
-    active ? h("span", { class: "sr-only" }, t(me ? "seat.yourTurn" : "seat.turn")) : null,
+    active ? h("span", { class: "sr-only" }, t(me && !seat.late ? "seat.yourTurn" : "seat.turn")) : null,
     active && st.deadline
       ? h("div", { class: "seat-timer", "aria-hidden": "true" }, h("div", { class: "bar", "data-timer-bar": "" }))
       : null,
@@ -198,6 +198,8 @@ function turnLine(st) {
   else if (hand.side_show && hand.side_show[1] !== st.you) {
     const [a, b] = hand.side_show;
     text = a === st.you ? t("side.youAsked", { b: seatName(st, b) }) : t("side.waiting", { a: seatName(st, a), b: seatName(st, b) });
+  } else if (hand.actor === st.you && st.seats[st.you].late) {
+    text = t("turn.late"); // a latecomer watches the computer play their seat until the next deal
   } else if (hand.actor === st.you) {
     text = t("turn.you");
     mine = true;

@@ -1,0 +1,52 @@
+"""Where two features of the table meet (pure: events in, state out): a latecomer watches the
+hand the computer plays for them (no move, no card of it), and a finished game's hands stay
+reachable once the next game starts."""
+
+from __future__ import annotations
+
+import as_sent
+from test_host_say import finish, game, refused
+from test_table import SEED
+
+from teenpatti.tables.play.errors import TableError
+
+
+def test_a_latecomer_watches_the_hand_the_computer_plays_for_them() -> None:
+    log = game(people=2, seats=3)
+    table = log.table
+    log.commit(table.join_event("Late", "t9"))
+    seat = table.seat_of("t9")
+    assert seat == 2 and table.seats[seat].late and table.hand_in_play
+    assert table.game is not None and table.game.hand is not None
+    hand = table.game.hand
+    # the computer plays the seat until the next deal: wait for its turn
+    while hand.actor != seat:
+        log.commit(table.act_event(hand.actor, {"do": "chaal"}))
+    computer = table.act_event(seat, {"do": "see"}, by="bot")  # what the computer may do
+    mine = as_sent.state(table, seat)
+    assert mine["you"] == seat and mine["legal"] == []  # no "your turn", no move
+    assert mine["seats"][seat]["cards"] is None
+    refused(lambda: table.act_event(seat, {"do": "pack"}), "seat/late", table)
+    log.commit(computer)  # the computer looks at the cards: its person still sees none
+    assert as_sent.state(table, seat)["seats"][seat]["cards"] is None
+    histories = table.histories(seat)
+    assert all(h["seats"][seat]["cards"] in ("", None) for h in histories)
+    finish(log)
+
+
+def test_a_finished_games_hands_stay_reachable_after_the_next_starts() -> None:
+    log = game(people=2, seats=3)
+    table = log.table
+    finish(log)
+    first = table.histories(None)
+    assert first and table.status == "finished"
+    log.commit(*table.again_event(0, SEED))
+    assert table.games_played == 2 and table.histories(None) == []
+    assert table.histories(0, 1) == first  # by the game's number
+    assert as_sent.state(table, 0)["game"] == 2
+    try:
+        table.histories(0, 3)
+    except TableError as error:
+        assert error.code == "hands/game"
+    else:
+        raise AssertionError("a game not played was found")
