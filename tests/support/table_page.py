@@ -3,8 +3,45 @@ the page benchmark (``bench/page_turn.py``) read it."""
 
 from __future__ import annotations
 
-__all__ = ["CHOICES_JS"]
+from collections.abc import Iterator
+from typing import Any
+
+__all__ = ["CHOICES_JS", "OPEN_JS", "in_each_language", "my_turn_at"]
 
 CHOICES_JS = """() => [...document.querySelectorAll(
   '[data-testid=table] button[data-do]:not([disabled])')].map((b) => b.dataset.testid)"""
 """The moves the table offers now, as their buttons' ``data-testid`` (``act-chaal``, ...)."""
+
+OPEN_JS = """async (seats) => {
+  const reply = await fetch('/api/tables', {
+    method: 'POST', headers: {'content-type': 'application/json'},
+    body: JSON.stringify({name: 'Host', computer: true, seats, hands: 20, turn_seconds: 60,
+      rules: {preset: seats > 6 ? 'club' : 'nepal'}}),
+  });
+  const body = await reply.json();
+  if (!reply.ok) throw new Error(JSON.stringify(body));
+  const saved = JSON.parse(localStorage.getItem('tp.seats') || '{}');
+  saved[body.code] = {token: body.token, seat: body.seat, at: Date.now()};
+  localStorage.setItem('tp.seats', JSON.stringify(saved));
+  return body.code;
+}"""
+"""Opens a table of ``seats`` seats through the lobby against the computer (club rules past six
+seats, a 60 s timer) and keeps its seat for this phone, as the home page would; gives its code."""
+
+
+def my_turn_at(phone: Any, seats: int) -> Any:
+    """A table of ``seats`` opened by ``phone`` (the browser tests' ``Phone``), its page once it is
+    this phone's turn there."""
+    code = phone.open("/").evaluate(OPEN_JS, seats)
+    page = phone.open(f"/t/{code}")
+    page.locator("[data-testid=table][data-myturn='1'][data-pending='0']").wait_for()
+    return page
+
+
+def in_each_language(page: Any) -> Iterator[str]:
+    """English, then Nepali: the page switched to each by its language button."""
+    for lang in ("en", "ne"):
+        if page.evaluate("document.documentElement.lang") != lang:
+            page.get_by_test_id("lang").click()
+            page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
+        yield lang

@@ -19,23 +19,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from support.table_page import OPEN_JS, in_each_language, my_turn_at
 
 SIZES = [(360, 640), (390, 844), (640, 360)]
 LONG = ["Wwwwwwwwwwwwwwwwwwwwwwww", "मनकामनामनकामनामनकामनाम", "Alexandrina Wolfeschlegel"]
-
-OPEN_JS = """async (seats) => {
-  const reply = await fetch('/api/tables', {
-    method: 'POST', headers: {'content-type': 'application/json'},
-    body: JSON.stringify({name: 'Host', computer: true, seats, hands: 20, turn_seconds: 60,
-      rules: {preset: seats > 6 ? 'club' : 'nepal'}}),
-  });
-  const body = await reply.json();
-  if (!reply.ok) throw new Error(JSON.stringify(body));
-  const saved = JSON.parse(localStorage.getItem('tp.seats') || '{}');
-  saved[body.code] = {token: body.token, seat: body.seat, at: Date.now()};
-  localStorage.setItem('tp.seats', JSON.stringify(saved));
-  return body.code;
-}"""
 
 # The real state kept, then crowded: every seat the longest it can be.
 CROWD_JS = """([names, finished]) => {
@@ -177,15 +164,9 @@ def _problems(page: Any, where: str) -> list[str]:
 
 @pytest.mark.parametrize("seats", list(range(2, 11)))
 def test_nothing_covers_anything(phone, seats: int) -> None:
-    p = phone()
-    code = p.open("/").evaluate(OPEN_JS, seats)
-    page = p.open(f"/t/{code}")
-    page.locator("[data-testid=table][data-myturn='1'][data-pending='0']").wait_for()
+    page = my_turn_at(phone(), seats)
     problems: list[str] = []
-    for lang in ("en", "ne"):
-        if page.evaluate("document.documentElement.lang") != lang:
-            page.get_by_test_id("lang").click()
-            page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
+    for lang in in_each_language(page):
         for width, height in SIZES:
             page.set_viewport_size({"width": width, "height": height})
             for finished in (False, True):

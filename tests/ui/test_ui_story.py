@@ -140,7 +140,9 @@ SIDESHOW_BUTTON_JS = """(partner) => {
   view.st = st;
   view.render();
   const button = document.querySelector('[data-testid=table] button[data-do=sideshow]');
-  const text = button ? button.textContent.trim() : null;
+  const line = document.querySelector('[data-testid=sideshow-partner]');
+  const text = button && line
+    ? `${line.textContent.trim()} / ${button.textContent.trim()}` : null;
   view.st = real;
   view.render();
   return text;
@@ -199,8 +201,12 @@ def test_side_show_named_declines_told_news_cleared_and_past_hands_tell_it(
     for lang in ("en", "ne"):
         to_lang(hpage, lang)
         a, b = seat_names(hpage)[1:3]
-        # The side-show button names its partner before its price.
-        want = f"Side show with {a} 40" if lang == "en" else f"{a} सँग साइड सो {ne(40)}"
+        # The line above the moves names the side show's partner; its button gives its price.
+        want = (
+            f"Side show with {a} / Side show 40"
+            if lang == "en"
+            else f"{a} सँग साइड सो / साइड सो {ne(40)}"
+        )
         assert hpage.evaluate(SIDESHOW_BUTTON_JS, 1) == want
         # A declined side show is told to everyone (here to the host, who is neither of them).
         declined = [

@@ -122,7 +122,7 @@ export function actions(view, st) {
     if (view.amount === null || view.amount < min || view.amount > max) view.amount = min;
     stepper = h(
       "div",
-      { class: "stepper", role: "group", "aria-label": t("act.amount"), "data-testid": "stepper" },
+      { class: "stepper", role: "group", "aria-label": `${t("act.amount")} (${t("act.range", { min, max })})`, "data-testid": "stepper" },
       h(
         "button",
         {
@@ -161,24 +161,56 @@ export function actions(view, st) {
       ),
     );
   }
-  const buttons = [];
-  for (const action of legal) {
-    if (action.do === "sideshow" && action.targets.length > 1) {
-      for (const target of action.targets) buttons.push(button(view, st, action, target));
-    } else {
-      buttons.push(button(view, st, action));
-    }
-  }
+  const side = legal.find((a) => a.do === "sideshow");
+  const targets = side ? side.targets || [] : [];
+  if (targets.length > 1 && !targets.includes(view.partner)) view.partner = targets[0];
   return h(
     "section",
     { class: "actions", "data-testid": "actions", "aria-label": t("turn.you") },
     stepper,
-    h("div", { class: "action-grid" }, buttons),
+    targets.length ? partner(view, st, targets) : null,
+    h(
+      "div",
+      { class: "action-grid" },
+      legal.map((action) => button(view, st, action, action.do === "sideshow" && targets.length > 1 ? view.partner : null)),
+    ),
+  );
+}
+
+/**
+ * Whom a side show asks, on a line above the moves: the button itself says only "Side show 40",
+ * so the row keeps its size whatever the names. With several seats to choose from, the line is
+ * a choice among them (the first by default).
+ */
+function partner(view, st, targets) {
+  if (targets.length === 1) {
+    return h(
+      "p",
+      { class: "partner", id: "side-partner", "data-testid": "sideshow-partner" },
+      t("act.with", { action: t("act.sideshow"), name: seatName(st, targets[0]) }),
+    );
+  }
+  return h(
+    "label",
+    { class: "partner", "data-testid": "sideshow-partner" },
+    h("span", { id: "side-partner" }, t("act.withWhom")),
+    h(
+      "select",
+      {
+        "data-testid": "sideshow-with",
+        disabled: view.pending,
+        onchange: (event) => {
+          view.partner = Number(event.target.value);
+          view.render();
+        },
+      },
+      targets.map((seat) => h("option", { value: seat, selected: seat === view.partner, "data-key": `o${seat}` }, seatName(st, seat))),
+    ),
   );
 }
 
 function button(view, st, action, target = null) {
-  const { text, amount } = moveLabel(action, st, view.amount, target);
+  const { text, amount } = moveLabel(action, st, view.amount, target, false);
   const message = { do: action.do };
   if (action.do === "chaal" && action.max > action.cost) message.amount = amount;
   if (target !== null) message.with = target;
@@ -187,10 +219,11 @@ function button(view, st, action, target = null) {
     {
       type: "button",
       class: `btn act act-${action.do}`,
-      "data-key": `${action.do}${target === null ? "" : target}`,
+      "data-key": action.do,
       "data-testid": `act-${action.do}`,
       "data-do": action.do,
       "data-cost": amount,
+      "aria-describedby": action.do === "sideshow" ? "side-partner" : null,
       disabled: view.pending,
       onclick: () => view.act(message),
     },

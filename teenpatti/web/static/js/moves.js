@@ -44,14 +44,16 @@ export function orderedLegal(st) {
 }
 
 /**
- * A move's button text and the chips it would put in: a chaal the player may size shows the
- * `chosen` amount (null for the least), a side show names whom it asks (its `target`, or its only
- * one) before its price: "Side show with Bina 40".
+ * A move in words and the chips it would put in: a chaal the player may size shows the `chosen`
+ * amount (null for the least), a side show names whom it asks (its `target`, or its only one)
+ * before its price: "Side show with Bina 40", unless `named` is false (its button, under a line
+ * that names the partner).
  */
-export function moveLabel(action, st, chosen = null, target = null) {
+export function moveLabel(action, st, chosen = null, target = null, named = true) {
   const name = t(`act.${action.do}`);
   const amount = action.do === "chaal" && chosen !== null && action.max > action.cost ? chosen : action.cost;
-  const partner = target === null && action.targets && action.targets.length === 1 ? action.targets[0] : target;
+  const only = target === null && action.targets && action.targets.length === 1 ? action.targets[0] : target;
+  const partner = named ? only : null;
   // a side show names its partner before its price: "Side show with Bina 40"
   const what = action.do === "sideshow" && partner !== null ? t("act.with", { action: name, name: seatName(st, partner) }) : name;
   const text = action.cost || action.max ? `${what} ${num(amount)}` : what;

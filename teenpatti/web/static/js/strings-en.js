@@ -277,6 +277,7 @@ export const EN = {
   "act.decline": "Decline",
   "act.allin": "All in",
   "act.with": "{action} with {name}",
+  "act.withWhom": "Side show with",
   "act.less": "Less",
   "act.more": "More",
   "act.amount": "Amount to pay",

@@ -277,6 +277,7 @@ export const NE = {
   "act.decline": "हुँदैन",
   "act.allin": "अल इन",
   "act.with": "{name} सँग {action}",
+  "act.withWhom": "साइड सो कोसँग",
   "act.less": "घटाउनुहोस्",
   "act.more": "बढाउनुहोस्",
   "act.amount": "हाल्ने चिप्स",

@@ -34,6 +34,7 @@ export class TableView {
     this.pending = false;
     this.lastFinished = null; // the last finished hand's state, for the line under the next one
     this.amount = null; // the chaal amount chosen on the stepper, this hand
+    this.partner = null; // the seat a side show would ask, where it may ask several
     this.fresh = true; // the next state is taken whole (the first, or the first after a reconnect)
     this.syncing = false; // a sync was asked for after a gap in versions
     this.qr = new QrImage(code, () => this.render());
@@ -106,7 +107,11 @@ export class TableView {
     this.st = st;
     this.pending = false;
     learnSkew(prev, st);
-    if (startsHand(prev, st)) this.amount = null;
+    const starts = startsHand(prev, st);
+    if (starts) {
+      this.amount = null;
+      this.partner = null;
+    }
     if (endsHand(prev, st)) this.lastFinished = st;
     const left = st.deadline && st.settings.turn_seconds ? Math.ceil(secondsLeft(st)) : null;
     const { polite, turn } = announcements(prev, st, this.amount, left);
@@ -121,7 +126,10 @@ export class TableView {
     this.social.onState(prev, st);
     this.call.onState(st);
     this.hands.onState(st);
+    // something for this player to do that was not there before (a hand's first turn is new)
+    const had = Boolean(prev && !starts && (isMyTurn(prev) || prev.rebuy));
     this.render();
+    this.keepInSight(starts, !had && (isMyTurn(st) || Boolean(st.rebuy)));
     feel(prev, st, this.root); // after drawing: what moves only decorates a table already in play
   }
 
@@ -171,6 +179,25 @@ export class TableView {
 
   act(action) {
     this.send({ type: "act", action, version: this.st ? this.st.version : undefined });
+  }
+
+  /**
+   * Where the page is scrolled as the table moves on: a new hand starts at the top (the header
+   * says which hand, the seats are all there), and when a move becomes this player's to make, their
+   * moves come into sight (below the seats on a narrow phone, in the panel's own scroll sideways),
+   * the top of the table kept in sight as far as they allow. A player typing in the chat is not
+   * moved.
+   */
+  keepInSight(starts, toDo) {
+    const active = document.activeElement;
+    if (active && active.matches("input, textarea, select") && !active.closest("[data-testid=actions]")) return;
+    if (starts) window.scrollTo(0, 0);
+    if (!toDo) return;
+    const moves = this.root.querySelector("[data-testid=actions], [data-testid=sideshow-request], [data-testid=out]");
+    const mine = this.root.querySelector("[data-testid=my-hand]");
+    // the moves last: where both cannot be in sight, the moves are
+    if (mine && mine.querySelector("button")) mine.scrollIntoView({ block: "nearest", behavior: "instant" });
+    if (moves) moves.scrollIntoView({ block: "nearest", behavior: "instant" });
   }
 
   /** Four times a second: the timer bars and text, and a warning before the time runs out. */
