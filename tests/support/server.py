@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 import websockets
 from websockets.asyncio.client import ClientConnection
@@ -38,6 +39,7 @@ from websockets.asyncio.client import ClientConnection
 from teenpatti.engine.cards import JOKERS, is_joker, parse_card
 from teenpatti.engine.deck import check_card
 from teenpatti.engine.history import verify_deal
+from teenpatti.tables.wire import messages
 from teenpatti.tables.wire.patch import PatchError, apply
 
 FAST_WITH_MESSAGE_LIMIT = (
@@ -569,13 +571,11 @@ class Client:
                 self.raw.append(text)
                 self.problems.extend(leaked_secrets(text))
                 try:
-                    message = json.loads(text)
-                except ValueError:
-                    self.problems.append(f"{self.label}: not JSON: {text[:200]}")
+                    messages.decode(text)  # one of the wire's types, strictly
+                except msgspec.DecodeError as error:  # (a ValidationError too)
+                    self.problems.append(f"{self.label}: not a message ({error}): {text[:200]}")
                     continue
-                if not isinstance(message, dict) or "type" not in message:
-                    self.problems.append(f"{self.label}: not a message: {text[:200]}")
-                    continue
+                message = json.loads(text)  # as data, which the tests read key by key
                 self.messages.append(message)
                 if message["type"] == "patch":
                     message = self._patched(message)
@@ -608,6 +608,11 @@ class Client:
             return None
         if state.get("version") != patch["version"]:
             self.problems.append(f"{self.label}: a patch to {patch['version']} leads elsewhere")
+            return None
+        try:
+            msgspec.convert(state, messages.State)  # what it leads to is a state, strictly
+        except msgspec.ValidationError as error:
+            self.problems.append(f"{self.label}: a patch that leads to no state: {error}")
             return None
         return state
 
