@@ -25,18 +25,16 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..bus.base import Bus
-from ..engine.rules import catalogue
 from ..push.keep import PushKeep
 from ..push.sender import PushConfig, Pusher
 from ..store.base import EventStore
 from ..tables.live.service import TableService, Timing
 from ..tables.live.time_source import Clock
-from ..tables.play.table import HANDS_MAX
 from .call import Calls
 from .headers import SecurityHeaders
 from .ice import Ice
 from .limits import Lobby
-from .lobby import lobby_routes
+from .lobby import lobby_routes, rules_served
 from .operations import operator_routes
 from .push import push_routes
 from .reach import Reach
@@ -94,8 +92,7 @@ def create_app(
         tables or TableLimits(),
         calls=Calls(ice, service.clock.time),
     )
-    rules = catalogue()  # the same for every request: built once
-    rules["options"]["hands"]["max"] = HANDS_MAX  # the most a game here may have
+    rules = rules_served()  # the same for every request: built once
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -14,15 +14,33 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from ..engine.rules import catalogue
+from ..tables.play.chat import EMOJI, PHRASES, TEXT_MAX
 from ..tables.play.errors import Refusal
+from ..tables.play.settings import HANDS_MAX
 from . import logs
 from .edge import address_key
 from .limits import Refused
 from .site import Gone, Site, bearer, client_host, read_body, status_of
 
-__all__ = ["lobby_routes"]
+__all__ = ["lobby_routes", "rules_served"]
 
 log = logging.getLogger("teenpatti.web")
+
+
+def rules_served() -> dict[str, Any]:
+    """What ``GET /api/rules`` serves: the engine's catalogue of presets and options, with this
+    server's limit on a game's hands, and the chat's quick phrases, reactions and longest text
+    (defined once, in :mod:`teenpatti.tables.play.chat`).
+
+    >>> served = rules_served()
+    >>> served["options"]["hands"]["max"], served["chat"]["text_max"], served["chat"]["phrases"][0]
+    (100, 120, 'shabash')
+    """
+    rules = catalogue()
+    rules["options"]["hands"]["max"] = HANDS_MAX  # the most a game here may have
+    rules["chat"] = {"phrases": list(PHRASES), "emoji": list(EMOJI), "text_max": TEXT_MAX}
+    return rules
 
 
 def lobby_routes(site: Site, rules: dict[str, Any], static: Path) -> list[Route]:

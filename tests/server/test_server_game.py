@@ -499,10 +499,12 @@ def test_again_after_the_game_ends(server: Server, api: Api, ws: MakeClient, aru
 
 # ---------------------------------------------------------------------- the rules catalogue
 def test_rules_catalogue_is_what_the_server_plays(server: Server, api: Api, arun: Run) -> None:
-    """GET /api/rules serves the engine's catalogue with this server's limit on hands, and a table
-    opened with any preset's options as the catalogue gives them plays exactly those options; a
-    value a preset does not allow, or past the limit, is refused with the option's code."""
+    """GET /api/rules serves the engine's catalogue with this server's limit on hands and the
+    chat's phrases, reactions and longest text, and a table opened with any preset's options as
+    the catalogue gives them plays exactly those options; a value a preset does not allow, or past
+    the limit, is refused with the option's code."""
     from teenpatti.engine.rules import catalogue
+    from teenpatti.tables.play.chat import EMOJI, PHRASES, TEXT_MAX
     from teenpatti.tables.play.table import HANDS_MAX
 
     async def body() -> None:
@@ -511,6 +513,7 @@ def test_rules_catalogue_is_what_the_server_plays(server: Server, api: Api, arun
         served = response.json()
         expected = json.loads(json.dumps(catalogue()))
         expected["options"]["hands"]["max"] = HANDS_MAX
+        expected["chat"] = {"phrases": list(PHRASES), "emoji": list(EMOJI), "text_max": TEXT_MAX}
         assert served == expected
         assert set(served["presets"]) >= {"nepal", "classic", "club", "duo", "limited"}
         for name, preset in served["presets"].items():

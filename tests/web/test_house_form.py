@@ -18,8 +18,8 @@ from typing import Any
 from support.page_strings import node, page_strings
 
 from teenpatti.engine.errors import EngineError
-from teenpatti.engine.rules import catalogue
-from teenpatti.tables.play.table import HANDS_MAX, Settings, TableError
+from teenpatti.tables.play.table import Settings, TableError
+from teenpatti.web.lobby import rules_served
 
 ROOT = Path(__file__).resolve().parents[2]
 HOUSE = ROOT / "teenpatti" / "web" / "static" / "js" / "houserules.js"
@@ -38,8 +38,7 @@ NUMBERS = (None, 0, 1, 2, 3, 4, 5, 7, 10, 20, 30, 50, 64, 99, 100, 101, 256, 100
 
 def served() -> dict[str, Any]:
     """The catalogue as GET /api/rules serves it (the server adds its limit on hands)."""
-    cat: dict[str, Any] = json.loads(json.dumps(catalogue()))
-    cat["options"]["hands"]["max"] = HANDS_MAX
+    cat: dict[str, Any] = json.loads(json.dumps(rules_served()))
     return cat
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import deque
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import msgspec
 
@@ -36,25 +36,24 @@ __all__ = [
     "TEXT_MAX",
     "ChatError",
     "ChatLine",
+    "Emoji",
     "Limiter",
+    "Phrase",
     "clean_text",
     "message",
 ]
 
-PHRASES = (
-    "shabash",
-    "ramro_khel",
-    "chito",
-    "good_luck",
-    "nice_hand",
-    "oops",
-    "thanks",
-    "bye",
-)
-"""The quick phrases, by key (the page holds their words in English and Nepali)."""
+Phrase = Literal[
+    "shabash", "ramro_khel", "chito", "good_luck", "nice_hand", "oops", "thanks", "bye"
+]
+"""A quick phrase's key (the page holds their words in English and Nepali)."""
+PHRASES: tuple[str, ...] = get_args(Phrase)
+"""The quick phrases, by key, in the order the page offers them (``/api/rules`` serves them)."""
 
-EMOJI = ("👍", "😂", "😮", "😢", "😡", "🎉", "🙏", "🔥")
-"""The emoji reactions."""
+Emoji = Literal["👍", "😂", "😮", "😢", "😡", "🎉", "🙏", "🔥"]
+"""An emoji reaction."""
+EMOJI: tuple[str, ...] = get_args(Emoji)
+"""The emoji reactions, in the order the page offers them."""
 
 TEXT_MAX = 120
 """The longest free-text message, in characters (after spaces are tidied)."""

@@ -32,6 +32,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 
+from .chat import TEXT_MAX, Emoji, Phrase
 from .errors import TableError
 
 __all__ = [
@@ -76,10 +77,6 @@ CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=ID_MAX, pattern
 sent again with the same id is applied at most once."""
 
 Do = Literal["see", "chaal", "raise", "pack", "show", "sideshow", "accept", "decline", "allin"]
-Phrase = Literal[
-    "shabash", "ramro_khel", "chito", "good_luck", "nice_hand", "oops", "thanks", "bye"
-]
-Emoji = Literal["👍", "😂", "😮", "😢", "😡", "🎉", "🙏", "🔥"]
 
 
 class Move(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -165,7 +162,8 @@ class Chat(_Command, tag="chat", frozen=True):
 
     phrase: Phrase | None = None
     emoji: Emoji | None = None
-    text: Annotated[str, msgspec.Meta(max_length=480)] | None = None
+    text: Annotated[str, msgspec.Meta(max_length=4 * TEXT_MAX)] | None = None
+    """(Held to :data:`~.chat.TEXT_MAX` once its white space is tidied, by the chat's checks.)"""
 
     def fields(self) -> dict[str, str]:
         """The fields given, by name (the chat's own checks want exactly one)."""
@@ -261,7 +259,7 @@ FIELD_CODES: dict[str, tuple[str, str]] = {
     "voice": ("settings/voice", "voice must be true or false"),
     "phrase": ("chat/phrase", "that is not one of the quick phrases"),
     "emoji": ("chat/emoji", "that is not one of the reactions"),
-    "text": ("chat/text", "a chat message is text of at most 120 characters"),
+    "text": ("chat/text", f"a chat message is text of at most {TEXT_MAX} characters"),
     "part": ("deal/part", "a part is 64 lowercase hex digits"),
     "for": ("deal/late", "that hand is dealt already: your part came too late"),
     "token": ("token/invalid", "that seat token is not valid"),
