@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from teenpatti.cli import commands
+from teenpatti.tables.play.settings import BOT_LEVELS
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -43,3 +44,17 @@ def test_replay_example(file: str, printed: str, monkeypatch: pytest.MonkeyPatch
     result = CliRunner().invoke(commands(), ["replay", file])
     assert result.stdout.strip() == printed.strip()
     assert result.exit_code == (1 if '"error"' in printed else 0)
+
+
+def test_the_docs_name_every_level_of_the_computer() -> None:
+    protocol = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    row = next(line for line in protocol.splitlines() if line.startswith("| `bots` |"))
+    said = re.search(
+        r"computer players\*\* \(`teenpatti.bots`\) at (\w+) strengths \(([^)]*)\)", README
+    )
+    assert said is not None, "the README names the computer's strengths"
+    words = {"four": 4, "five": 5, "six": 6}
+    assert words.get(said.group(1)) == len(BOT_LEVELS)
+    for level in BOT_LEVELS:
+        assert f"`{level}`" in said.group(2), level
+        assert f"`{level}`" in row, level

@@ -247,7 +247,10 @@ class TableModel(RuleBasedStateMachine):
         was = self.who(old) if with_old else None
         before = self.table.version
         hand = self.table.game.hand_number if self.table.game else 0
-        barred = was is not None and self.gone.get(was) is True
+        # removed during this game and not let back (a readmission or a new game lifts it)
+        barred = was is not None and any(
+            h == token_hash(was) for _, h in self.table.barred.values()
+        )
         try:
             token, seat = self.run(self.service.join(self.code, name, was))
         except Refusal as refusal:
@@ -456,6 +459,8 @@ class TableModel(RuleBasedStateMachine):
         table = self.table
         viewers: list[int | None] = [None, *range(len(table.seats))]
         states = {v: as_sent.state(table, v) for v in viewers}
+        if table.status == "waiting":  # nobody's seat is the computer's before the start
+            assert not any(s.bot for s in table.seats), [s.name for s in table.seats if s.bot]
         self.offered_only_to_who_may_act(states)
         self.chips_conserved()
         for viewer, state in states.items():

@@ -15,6 +15,8 @@ from typing import Any
 from support.codes import server_error_codes
 from support.page_strings import page_strings
 
+from teenpatti.engine.rules import PRESETS
+
 ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "teenpatti" / "web" / "static" / "js"
 LATIN_DIGIT = re.compile(r"[0-9]")
@@ -200,3 +202,16 @@ def test_nepali_has_no_english() -> None:
         and re.search(r"[A-Za-z]", KEPT_IN_LATIN.sub(" ", text))
     ]
     assert found == [], "English in Nepali:\n" + "\n".join(found)
+
+
+def test_a_sentence_about_the_players_a_table_seats_holds_at_every_preset() -> None:
+    """The presets seat different numbers (two to ten): the sentence for ``game/players`` names
+    none, so it is true at each of them, in both languages."""
+    seats = {(r.min_players, r.max_players) for r in PRESETS.values()}
+    assert len(seats) > 1
+    numbers = re.compile(
+        r"\d|[०-९]|\b(two|three|four|five|six|seven|eight|nine|ten)\b|दुई|तीन|छ जना"
+    )
+    for lang in ("en", "ne"):
+        text = strings()["strings"][lang]["err.game/players"]
+        assert not numbers.search(text), (lang, text)

@@ -97,6 +97,11 @@ class Presence:
         self.fanout.broadcast(live)  # the others see this seat go offline
         if live.table.settings.turn_seconds is None:
             return  # a table with no timer waits for its players as long as they like
+        if live.table.status != "playing":
+            # Before the start nobody's turn can wait on them (and the seats move up when someone
+            # leaves, so a grace kept by seat number could hand another person's seat over);
+            # the reconciler starts the graces of absent persons once the game is on.
+            return
         # The coroutine is made when the grace runs out: made now, a grace cancelled by the
         # person's return would leave it never awaited (a RuntimeWarning per reconnect).
         self._grace(live, seat)
@@ -186,8 +191,11 @@ class Presence:
     @staticmethod
     def _hand_over(table: Table, seat: int) -> list[Event]:
         """The event that gives ``seat`` to the computer, if it still needs giving: a finished
-        game is left as it ended (a person leaving afterwards writes nothing)."""
-        if table.seats[seat].bot or table.status == "finished" or table.paused:
+        game is left as it ended (a person leaving afterwards writes nothing), and a table
+        waiting for its start hands nothing over."""
+        if table.status != "playing" or seat >= len(table.seats):
+            return []
+        if table.seats[seat].bot or table.paused:
             return []
         return [Control(seat=seat, bot=True)]
 

@@ -507,7 +507,7 @@ export const EN = {
   "err.hand/dealer": "There is no such seat to deal.",
   "err.hand/chips": "A seat's chips must be a whole number.",
   "err.hand/cards": "Those cards cannot be dealt.",
-  "err.game/players": "A game needs two to six players.",
+  "err.game/players": "This table's rules do not seat that many players.",
   "err.game/over": "The game is over.",
   "err.game/hand_in_play": "The hand in play is not over yet.",
   "err.chaal/cannot_afford": "You do not have the chips for that chaal.",
