@@ -142,6 +142,11 @@ def test_a_lost_connection_recovers(phone, server, shot, state) -> None:
     banner = page.get_by_test_id("conn-banner")
     banner.wait_for()
     assert banner.get_attribute("data-state") == "offline"
+    # No move can be sent, so none is offered, and no clock counts what the page cannot know.
+    page.locator("[data-testid=table][data-online='0']").wait_for()
+    moves = page.locator("[data-testid=actions] button, [data-testid=my-hand] button")
+    assert moves.count() and all(b.is_disabled() for b in moves.all())
+    assert not page.get_by_test_id("timer").is_visible()
     p.context.set_offline(False)
     banner.wait_for(state="hidden")
 

@@ -65,6 +65,21 @@ STAND_IN = """
 """
 
 
+def seated(me: Phone, server: Server, push: str, code: str, joined: Any, seat: int) -> Any:
+    """``me``'s page at table ``code`` in the seat ``joined`` (the lobby's answer) holds, with
+    notifications allowed and ``push`` (a script) standing in for the browser's push service."""
+    me.context.grant_permissions(["notifications"], origin=server.url)
+    me.context.add_init_script(push)
+    page = me.open("/")
+    page.evaluate(
+        "([code, token, seat]) => localStorage.setItem('tp.seats', JSON.stringify("
+        "{[code]: {token, seat, at: Date.now()}}))",
+        [code, joined["token"], seat],
+    )
+    page.goto(f"{server.url}/t/{code}")
+    return page
+
+
 def start_game(ws_base: str, code: str, token: str) -> None:
     """The host starts the game from a socket of their own once the guest's page has let go of
     the table (a person with the table open is not alerted), and leaves once it is dealt."""
@@ -139,15 +154,7 @@ def test_alerts_from_the_button_to_the_table(
     guest = httpx.post(server.url + f"/api/tables/{code}/join", json={"name": "Bikash"}).json()
     mobile = push_service.phone(f"bikash-{locale}")
     me = phone(locale=locale)
-    me.context.grant_permissions(["notifications"], origin=server.url)
-    me.context.add_init_script(STAND_IN % json.dumps(mobile.subscription()))
-    page = me.open("/")
-    page.evaluate(
-        "([code, token]) => localStorage.setItem('tp.seats', JSON.stringify("
-        "{[code]: {token, seat: 1, at: Date.now()}}))",
-        [code, guest["token"]],
-    )
-    page.goto(f"{server.url}/t/{code}")
+    page = seated(me, server, STAND_IN % json.dumps(mobile.subscription()), code, guest, 1)
     ask = page.locator(f"[data-testid=alerts-{code}-ask]")
     words = {
         "ne-NP": ("मेरो पालो आउँदा मलाई भन्नुहोस्", "सूचना खुला छ"),
@@ -184,3 +191,32 @@ def test_alerts_from_the_button_to_the_table(
     )
     page.wait_for_url(f"{server.url}/t/{code}")
     page.wait_for_selector(f'[data-testid=table][data-code="{code}"]')
+
+
+NO_PUSH_SERVICE = """
+PushManager.prototype.getSubscription = async function () { return null; };
+PushManager.prototype.subscribe = async function () {
+  throw new DOMException("Registration failed - push service not available", "AbortError");
+};
+"""
+"""A phone whose browser has no push service: Chromium's own refusal (an AbortError, code 20)."""
+
+
+@pytest.mark.parametrize("locale", ["ne-NP", "en-GB"])
+def test_a_phone_that_cannot_sign_up_is_told_what_to_do_in_words(
+    phone: Callable[..., Phone], server: Server, locale: str
+) -> None:
+    host = httpx.post(
+        server.url + "/api/tables", json={"name": "Asha", "preset": "duo", "seats": 2}
+    ).json()
+    code = host["code"]
+    page = seated(phone(locale=locale), server, NO_PUSH_SERVICE, code, host, 0)
+    page.locator(f"[data-testid=alerts-{code}-ask]").click()
+    said = page.locator(f"[data-testid=alerts-{code}] [role=alert]")
+    said.wait_for()
+    words = {
+        "ne-NP": "यो फोनको ब्राउजरले सूचनाका लागि दर्ता गर्न सकेन",
+        "en-GB": "This phone's browser could not sign up for alerts",
+    }
+    assert said.inner_text().startswith(words[locale])
+    assert not any(ch.isdigit() for ch in said.inner_text())

@@ -55,6 +55,17 @@ def test_browsing_presets_resets_the_seats_and_duo_says_its_own_game(phone) -> N
     assert "20 hands" in page.get_by_test_id("choice-hands").locator(".help").text_content()
 
 
+def test_changing_the_game_keeps_the_advanced_rules_open_and_the_focus(phone) -> None:
+    page = phone().open("/#create")
+    page.get_by_test_id("create-form").wait_for()
+    page.get_by_test_id("advanced").locator("summary").click()
+    _preset(page, "classic")
+    assert page.get_by_test_id("advanced").evaluate("(d) => d.open")
+    assert page.evaluate("document.activeElement.dataset.testid") == "opt-preset"
+    _preset(page, "nepal")
+    assert page.get_by_test_id("advanced").evaluate("(d) => d.open")
+
+
 def test_a_code_typed_with_a_space_or_a_dash_joins(phone) -> None:
     host = phone()
     code = host.open("/").evaluate(OPEN_JS, {"name": "Asha", "seats": 4})

@@ -18,7 +18,7 @@ export function outOfChips(view, st) {
       ? [
           h(
             "button",
-            { type: "button", class: "btn primary", "data-key": "rebuy", "data-testid": "rebuy", disabled: view.pending, onclick: () => view.send({ type: "rebuy" }) },
+            { type: "button", class: "btn primary", "data-key": "rebuy", "data-testid": "rebuy", disabled: view.held, onclick: () => view.send({ type: "rebuy" }) },
             t("mine.rebuy", { chips: offer.chips }),
           ),
           h("p", { class: "small muted", "data-key": "note" }, t("mine.rebuyNote", { left: offer.left, until: offer.until })),
@@ -51,7 +51,7 @@ export function myHand(view, st) {
           type: see ? "button" : null,
           role: see ? null : "img",
           "aria-label": see ? `${t("mine.facedown")}. ${t("act.see")}` : t("mine.facedown"),
-          disabled: see && view.pending ? true : null,
+          disabled: see && view.held ? true : null,
           onclick: see ? () => view.act({ do: "see" }) : null,
         },
         [0, 1, 2].map((i) => cardBack("lg", `m${i}`, false)),
@@ -74,7 +74,7 @@ export function myHand(view, st) {
               class: "btn see",
               "data-testid": "act-see",
               "data-do": "see",
-              disabled: view.pending,
+              disabled: view.held,
               onclick: () => view.act({ do: "see" }),
             },
             t("act.see"),
@@ -198,7 +198,7 @@ function partner(view, st, targets) {
       "select",
       {
         "data-testid": "sideshow-with",
-        disabled: view.pending,
+        disabled: view.held,
         onchange: (event) => {
           view.partner = Number(event.target.value);
           view.render();
@@ -224,7 +224,7 @@ function button(view, st, action, target = null) {
       "data-do": action.do,
       "data-cost": amount,
       "aria-describedby": action.do === "sideshow" ? "side-partner" : null,
-      disabled: view.pending,
+      disabled: view.held,
       onclick: () => view.act(message),
     },
     text,

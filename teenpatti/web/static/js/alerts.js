@@ -101,6 +101,19 @@ export async function turnOff(code, token) {
 }
 
 /**
+ * Why turning the alerts on failed, in words: the server's refusals by their code; the browser's
+ * own errors (a DOMException, such as the AbortError of a phone with no push service, whose
+ * `code` is a number) as what the player can do instead, never as the browser's number.
+ */
+export function failure(err) {
+  const code = err && err.code;
+  if (code === "push/denied") return t("push.denied");
+  if (typeof code === "string" && code !== "network") return errorText(code, err.reason);
+  if (typeof DOMException === "function" && err instanceof DOMException) return t("push.cannot");
+  return t("push.failed");
+}
+
+/**
  * The opt-in: a button, or what stands in its place, for a seat at a play-anytime table.
  * `redraw` draws the screen again once the state changed.
  */
@@ -153,7 +166,7 @@ export function alertsControl(code, token, redraw, busy = { now: false, error: n
           redraw();
           turnOn(code, token)
             .catch((err) => {
-              busy.error = err && err.code === "push/denied" ? t("push.denied") : err && err.code && err.code !== "network" ? errorText(err.code, err.reason) : t("push.failed");
+              busy.error = failure(err);
             })
             .finally(() => {
               busy.now = false;

@@ -428,8 +428,13 @@ export function createPage(app) {
           kept.hands = presetOptions(kept.preset).hands || 20;
           kept.boot = presetOptions(kept.preset).boot || 10;
         }
+        // the redrawn form keeps what the host had open and the field they were changing
+        kept.open = Boolean(event.currentTarget.querySelector("details.advanced[open]"));
         const page = event.currentTarget.closest(".page");
-        page.replaceWith(createPage(app));
+        const next = createPage(app);
+        page.replaceWith(next);
+        const field = next.querySelector(`[name="${name}"]:checked, select[name="${name}"]`);
+        if (field) field.focus();
       },
     },
     h("h1", {}, t("create.title")),
@@ -443,7 +448,7 @@ export function createPage(app) {
     choice("bots", t("create.bots"), BOTS, d.bots, (v) => t(`bots.${v}`)),
     h(
       "details",
-      { class: "advanced", "data-testid": "advanced" },
+      { class: "advanced", "data-testid": "advanced", open: Boolean(draft.open) },
       h("summary", {}, t(d.play === "live" ? "create.advanced" : "create.advancedRules")),
       h("p", { class: "help" }, t("create.advanced.help")),
       d.play === "live" ? choice("turn_seconds", t("create.timer"), TIMERS, d.turn_seconds, (v) => t("timer.secs", { n: v })) : null,

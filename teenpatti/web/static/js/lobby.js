@@ -49,7 +49,7 @@ export function waitingRoom(view, st) {
               type: "button",
               class: "btn primary big",
               "data-testid": "start",
-              disabled: view.pending,
+              disabled: view.held,
               onclick: () => view.send({ type: "start" }),
             },
             t("wait.start"),

@@ -190,6 +190,7 @@ export const EN = {
   "push.denied": "Alerts are blocked for this site: allow them in the browser's settings.",
   "push.http": "Alerts need the table's https link. Keep this page open: it rings and buzzes on your turn.",
   "push.failed": "The alerts could not be turned on: try again.",
+  "push.cannot": "This phone's browser could not sign up for alerts. Keep this page open: it rings and buzzes on your turn.",
 
   "join.title": "Join a table",
   "join.code": "Table code",

@@ -71,12 +71,19 @@ export class TableView {
     this.app.notice(null);
   }
 
+  /** Whether no move can be sent now: one is on its way, or the connection is down. */
+  get held() {
+    return this.pending || Boolean(this.lost);
+  }
+
   // ---------------------------------------------------------------- messages
   onStatus(status, everOpen) {
     if (status === "open") {
       if (this.lost) this.app.announce(t("conn.back"));
+      const was = this.lost;
       this.lost = false;
       this.app.banner(null);
+      if (was) this.render();
       return;
     }
     if (status === "retrying") {
@@ -202,6 +209,7 @@ export class TableView {
 
   /** Four times a second: the timer bars and text, and a warning before the time runs out. */
   onTick() {
+    if (this.lost) return; // the clock is hidden: the state it counts from may be stale
     tick(this.root, this.st);
     const warning = hurry(this.st, isMyTurn(this.st));
     if (warning) this.app.alert(warning);
@@ -310,6 +318,7 @@ export class TableView {
         "data-person-turn": actorSeat && actorSeat.person && !actorSeat.bot ? "1" : "0",
         "data-myturn": isMyTurn(st) ? "1" : "0",
         "data-pending": this.pending ? "1" : "0",
+        "data-online": this.lost ? "0" : "1",
         "data-seen": st.you !== null && st.seats[st.you] && st.seats[st.you].seen ? "1" : "0",
       },
       body,
