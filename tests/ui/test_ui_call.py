@@ -324,6 +324,15 @@ def netns_three_phones_talk_mute_and_a_removed_player_drops_out(
         for phone in phones:
             phone.wait_stats(talking(2), "everyone hears everyone again after Bina's reload")
 
+        # The server restarts (and forgets the call): every page's socket reconnects and joins
+        # the call again by itself, with new connections (the old ones are closed).
+        made = [phone.page.evaluate("() => window.__pcs.length") for phone in phones]
+        server.stop()
+        server.start()
+        for phone, before in zip(phones, made, strict=True):
+            phone.page.wait_for_function("(n) => window.__pcs.length === n + 2", arg=before)
+            phone.wait_stats(talking(2), "everyone hears everyone again after the restart")
+
         # The host removes Chandra: he drops out of every call, his own phone's too.
         asha.page.get_by_test_id("menu-open").click()
         asha.page.get_by_test_id("remove-2").click()
