@@ -127,3 +127,52 @@ def test_past_hands_check_the_deal_during_and_after_the_game(
     )
     assert "बाजी" in page.get_by_test_id("past-hands").locator("h2").text_content()
     axe(page, "past hands in Nepali")
+
+
+def test_past_hands_offer_the_earlier_games_after_play_again(
+    phone, server, play, axe, shot
+) -> None:
+    """Play again starts a new game at once: the game just played stays in Past hands, under
+    its number, with every card out and its deal checked whole; at the smallest phone, in
+    English and Nepali."""
+    body = json.dumps(
+        {"name": "Asha", "seats": 2, "preset": "limited", "hands": 1, "turn_seconds": None}
+    ).encode()
+    request = urllib.request.Request(
+        server.url + "/api/tables", body, {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        table = dict(json.loads(reply.read()))
+    code = table["code"]
+    p = phone(width=320, height=568)
+    page = p.open("/")
+    page.evaluate(SEAT, [code, table["token"]])
+    page = p.open(f"/t/{code}")
+    page.locator("[data-testid=table][data-status=waiting]").wait_for()
+    page.get_by_test_id("start").tap()
+    play([p], _pack_or_show, lambda s: s["status"] == "finished")
+    first = _histories(server.url, code)
+    page.get_by_test_id("again").tap()
+    page.locator("[data-testid=table][data-status=playing]").wait_for()
+    page.get_by_test_id("hands-toggle").tap()
+    games = page.get_by_test_id("hands-game")
+    games.first.wait_for()
+    assert games.count() == 2  # this game, then game 1
+    assert games.nth(1).text_content() == "Game 1"
+    games.nth(1).tap()
+    hand = page.locator("[data-testid=past-hand][data-hand='1']")
+    hand.wait_for()
+    assert page.locator("[data-testid=past-hand]").count() == len(first)
+    for seat, row in enumerate(first[0]["seats"]):
+        shown = hand.locator(f"[data-testid=hands-cards][data-seat='{seat}']").count()
+        assert shown == (1 if row["cards"] else 0), seat
+    hand.get_by_test_id("hands-check").tap()
+    hand.locator("[data-testid=hands-verdict][data-verified='1']").wait_for()
+    assert hand.get_by_test_id("hands-verdict").get_attribute("data-complete") == "1"
+    axe(page, "an earlier game's hands")
+    shot(page, "past-games")
+    page.get_by_test_id("lang").tap()
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=hands-game]')[1].textContent === 'खेल १'"
+    )
+    axe(page, "an earlier game's hands in Nepali")

@@ -87,6 +87,7 @@ export class PastHands {
     this.details = new Set(); // hand indices whose check's details are open
     this.sent = new Map(); // commitment -> the part this phone sent for it
     this.fetchedAt = null; // the hand count and status the list was fetched at
+    this.game = null; // the earlier game shown (its number at the table), or null: this one
   }
 
   /** On each state: send this seat's part of the next deal, refresh the list if a hand ended. */
@@ -100,6 +101,7 @@ export class PastHands {
   }
 
   key(st) {
+    if (this.game !== null) return `game:${this.game}`; // an earlier game is over: it stays as it is
     const hand = st.hand;
     return `${st.status}:${hand ? hand.number - (hand.finished ? 0 : 1) : 0}`;
   }
@@ -116,7 +118,8 @@ export class PastHands {
     this.fetchedAt = this.key(st);
     const token = this.view.token;
     try {
-      const response = await fetch(`/api/tables/${this.view.code}/hands`, {
+      const which = this.game === null ? "" : `?game=${this.game}`;
+      const response = await fetch(`/api/tables/${this.view.code}/hands${which}`, {
         headers: token ? { authorization: `Bearer ${token}` } : {},
       });
       if (!response.ok) throw new Error(String(response.status));
@@ -128,6 +131,35 @@ export class PastHands {
       this.failed = true;
     }
     this.view.render();
+  }
+
+  /** Show the hands of game `game` at this table (null: the game in play or last played). */
+  choose(game) {
+    this.game = game;
+    this.list = null;
+    this.load();
+    this.view.render();
+  }
+
+  /** The earlier games at this table, the last first, and this one: each a button. */
+  games(st) {
+    if (!(st.game > 1)) return null;
+    const pick = (game, text) =>
+      h(
+        "button",
+        {
+          class: "btn small",
+          type: "button",
+          "data-testid": "hands-game",
+          "data-game": game === null ? "" : game,
+          "aria-pressed": this.game === game ? "true" : "false",
+          onclick: () => this.choose(game),
+        },
+        text,
+      );
+    const earlier = [];
+    for (let n = st.game - 1; n >= 1; n -= 1) earlier.push(pick(n, t("hands.game", { n: num(n) })));
+    return h("nav", { class: "past-games", "aria-label": t("hands.games") }, pick(null, t("hands.thisGame")), earlier);
   }
 
   async check(index) {
@@ -181,7 +213,14 @@ export class PastHands {
       "section",
       { class: "panel past-hands", "data-testid": "past-hands", "aria-label": t("hands.title") },
       h("h2", {}, t("hands.title")),
-      h("p", { class: "hint" }, t(st.status === "finished" ? "hands.afterGame" : "hands.duringGame")),
+      this.games(st),
+      h(
+        "p",
+        { class: "hint" },
+        this.game !== null
+          ? t("hands.earlier", { n: num(this.game) })
+          : t(st.status === "finished" ? "hands.afterGame" : "hands.duringGame"),
+      ),
       body,
     );
   }
@@ -211,7 +250,7 @@ export class PastHands {
       ),
     );
     const result = this.results.get(i);
-    const mine = history.contributions && st.you !== null ? history.contributions[st.you] : undefined;
+    const mine = history.contributions && st.you !== null && this.game === null ? history.contributions[st.you] : undefined;
     const sent = this.sent.get(history.commitment);
     return h(
       "li",
