@@ -318,6 +318,15 @@ def netns_three_phones_talk_mute_and_a_removed_player_drops_out(
         bina.page.get_by_test_id("call-mute").click()
         asha.wait_stats(talking(2), "Bina heard again once she unmutes")
 
+        # Chandra switches Asha's sound off on his phone: her voice still comes, unplayed.
+        hear = chandra.page.get_by_test_id("call-hear-0")
+        hear.click()
+        assert hear.get_attribute("aria-checked") == "false"
+        assert chandra.page.eval_on_selector("audio[data-seat='0']", "(a) => a.muted")
+        assert not chandra.page.eval_on_selector("audio[data-seat='1']", "(a) => a.muted")
+        hear.click()
+        assert not chandra.page.eval_on_selector("audio[data-seat='0']", "(a) => a.muted")
+
         # Bina's phone reloads the page: it is back on the call by itself.
         bina.page.reload()
         bina.page.locator("[data-testid=call][data-joined='1']").wait_for()

@@ -259,6 +259,8 @@ export class Call {
     audio.autoplay = true;
     audio.muted = this.unheard.has(seat);
     audio.dataset.seat = String(seat);
+    audio.hidden = true;
+    document.body.append(audio); // in the page, where every phone's browser plays it
     const peer = { seat, n, pc, audio, queue: [], timer: null, watch: null, early: [], failed: false };
     this.peers.set(seat, peer);
     const track = this.stream.getAudioTracks()[0];
@@ -320,6 +322,7 @@ export class Call {
     clearTimeout(peer.watch);
     peer.pc.close();
     peer.audio.srcObject = null;
+    peer.audio.remove();
     this.speaking.delete(seat);
   }
 
