@@ -138,18 +138,18 @@ def lobby_routes(site: Site, rules: dict[str, Any], static: Path) -> list[Route]
             game = int(asked)
         else:
             return site.error("hands/game", "say which game by its number: 1, 2, ...")
-        seat = None
-        if game == table.games_played and table.status != "finished":
-            try:
-                seat = service.seat_for(live, token)
-            except Refusal as error:
-                return site.error(error.code, error.reason, 403)
-            if token is None:
-                return site.error(
-                    "hands/private",
-                    "the hands of a game in play go to its players (send your seat token)",
-                    403,
-                )
+        try:  # a token sent is checked, even where none is needed (a finished game's hands)
+            seat = service.seat_for(live, token)
+        except Refusal as error:
+            return site.error(error.code, error.reason, 403)
+        if game != table.games_played or table.status == "finished":
+            seat = None  # every hand complete, for anyone
+        elif token is None:
+            return site.error(
+                "hands/private",
+                "the hands of a game in play go to its players (send your seat token)",
+                403,
+            )
         try:
             hands = table.histories(seat, game)
         except Refusal as error:

@@ -212,6 +212,15 @@ async def _handle(
         return error(refused.code, refused.reason, commands.echo(text))
     if len(text) > MAX_MESSAGE and not isinstance(message, commands.Signal):
         return error("message/too_large", too_large)
+    if conn.token_hash is not None:
+        # The token let the socket in at its hello; each message is taken only while it still
+        # holds a seat (a message read as its person was removed is not theirs to send).
+        try:
+            seat = live.table.held_by(conn.token_hash)
+        except Refusal as err:
+            return error(err.code, err.reason, commands.echo(text))
+        if seat != conn.seat:  # seats before the start move up when someone leaves
+            conn.seat, conn.held = seat, -1
     if isinstance(message, commands.Call | commands.Signal):
         try:
             calls.handle(live, conn, message)
@@ -225,7 +234,7 @@ async def _handle(
         if isinstance(message, commands.Sync):
             await service.find(live.table.code)  # catch up from the store if need be
             service.send_state(live, conn)
-        elif not await service.command(live.table.code, conn.seat, message):
+        elif not await service.command(live.table.code, conn.seat, message, conn.token_hash):
             service.send_state(live, conn)  # a repeat: the state it made
         else:
             calls.refresh(live)  # voice turned off, a player removed: the call follows at once

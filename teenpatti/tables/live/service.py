@@ -303,25 +303,30 @@ class TableService:
             # Tokens are URL-safe ASCII; anything else (a lone surrogate would not even hash)
             # is refused before it is hashed.
             raise TableError("token/invalid", "that seat token is not valid")
-        seat = live.table.seat_of(token)
-        if seat is None:
-            removed = live.table.removed.get(token_hash(token))
-            if removed is not None:
-                if removed:
-                    raise TableError("seat/removed", "the host has removed you from this table")
-                raise TableError("seat/left", "you have left this table")
-            raise TableError("token/invalid", "that seat token is not valid at this table")
-        return seat
+        return live.table.held_by(token_hash(token))
 
     # ------------------------------------------------------------------ commands
-    async def command(self, code: str, seat: int | None, message: Command | dict[str, Any]) -> bool:
+    async def command(
+        self,
+        code: str,
+        seat: int | None,
+        message: Command | dict[str, Any],
+        holder: str | None = None,
+    ) -> bool:
         """Run a client's command (a :data:`~teenpatti.tables.play.commands.Command`, or its JSON,
         checked here) as ``seat`` (``None``: a spectator), whose token the caller has checked
         with :meth:`seat_for`. Returns ``False`` if the command's ``id`` was applied already (a
         retry: nothing is done again).
 
+        ``holder`` is the hash of that token (a socket's): the seat is then the one it holds
+        when the command is applied (:meth:`Table.held_by`), on the table as stored, so a
+        command read before its person was removed (or on a process that had not heard of it)
+        is refused, never made in the name of whoever holds the seat now.
+
         Commands need no catching up first: a stale copy fails its compare-and-set."""
         live = await self.registry.find(code)
+        if holder is not None:
+            seat = live.table.held_by(holder)
         asked = commands.convert(message) if isinstance(message, dict) else message
         if isinstance(asked, Sync | Ping | Call | Signal):
             raise TableError(
@@ -337,6 +342,10 @@ class TableService:
         def make(t: Table) -> list[Event]:
             if cid is not None and cid in t.command_ids:
                 return []  # applied already: the client did not hear back, and sent it again
+            seat_now = seat if holder is None else t.held_by(holder)
+            return events(t, seat_now)
+
+        def events(t: Table, seat: int | None) -> list[Event]:
             match asked:
                 case Start():
                     return [t.start_event(seat, new_seed(), cid)]

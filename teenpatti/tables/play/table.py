@@ -226,6 +226,25 @@ class Table:
                 return i
         return None
 
+    def held_by(self, digest: str) -> int:
+        """The seat the person whose token hashes to ``digest`` holds now, or why they hold
+        none: ``seat/removed`` (the host removed them; let back or not, that token holds
+        nothing: a person let back sits down anew), ``seat/left`` or ``token/invalid``.
+
+        The one check of a seat token: every route that takes one asks it (through
+        :meth:`~teenpatti.tables.service.TableService.seat_for`), and so does each message of
+        a socket, when it is applied.
+        """
+        for i, seat in enumerate(self.seats):
+            if seat.token_hash == digest:
+                return i
+        removed = self.removed.get(digest)
+        if removed:
+            raise TableError("seat/removed", "the host has removed you from this table")
+        if removed is not None:
+            raise TableError("seat/left", "you have left this table")
+        raise TableError("token/invalid", "that seat token is not valid at this table")
+
     # ------------------------------------------------------------------ events
     def apply(self, event: Event) -> None:
         """Apply one event from the log (trusted: it was checked before it was stored)."""
