@@ -40,7 +40,7 @@ from .push import push_routes
 from .reach import Reach
 from .session import send_queued, session_route
 from .shell import shell_routes
-from .site import MAX_MESSAGE, Site, TableLimits, bearer, read_body
+from .site import BODY_SECONDS, MAX_MESSAGE, Site, TableLimits, bearer
 
 __all__ = ["MAX_MESSAGE", "TableLimits", "create_app", "send_queued"]
 
@@ -63,6 +63,7 @@ def create_app(
     clock: Clock | None = None,
     push: Callable[[], Awaitable[tuple[PushConfig, PushKeep]]] | None = None,
     ice: Ice | None = None,
+    body_seconds: float = BODY_SECONDS,
 ) -> Starlette:
     """The app over ``store`` (or an async function that opens it when the app starts) and
     ``bus`` (an async function that opens it; in-process when ``None``).
@@ -83,7 +84,8 @@ def create_app(
     ``push`` (an async function giving the VAPID keys and settings and the subscriptions' keep)
     turns on turn alerts for play-anytime tables (see :mod:`teenpatti.push`). ``ice`` names the
     STUN and TURN servers of the tables' voice calls (see :mod:`teenpatti.web.ice`; none: the
-    phones of one network still talk to each other)."""
+    phones of one network still talk to each other). A request's body has ``body_seconds`` to
+    arrive, or it is answered ``408 http/timeout``."""
     service = TableService(store if not callable(store) else _NotOpen(), timing, clock)
     site = Site(
         service,
@@ -91,6 +93,7 @@ def create_app(
         Lobby(lobby_rate, lookup_misses),
         tables or TableLimits(),
         calls=Calls(ice, service.clock.time),
+        body_seconds=body_seconds,
     )
     rules = rules_served()  # the same for every request: built once
 
@@ -126,7 +129,7 @@ def create_app(
             service,
             lambda: site.pushers[0] if site.pushers else None,
             look_up=site.look_up,
-            body=read_body,
+            body=site.body,
             error=lambda code, reason, status: site.error(code, reason, status),
             same_origin=site.same_origin,
             bearer=bearer,

@@ -21,7 +21,7 @@ from ..tables.play.settings import HANDS_MAX
 from . import logs
 from .edge import address_key
 from .limits import Refused
-from .site import Gone, Site, bearer, client_host, read_body, status_of
+from .site import Gone, Site, bearer, client_host, status_of
 
 __all__ = ["lobby_routes", "rules_served"]
 
@@ -66,7 +66,7 @@ def lobby_routes(site: Site, rules: dict[str, Any], static: Path) -> list[Route]
         if site.live_tables() >= site.caps.per_process:
             return site.error("server/full", "this server has all the tables it can hold", 503)
         try:
-            code, token, seat = await service.create(await read_body(request))
+            code, token, seat = await service.create(await site.body(request))
         except Refusal as error:
             return site.error(error.code, error.reason, status_of(error))
         except Gone:
@@ -80,7 +80,7 @@ def lobby_routes(site: Site, rules: dict[str, Any], static: Path) -> list[Route]
                 "token": token,
                 "seat": seat,
                 "link": f"/t/{code}",
-                "share": site.share(request, code),
+                "share": site.share(code),
             },
             status_code=201,
         )
@@ -103,7 +103,7 @@ def lobby_routes(site: Site, rules: dict[str, Any], static: Path) -> list[Route]
         return JSONResponse(
             {"code": state.code, "status": state.status}
             | {"settings": msgspec.to_builtins(state.settings), "version": state.version}
-            | {"seats": seats, "share": site.share(request, live.table.code), "turn": turn}
+            | {"seats": seats, "share": site.share(live.table.code), "turn": turn}
             | {"waited": waited}
         )
 
@@ -116,7 +116,7 @@ def lobby_routes(site: Site, rules: dict[str, Any], static: Path) -> list[Route]
         if isinstance(live, Response):
             return live
         try:
-            body = await read_body(request)
+            body = await site.body(request)
             name = body.get("name") if isinstance(body, dict) else None
             token, seat = await service.join(live.table.code, name, bearer(request))
         except Refusal as error:
@@ -163,7 +163,7 @@ def lobby_routes(site: Site, rules: dict[str, Any], static: Path) -> list[Route]
         live = await site.look_up(request)
         if isinstance(live, Response):
             return live
-        link = site.share(request, live.table.code)["url"]
+        link = site.share(live.table.code)["url"]
         out = io.BytesIO()
         segno.make(link, error="m").save(out, kind="svg", xmldecl=False, scale=6, border=2)
         return Response(out.getvalue(), media_type="image/svg+xml")

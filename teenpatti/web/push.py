@@ -27,6 +27,7 @@ from ..tables.live.service import TableService
 from ..tables.live.table import LiveTable
 from ..tables.play.errors import Refusal
 from ..tables.play.table import token_hash
+from .site import status_of
 
 __all__ = ["push_routes"]
 
@@ -80,7 +81,7 @@ def push_routes(
             sub = parse_subscription(await body(request), sender.config.hosts)
             await sender.keep.add(live.table.table_id, who, sub)
         except Refusal as refused:
-            return error(refused.code, refused.reason, 400)
+            return error(refused.code, refused.reason, status_of(refused))
         except Exception:
             return error("store/unavailable", "alerts cannot be set now: try again", 503)
         return JSONResponse({"subscribed": True}, status_code=201)
@@ -93,7 +94,7 @@ def push_routes(
         try:
             data = await body(request)
         except Refusal as refused:
-            return error(refused.code, refused.reason, 400)
+            return error(refused.code, refused.reason, status_of(refused))
         except Exception:  # the client went away while it sent
             return error("message/incomplete", "the request did not arrive whole", 400)
         endpoint = data.get("endpoint") if isinstance(data, dict) else None

@@ -14,23 +14,17 @@ machine has no network), the link is marked ``local_only`` and the page says so.
 Finding the machine's addresses reads the interfaces (:func:`psutil.net_if_addrs`); it sends no
 packet anywhere.
 
->>> Reach(listen_host="0.0.0.0", port=8000, addresses=lambda: ["192.168.1.20"]).link(
-...     "http", "127.0.0.1:8000")
+>>> Reach(listen_host="0.0.0.0", port=8000, addresses=lambda: ["192.168.1.20"]).link()
 Link(base='http://192.168.1.20:8000', local_only=False)
->>> Reach(listen_host="0.0.0.0", port=8000, addresses=lambda: ["192.168.1.20"]).link(
-...     "http", "tp.local:8000")
-Link(base='http://tp.local:8000', local_only=False)
->>> Reach(listen_host="127.0.0.1", port=8000, addresses=lambda: ["192.168.1.20"]).link(
-...     "http", "localhost:8000")
-Link(base='http://localhost:8000', local_only=True)
->>> Reach(public_url="https://cards.example.org/").link("http", "127.0.0.1:8000")
+>>> Reach(listen_host="127.0.0.1", port=8000, addresses=lambda: ["192.168.1.20"]).link()
+Link(base='http://127.0.0.1:8000', local_only=True)
+>>> Reach(public_url="https://cards.example.org/").link()
 Link(base='https://cards.example.org', local_only=False)
 """
 
 from __future__ import annotations
 
 import ipaddress
-import re
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -52,8 +46,6 @@ _VIRTUAL = (
 )
 """Interface name prefixes that no phone on the same Wi-Fi can reach (bridges of containers and
 virtual machines, loopback)."""
-_HOST = re.compile(r"^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.?)+(?::\d{1,5})?$")
-_BRACKETED = re.compile(r"^\[([0-9A-Fa-f:.]+)\](?::\d{1,5})?$")
 
 
 def machine_addresses() -> list[str]:
@@ -175,31 +167,14 @@ class Reach:
         found = usable_addresses(self.listen_host, self.addresses())
         return [url_for("http", address, self.port) for address in found]
 
-    def link(self, scheme: str, host_header: str | None) -> Link:
-        """The base of the link to share with a browser that came in as ``scheme://host_header``."""
+    def link(self) -> Link:
+        """The base of the link to share (the same for every request)."""
         if self.public_url is not None:
             return Link(self.public_url, False)
-        host = _checked_host(host_header)
-        if host is not None and not is_loopback(_name_of(host)):
-            return Link(f"{scheme}://{host}", False)
         urls = self.network_urls()
         if urls:
             return Link(urls[0], False)
-        return Link(f"{scheme}://{host}" if host else url_for(scheme, "127.0.0.1", self.port), True)
-
-
-def _checked_host(header: str | None) -> str | None:
-    """``header`` if it is a well-formed ``host[:port]`` (a name, an IPv4 or a bracketed IPv6
-    address), else ``None``."""
-    if not header or len(header) > 255:
-        return None
-    match = _BRACKETED.match(header)
-    if match:
-        return header if _is_address(match.group(1)) else None
-    return header.lower() if _HOST.match(header) else None
-
-
-def _name_of(host: str) -> str:
-    if host.startswith("["):
-        return host[1 : host.index("]")]
-    return host.rsplit(":", 1)[0]
+        here = self.listen_host
+        if not is_loopback(here) or here in ("0.0.0.0", "::"):  # all (or no) interfaces
+            here = "127.0.0.1"
+        return Link(url_for("http", here, self.port), True)

@@ -9,6 +9,7 @@ operator's endpoints (:mod:`~teenpatti.web.operations`) and the turn alerts' rou
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +42,9 @@ __all__ = [
 MAX_MESSAGE = 4096
 """The largest message a client may send, in bytes (HTTP bodies and socket messages)."""
 
+BODY_SECONDS = 10.0
+"""How long a request's body may take to arrive, from the app's first read of it."""
+
 
 @dataclass(frozen=True, slots=True)
 class TableLimits:
@@ -65,8 +69,14 @@ class Site:
     """Holds ``True`` once the app has started."""
     opened_by: dict[str, list[str]] = field(default_factory=dict)
     """The codes of the tables opened from each client address (its key)."""
+    body_seconds: float = BODY_SECONDS
+    """How long a request's body may take to arrive (:func:`read_body`)."""
     calls: Calls = field(default_factory=Calls)
     """The tables' voice calls (their STUN and TURN servers given by ``create_app``)."""
+
+    async def body(self, request: Request) -> Any:
+        """:func:`read_body` within this site's deadline."""
+        return await read_body(request, self.body_seconds)
 
     def error(
         self, code: str, reason: str, status: int = 400, headers: dict[str, str] | None = None
@@ -80,9 +90,10 @@ class Site:
         wait = retry_after(refused.retry_after)
         return self.error(refused.code, refused.reason, 429, {"Retry-After": wait})
 
-    def share(self, request: Request, code: str) -> dict[str, Any]:
-        """The link to share for table ``code``, as seen from this request."""
-        found = self.reach.link(request.url.scheme, request.headers.get("host"))
+    def share(self, code: str) -> dict[str, Any]:
+        """The link to share for table ``code`` (never built from the request: see
+        :mod:`~teenpatti.web.reach`)."""
+        found = self.reach.link()
         return {"url": f"{found.base}/t/{code}", "local_only": found.local_only}
 
     def same_origin(self, request: Request) -> bool:
@@ -128,20 +139,28 @@ class Gone(Exception):
     """The client went away while it sent its request: there is no one to answer."""
 
 
-async def read_body(request: Request) -> Any:
-    """A request's JSON body (at most :data:`MAX_MESSAGE` bytes), or :class:`TableError`
-    (``message/content_type``, ``message/too_large``, ``message/json``), or :class:`Gone`."""
+async def read_body(request: Request, deadline: float = BODY_SECONDS) -> Any:
+    """A request's JSON body (at most :data:`MAX_MESSAGE` bytes, arrived within ``deadline``
+    seconds), or :class:`TableError` (``message/content_type``, ``message/too_large``,
+    ``message/json``, ``http/timeout``), or :class:`Gone`.
+
+    The deadline is the app's own: ``teenpatti serve``'s edge has one too, but under another
+    server (or a proxy that passes a slow body on as it comes) a ``Content-Length`` that never
+    arrives would hold the request, and its table's lookup, for as long as the connection."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise TableError("message/content_type", "send the request as application/json")
     raw = b""
     try:
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > MAX_MESSAGE:
-                raise TableError("message/too_large", "that request is too large")
+        async with asyncio.timeout(deadline):
+            async for chunk in request.stream():
+                raw += chunk
+                if len(raw) > MAX_MESSAGE:
+                    raise TableError("message/too_large", "that request is too large")
     except ClientDisconnect:
         raise Gone from None
+    except TimeoutError:
+        raise TableError("http/timeout", "the request took too long to arrive") from None
     try:
         return json.loads(raw or b"{}")
     except (ValueError, RecursionError):  # bad JSON or UTF-8, or nested too deep to parse
@@ -159,9 +178,8 @@ def status_of(error: EngineError | TableError, status: int = 400) -> int:
     """
     if getattr(error, "retryable", False):
         return 503
-    return {"table/unknown": 404, "message/content_type": 415, "seat/removed": 403}.get(
-        error.code, status
-    )
+    codes = {"table/unknown": 404, "message/content_type": 415, "seat/removed": 403}
+    return (codes | {"http/timeout": 408}).get(error.code, status)
 
 
 def same_origin(request: Request, public_url: str | None) -> bool:

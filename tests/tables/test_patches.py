@@ -1,7 +1,11 @@
 """Patches through the service's fan-out, over whole games: a socket that applies patches holds,
 after every message, exactly the state a socket of the same seat that takes whole states got,
-for every seat and a spectator; no patch carries a card its seat's state does not show; a socket
-that said hello or asked for a sync since the last broadcast gets the whole state next."""
+for every seat and a spectator; no patch carries a card its seat's state does not show, and
+beside that whole-state check the stream itself is scanned for secrets, as the engine and the
+log know them (not as the rendered states show them): no message to a seat names a card of
+another seat's hand in play that the engine's view of the hand for that seat hides, nor any deck
+seed of the game (each hand's, committed or not) before the game ends; a socket that said hello
+or asked for a sync since the last broadcast gets the whole state next."""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from typing import Any
 
 from test_fanout import TIMING
 
+from teenpatti.engine import cards_str, view
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.live.service import TableService
 from teenpatti.tables.live.table import Connection
@@ -27,6 +32,21 @@ CARD = re.compile(r'"([2-9TJQKA][cdhs]|X[12])"')
 def cards_in(value: Any) -> set[str]:
     """Every card named in a state or a patch (as JSON text)."""
     return set(CARD.findall(json.dumps(value)))
+
+
+def hidden_cards(live: Any, seat: int | None) -> set[str]:
+    """The cards of the hand in play that ``seat`` may not see (by the engine's view of it)."""
+    game = live.table.game
+    hand = None if game is None else game.hand
+    if hand is None or hand.finished:
+        return set()
+    seen = view(hand, seat).seats
+    return {
+        card
+        for i, cards in enumerate(hand.cards)
+        if cards and seen[i].cards is None
+        for card in cards_str(cards).split()
+    }
 
 
 def drain(conn: Connection) -> list[dict[str, Any]]:
@@ -56,17 +76,33 @@ def test_patched_sockets_hold_the_whole_state_at_every_version(tmp_path: Path) -
             live.connections.update([*whole.values(), *patched.values()])
             held: dict[int | None, dict[str, Any] | None] = dict.fromkeys(seats)
             kinds = {"state": 0, "patch": 0}
+            seeds: set[str] = set()  # every deck seed of the game so far, committed or dealt
+            scanned = 0
             synced = 99  # messages seat 1's patched socket has had since its last sync
             resumed = 0  # patches seat 1's socket had after a sync's whole state and broadcast
 
             def check() -> dict[int | None, dict[str, Any]]:
+                nonlocal scanned
                 latest = {}
+                table = live.table
+                if table.next_seed is not None:
+                    seeds.add(table.next_seed)
+                game = table.game
+                number = None if game is None else game.hand_number
                 for seat in seats:
                     states = drain(whole[seat])
                     messages = drain(patched[seat])
                     assert len(states) == len(messages), seat
+                    hidden = hidden_cards(live, seat)
                     for state, message in zip(states, messages, strict=True):
                         kinds[message["type"]] += 1
+                        for sent in (message, state):
+                            text = json.dumps(sent)
+                            if table.status != "finished":
+                                assert not [x for x in seeds if x in text], (seat, sent)
+                            if state["hand"] and state["hand"]["number"] == number:
+                                assert not cards_in(sent) & hidden, (seat, hidden, sent)
+                                scanned += bool(hidden)
                         if seat == 1:
                             nonlocal synced, resumed
                             synced += 1
@@ -119,6 +155,7 @@ def test_patched_sockets_hold_the_whole_state_at_every_version(tmp_path: Path) -
             # patches went on after a sync (one may have come too near the end to see it)
             assert kinds["patch"] > 0 and resumed > 0
             assert kinds["patch"] > 10 * kinds["state"], kinds
+            assert len(seeds) > 3 and scanned > 100, (len(seeds), scanned)  # the scan saw some
         finally:
             await store.close()
 

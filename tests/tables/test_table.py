@@ -633,6 +633,20 @@ def test_invisible_and_direction_characters_are_refused(name: str) -> None:
     assert info.value.code == "name/invalid"
 
 
+@pytest.mark.parametrize(
+    "name",
+    ["As\u00a0ha", "As ha", "Asha\u0301", "Ashá", "A\u0307sha", "ＡＳＨＡ", "Аsha", "ASHA\u2009"],
+)
+def test_a_name_that_looks_like_one_at_the_table_is_taken(name: str) -> None:
+    table = Log({"seats": 4}).table
+    table.apply(table.join_event("Asha", "t1"))
+    with pytest.raises(TableError) as taken:
+        table.join_event(name, "t2")
+    assert taken.value.code == "name/taken", name
+    assert table.join_event("Usha", "t2").name == "Usha"
+    assert name_key("सुनिता") != name_key("सनिता")  # a vowel sign makes another name
+
+
 def test_joiners_stay_but_do_not_make_a_name_new() -> None:
     assert clean_name("क्\u200dष") == "क्\u200dष"
     assert name_key("क्\u200dष") == name_key("क्ष") == name_key("क्\u200cष")

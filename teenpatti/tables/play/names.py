@@ -10,7 +10,11 @@ stay between letters, as Devanagari and other scripts need them.
 Two names at a table may not look alike: :func:`name_key` is the name's confusable skeleton
 (Unicode Technical Standard #39): each character is replaced by the prototype of its class of
 look-alikes, from the confusables data the ``confusable_homoglyphs`` package ships, so Cyrillic
-"Аsha" and Latin "Asha" share a key, as do "ASHA" and "asha".
+"Аsha" and Latin "Asha" share a key, as do "ASHA" and "asha". Spaces of every kind (a
+no-break space as much as a plain one) and the accents that sit on any letter (the combining
+diacritical marks: "Asha" with an acute on its last a, or a dot above) are left out of the key:
+"As ha", "As\u00a0ha" and "Ashá" are taken where "Asha" sits. The vowel signs and other marks
+of Devanagari and the other scripts stay: they make different names.
 """
 
 from __future__ import annotations
@@ -53,9 +57,13 @@ _INVISIBLE = (
 )
 
 
-def _invisible(ch: str) -> bool:
+def _within(ch: str, ranges: tuple[tuple[int, int], ...]) -> bool:
     point = ord(ch)
-    return any(low <= point <= high for low, high in _INVISIBLE) and ch not in _JOINERS
+    return any(low <= point <= high for low, high in ranges)
+
+
+def _invisible(ch: str) -> bool:
+    return _within(ch, _INVISIBLE) and ch not in _JOINERS
 
 
 def _format(ch: str) -> bool:
@@ -122,10 +130,25 @@ def name_key(name: str) -> str:
     True
     >>> name_key("Asha") == name_key("Usha")
     False
+    >>> len({name_key(n) for n in ("Asha", "As\u00a0ha", "Asha\u0301", "Ashá", "A s h a")})
+    1
+    >>> name_key("सुनिता") == name_key("सनिता")  # a vowel sign is not an accent
+    False
     """
     text = unicodedata.normalize("NFKC", name)
-    text = "".join(ch for ch in text if ch not in _JOINERS)
-    return _skeleton(_skeleton(text.casefold()).casefold())
+    text = "".join(ch for ch in text if ch not in _JOINERS and not ch.isspace())
+    key = _skeleton(_skeleton(text.casefold()).casefold())
+    return "".join(ch for ch in key if not _within(ch, _ACCENTS))
+
+
+_ACCENTS = (
+    (0x0300, 0x036F),
+    (0x1AB0, 0x1AFF),
+    (0x1DC0, 0x1DFF),
+    (0x20D0, 0x20FF),
+    (0xFE20, 0xFE2F),
+)
+"""Unicode's blocks of combining diacritical marks: accents any letter may carry."""
 
 
 def _skeleton(text: str) -> str:
