@@ -68,8 +68,8 @@ async def _until(sock: Any, kind: str) -> dict[str, Any]:
 async def _play_and_close(base: str, ws: str) -> None:
     """A host opens a table for four, two friends join (and someone asks for a table that is
     not there); all three hold a socket through the deal and the computer's moves, one sends
-    what is refused (an unknown message, a stale move), a chat line and a ping; then they
-    close."""
+    what is refused (an unknown message, a stale move), a chat line and a ping, two of them
+    join the voice call and pass a signal; then they close."""
     lobby = Api(base)
     made = await lobby.create(name="Asha", seats=4)
     code = made["code"]
@@ -90,6 +90,12 @@ async def _play_and_close(base: str, ws: str) -> None:
         await talker.send(json.dumps({"type": "act", "action": {"do": "pack"}, "version": 1}))
         assert (await _until(talker, "error"))["code"]
         await talker.send(json.dumps({"type": "chat", "text": "namaste"}))
+        for sock in sockets[:2]:
+            await sock.send(json.dumps({"type": "call", "join": True}))
+            await _until(sock, "call")
+        offer = {"type": "signal", "to": 0, "kind": "offer", "sdp": "v=0\r\nm=audio 9 x 111\r\n"}
+        await talker.send(json.dumps(offer))
+        assert (await _until(sockets[0], "signal"))["from"] == 1
         await talker.send(json.dumps({"type": "ping"}))
         await _until(talker, "pong")  # (the socket's messages are taken in order)
     finally:
