@@ -18,7 +18,7 @@ test("the first state says nothing but whose turn it is", () => {
   assert.equal(startsHand(null, first), false);
 });
 
-test("the other seats' moves since the last state are said with what they paid, mine are not", () => {
+test("the moves since the last state are said with what they paid, my See as its cards only", () => {
   const before = state({}, { actor: 1, actions: [] });
   const after = state({ version: 12, legal: [chaal] }, {
     actor: 0,
@@ -76,9 +76,9 @@ test("a move the turn timer made is said as a timeout: to me as mine, to others 
   assert.deepEqual(announcements(before, after).polite, [i18n.t("turn.timeout")]);
   const theirs = { ...after, you: 1 };
   assert.deepEqual(announcements({ ...before, you: 1 }, theirs).polite, [i18n.t("turn.timeoutOther", { name: "Asha" })]);
-  // a pack I made myself is not said back to me
+  // a pack I made myself is said back to me as mine, the echo that it was made
   const mine = state({ version: 11 }, { actor: 1, actions: [{ seat: 0, do: "pack", paid: 0, stake: 10 }] });
-  assert.deepEqual(announcements(before, mine).polite, []);
+  assert.deepEqual(announcements(before, mine).polite, [i18n.t("did.line", { name: i18n.t("you"), what: i18n.t("did.pack") })]);
 });
 
 test("no sentence ends twice: a result in Nepali, and a timeout among other moves", () => {

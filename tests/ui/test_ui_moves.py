@@ -211,3 +211,36 @@ def test_every_row_of_moves_is_whole_and_on_the_first_screen(phone) -> None:
             problems += [f"{width}x{height} {lang}: {p}" for p in found]
     assert len(rows) > 150
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:80])
+
+
+AT_MY_TURN_JS = """(version) => {
+  const d = document.querySelector('[data-testid=table]').dataset;
+  return d.status === 'finished'
+    || (Number(d.version) > version && d.myturn === '1' && d.pending === '0');
+}"""
+FOCUSED_JS = """() => {
+  const el = document.activeElement;
+  return el ? (el.dataset.testid || el.tagName) : null;
+}"""
+SAID_JS = """() => [...document.querySelectorAll('#announce > p')].map((p) => p.textContent)"""
+
+
+def test_after_a_move_the_keyboard_is_on_the_moves_again_and_the_move_is_said(phone) -> None:
+    """A keyboard player taps Enter on a move; when their turn comes again, focus is on their
+    moves (no Tab needed), and the screen reader's log said their own move."""
+    page = my_turn_at(phone(reduced_motion="reduce"), 4)
+    for lang in in_each_language(page):
+        page.get_by_test_id("act-chaal").focus()  # Tab to the row (the language button had it)
+        for _ in range(2):
+            version = int(page.get_by_test_id("table").get_attribute("data-version") or 0)
+            focused = page.evaluate(FOCUSED_JS)
+            assert focused and focused.startswith("act-"), f"{lang}: focus on {focused}"
+            if focused != "act-chaal" and page.get_by_test_id("act-chaal").count():
+                page.get_by_test_id("act-chaal").focus()  # Tab along the row to Chaal
+            page.keyboard.press("Enter")
+            page.wait_for_function(AT_MY_TURN_JS, arg=version)
+            if page.get_by_test_id("table").get_attribute("data-status") == "finished":
+                return
+            said = page.evaluate(SAID_JS)
+            you = {"en": "You: ", "ne": "तपाईं: "}[lang]
+            assert any(you in line for line in said), said[-6:]

@@ -330,12 +330,12 @@ def test_out_of_chips_told_what_next_and_the_rebuy_offer(phone, server) -> None:
     assert hpage.evaluate(STANDINGS_JS, rows) == [" (1 rebuys: 10 without them)"]
     to_lang(hpage, "ne")
     assert hpage.evaluate(OUT_JS, [None, False])["text"] == (
-        f"तपाईंका चिप्स सकिए: यो खेलका बाँकी बाजीमा तपाईं बस्नुहुन्न, र बाजी {ne(5)} पछि अन्तिम नतिजा आउँछ।"
+        f"तपाईंका चिप्स सकिए: यो खेलका बाँकी बाजी तपाईं खेल्न पाउनुहुन्न, र बाजी {ne(5)} पछि अन्तिम नतिजा आउँछ।"
     )
     told = hpage.evaluate(OUT_JS, [offer, False])
     assert told["button"] == f"फेरि लिनुहोस्: {ne(50)} चिप्स"
     assert ne(5) in told["text"] and ne(1) in told["text"]
-    assert hpage.evaluate(STANDINGS_JS, rows) == [f" ({ne(1)} पटक फेरि लिनुभयो: त्यो बाहेक {ne(10)})"]
+    assert hpage.evaluate(STANDINGS_JS, rows) == [f" ({ne(1)} पटक फेरि लिनुभयो: ती घटाउँदा {ne(10)})"]
 
     # The tap sends the rebuy; the real server answers it (here: this seat has chips there).
     to_lang(hpage, "en")

@@ -50,6 +50,11 @@ RETIRED = {
     "अर्को पटक": "the next hand is अर्को बाजी",
     "अर्को पालो": "the next hand is अर्को बाजी",
     "तपाईं ले": "तपाईंले is one word",
+    "नेटवर्क": "say इन्टरनेट",
+    "रिलोड": "say पेज फेरि खोल्नुहोस्",
+    "खेल न!": "तिमी at a family table: say खेल्नुहोस् न!",
+    "टेबलको आफ्नै": "a calque: say यो टेबलमा",
+    "त्यो बाहेक": "reads as besides: say ती घटाउँदा",
 }
 """Words the style note retires from the Nepali, and why (docs/nepali.md, "Words we do not say")."""
 KEPT_IN_LATIN = re.compile(
@@ -215,3 +220,24 @@ def test_a_sentence_about_the_players_a_table_seats_holds_at_every_preset() -> N
     for lang in ("en", "ne"):
         text = strings()["strings"][lang]["err.game/players"]
         assert not numbers.search(text), (lang, text)
+
+
+PLAYERS_IN_WORDS = re.compile(
+    r"(दुई|तीन|चार|पाँच|छ|सात|आठ|नौ|दस)(देखि \S+)? (जना|वा बढी|कम्प्युटर खेलाडी)"
+)
+
+
+def test_numbers_of_players_are_digits_in_nepali() -> None:
+    found = [f"{where}: {text}" for where, text in nepali_texts() if PLAYERS_IN_WORDS.search(text)]
+    assert found == [], "\n".join(found)
+
+
+def test_a_message_the_server_could_not_take_says_what_to_do_next() -> None:
+    """A malformed request is the page's, not a chat message (सन्देश): say what to do next."""
+    data = strings()["strings"]
+    keys = [key for key in data["en"] if key.startswith("err.message/")]
+    assert keys
+    for key in keys:
+        assert "सन्देश" not in data["ne"][key], key
+        assert data["ne"][key].endswith(("खोल्नुहोस्।", "गर्नुहोस्।")), key
+        assert re.search(r"(reload|try again)[^:]*\.$", data["en"][key]), key

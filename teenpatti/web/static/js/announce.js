@@ -25,9 +25,10 @@ export function endsHand(prev, st) {
 }
 
 /**
- * The moves made between `prev` and `st` in the same hand, one clause each ("Asha: Chaal 20"). This
- * player's own moves are not repeated, except one the turn timer made for them ("Time ran out: you
- * packed"); a timeout and a side show's outcome are said as the news they are (happened.js).
+ * The moves made between `prev` and `st` in the same hand, one clause each ("Asha: Chaal 20"),
+ * this player's own too but See ("You: Chaal 20": the echo that the move was made, as a keyboard
+ * or screen-reader player cannot see the chips fly); a timeout and a side show's outcome are said as
+ * the news they are (happened.js).
  */
 function moveLines(prev, st) {
   const lines = [];
@@ -37,7 +38,8 @@ function moveLines(prev, st) {
     const news = newsOf(st, actions, i);
     if (action.timeout) lines.push(news);
     else {
-      if (action.seat !== st.you) lines.push(t("did.line", { name: seatName(st, action.seat), what: moveText(action, action.paid) }));
+      // my own See is said as the cards it turned over (below)
+      if (action.seat !== st.you || action.do !== "see") lines.push(t("did.line", { name: seatName(st, action.seat), what: moveText(action, action.paid) }));
       if (news) lines.push(news);
     }
   }

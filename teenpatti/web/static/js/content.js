@@ -28,7 +28,7 @@ export const RULES = [
     body: [
       {
         en: "Two to six players, one pack of 52 cards, no jokers. Each player gets three cards and decides how long to stay in: blind or seen, until one player is left or the cards are turned over.",
-        ne: "दुईदेखि छ जना खेलाडी, ५२ पत्तीको एउटा गड्डी, जोकर हुँदैन। हरेक खेलाडीले तीन पत्ती पाउनुहुन्छ र कतिन्जेल टिक्ने भनेर आफैँ निर्णय गर्नुहुन्छ: ब्लाइन्ड वा सिन भएर, एक जना मात्र बाँकी नरहुन्जेल वा तास नखोलिउन्जेल।",
+        ne: "२ देखि ६ जना खेलाडी, ५२ पत्तीको एउटा गड्डी, जोकर हुँदैन। हरेक खेलाडीले तीन पत्ती पाउनुहुन्छ र कतिन्जेल टिक्ने भनेर आफैँ निर्णय गर्नुहुन्छ: ब्लाइन्ड वा सिन भएर, एक जना मात्र बाँकी नरहुन्जेल वा तास नखोलिउन्जेल।",
       },
       {
         en: "Everyone starts each game with 1,000 play chips. They are only the score: they cannot be bought or sold and start again from 1,000 every game. A game is 10, 20 or 30 hands; the most chips after the last hand wins.",
@@ -88,7 +88,7 @@ export const RULES = [
     body: [
       {
         en: "When only two players are left, the player on turn may pay their chaal and ask for a show. Both hands are turned over and the better one takes the pot. On equal hands, the player who asked loses.",
-        ne: "दुई जना मात्र बाँकी हुँदा पालो भएको खेलाडीले आफ्नो चाल तिरेर सो माग्न सक्नुहुन्छ। दुवैको तास खोलिन्छ र ठूलो तासले पोट लिन्छ। तास बराबर भए सो माग्नेको हार हुन्छ।",
+        ne: "२ जना मात्र बाँकी हुँदा पालो भएको खेलाडीले आफ्नो चाल तिरेर सो माग्न सक्नुहुन्छ। दुवैको तास खोलिन्छ र ठूलो तासले पोट लिन्छ। तास बराबर भए सो माग्नेको हार हुन्छ।",
       },
       {
         en: "A blind player may ask anyone for a show. A seen player may ask only a seen player; against a blind player, a seen player must chaal, raise or pack.",
@@ -102,7 +102,7 @@ export const RULES = [
     body: [
       {
         en: "With three or more players still in, a seen player may ask the player just before them for a side show, if that player is seen too. It costs a seen chaal.",
-        ne: "तीन वा बढी खेलाडी बाँकी हुँदा सिन खेलाडीले आफूभन्दा ठीक अघिको खेलाडीसँग, उहाँ पनि सिन हुनुहुन्छ भने, साइड सो माग्न सक्नुहुन्छ। यसमा सिनको एउटा चाल तिर्नुपर्छ।",
+        ne: "३ वा बढी खेलाडी बाँकी हुँदा सिन खेलाडीले आफूभन्दा ठीक अघिको खेलाडीसँग, उहाँ पनि सिन हुनुहुन्छ भने, साइड सो माग्न सक्नुहुन्छ। यसमा सिनको एउटा चाल तिर्नुपर्छ।",
       },
       {
         en: "If the other player accepts, only the two of them see both hands, and the lower hand packs (on equal hands, the one who asked packs). If they decline, play goes on as if a chaal had been made.",
@@ -212,8 +212,8 @@ export const WORDS = [
   { word: "Blind", ne: "ब्लाइन्ड", en: "Playing without having looked at your cards.", neMeaning: "आफ्नो तास नहेरी खेल्नु।" },
   { word: "Seen", ne: "सिन", en: "Having looked at your cards; a seen chaal costs double.", neMeaning: "तास हेरिसकेको; सिनको चाल दोब्बर पर्छ।" },
   { word: "Pack", ne: "प्याक", en: "To give up the hand.", neMeaning: "बाजी छोड्नु।" },
-  { word: "Show", ne: "सो", en: "With two players left, both hands turned over to see who wins.", neMeaning: "दुई जना बाँकी हुँदा को जित्छ हेर्न दुवैको तास खोल्नु।" },
-  { word: "Side show", ne: "साइड सो", en: "A private comparison with the player before you; the lower hand packs.", neMeaning: "आफूभन्दा अघिको खेलाडीसँग दुई जनाबीच मात्र तास दाँज्नु; सानो तास प्याक हुन्छ।" },
+  { word: "Show", ne: "सो", en: "With two players left, both hands turned over to see who wins.", neMeaning: "२ जना बाँकी हुँदा को जित्छ हेर्न दुवैको तास खोल्नु।" },
+  { word: "Side show", ne: "साइड सो", en: "A private comparison with the player before you; the lower hand packs.", neMeaning: "आफूभन्दा अघिको खेलाडीसँग २ जनाबीच मात्र तास दाँज्नु; सानो तास प्याक हुन्छ।" },
   { word: "Trial", ne: "ट्रायल", en: "Trail: three cards of one rank, the top kind of hand.", neMeaning: "एउटै अङ्कका तीन पत्ती: सबैभन्दा माथिको तास।" },
   { word: "Double run", ne: "डबल रन", en: "Pure sequence: three cards in a row in one suit.", neMeaning: "एउटै रङका लगातार तीन पत्ती।" },
   { word: "Run", ne: "रन", en: "Sequence: three cards in a row, suits mixed.", neMeaning: "रङ फरक भएका लगातार तीन पत्ती।" },
@@ -256,7 +256,7 @@ export const FAQ = [
     q: { en: "How does a side show work?", ne: "साइड सो कसरी हुन्छ?" },
     a: {
       en: "With three or more still in, a seen player asks the seen player just before them. If they accept, the two compare privately and the lower hand packs; on equal hands the asker packs.",
-      ne: "तीन वा बढी बाँकी हुँदा सिन खेलाडीले आफूभन्दा ठीक अघिको सिन खेलाडीसँग माग्नुहुन्छ। उहाँले ‘हुन्छ’ भन्नुभए दुई जनाले मात्र तास दाँज्नुहुन्छ र सानो तास प्याक हुन्छ; बराबर भए माग्ने प्याक हुनुहुन्छ।",
+      ne: "३ वा बढी बाँकी हुँदा सिन खेलाडीले आफूभन्दा ठीक अघिको सिन खेलाडीसँग माग्नुहुन्छ। उहाँले ‘हुन्छ’ भन्नुभए २ जनाले मात्र तास दाँज्नुहुन्छ र सानो तास प्याक हुन्छ; बराबर भए माग्ने प्याक हुनुहुन्छ।",
     },
   },
   {
@@ -267,10 +267,10 @@ export const FAQ = [
     },
   },
   {
-    q: { en: "Are the chips worth anything?", ne: "के चिप्सले केही किन्न सकिन्छ?" },
+    q: { en: "Are the chips worth anything?", ne: "के चिप्सले केही किन्न मिल्छ?" },
     a: {
       en: "No. Everyone gets the same 1,000 play chips at the start of every game. They cannot be bought, sold or carried over: they are just the score.",
-      ne: "छैन। हरेक खेलको सुरुमा सबैले उही १,००० खेल-चिप्स पाउनुहुन्छ। किन्न, बेच्न वा अर्को खेलमा लैजान मिल्दैन: यी हिसाब राख्न मात्र हुन्।",
+      ne: "मिल्दैन। हरेक खेलको सुरुमा सबैले उही १,००० खेल-चिप्स पाउनुहुन्छ। किन्न, बेच्न वा अर्को खेलमा लैजान मिल्दैन: यी हिसाब राख्न मात्र हुन्।",
     },
   },
   {
@@ -284,7 +284,7 @@ export const FAQ = [
     q: { en: "What happens if I lose my connection?", ne: "इन्टरनेट टुटे के हुन्छ?" },
     a: {
       en: "The page reconnects by itself and puts you back in your seat, even after a reload. If you stay away too long, the computer plays your seat until you are back.",
-      ne: "पेज आफैँ फेरि जोडिन्छ र तपाईंलाई आफ्नै सिटमा फर्काउँछ, रिलोड गरे पनि। धेरै बेर टाढा रहे तपाईं नफर्कुन्जेल कम्प्युटरले तपाईंको सिट खेल्छ।",
+      ne: "पेज आफैँ फेरि जोडिन्छ र तपाईंलाई आफ्नै सिटमा फर्काउँछ, पेज फेरि खोल्दा पनि। धेरै बेर टाढा रहे तपाईं नफर्कुन्जेल कम्प्युटरले तपाईंको सिट खेल्छ।",
     },
   },
 ];
@@ -296,27 +296,27 @@ export const TIPS = [
   },
   {
     en: "At a table of four, a pair is the best hand 57% of the time: a pair of twos only 41%, a pair of aces 75%. A colour or better is best 88% of the time, a run or better 95%.",
-    ne: "चार जनाको टेबलमा जुट ५७% पटक सबैभन्दा ठूलो तास हुन्छ: दुक्कीको जुट ४१% मात्र, एक्काको जुट ७५%। कलर वा माथि ८८% पटक, रन वा माथि ९५% पटक सबैभन्दा ठूलो हुन्छ।",
+    ne: "४ जनाको टेबलमा जुट ५७% पटक सबैभन्दा ठूलो तास हुन्छ: दुक्कीको जुट ४१% मात्र, एक्काको जुट ७५%। कलर वा माथि ८८% पटक, रन वा माथि ९५% पटक सबैभन्दा ठूलो हुन्छ।",
   },
   {
     en: "With four players, at least one of the other three holds a pair or better 59% of the time, yet in 31% of deals the best hand at the table is only a high card.",
-    ne: "चार जना हुँदा बाँकी तीनमध्ये कम्तीमा एक जनासँग ५९% पटक जुट वा माथि हुन्छ, तर ३१% बाजीमा टेबलकै सबैभन्दा ठूलो तास हाइ कार्ड मात्र हुन्छ।",
+    ne: "४ जना हुँदा बाँकी ३ मध्ये कम्तीमा एक जनासँग ५९% पटक जुट वा माथि हुन्छ, तर ३१% बाजीमा टेबलकै सबैभन्दा ठूलो तास हाइ कार्ड मात्र हुन्छ।",
   },
   {
     en: "An ace high beats one random hand 67% of the time but is the best of four hands only 31% of the time. It is worth more in a side show, against one player, than in a big raise against the whole table.",
-    ne: "एक्का भएको हाइ कार्डले जुनसुकै एक जनाको तासलाई ६७% पटक जित्छ, तर चार जनाको तासमध्ये ३१% पटक मात्र सबैभन्दा ठूलो हुन्छ। पूरै टेबलविरुद्ध ठूलो रेजभन्दा एक जनासँगको साइड सोमा यो बढी काम लाग्छ।",
+    ne: "एक्का भएको हाइ कार्डले जुनसुकै एक जनाको तासलाई ६७% पटक जित्छ, तर ४ जनाको तासमध्ये ३१% पटक मात्र सबैभन्दा ठूलो हुन्छ। पूरै टेबलविरुद्ध ठूलो रेजभन्दा एक जनासँगको साइड सोमा यो बढी काम लाग्छ।",
   },
   {
     en: "A pair beats one random hand 83% of the time and two random hands 69% of the time: the fewer players left, the more it is worth. Pack a weak hand early; every chaal you skip is chips kept for a better one.",
-    ne: "जुटले जुनसुकै एक जनाको तासलाई ८३% र दुई जनाको तासलाई ६९% पटक जित्छ: जति कम खेलाडी बाँकी, त्यति बढी काम लाग्छ। कमजोर तास चाँडै प्याक गर्नुहोस्; नतिरेको हरेक चाल राम्रो तासका लागि बचेको चिप्स हो।",
+    ne: "जुटले जुनसुकै एक जनाको तासलाई ८३% र २ जनाको तासलाई ६९% पटक जित्छ: जति कम खेलाडी बाँकी, त्यति बढी काम लाग्छ। कमजोर तास चाँडै प्याक गर्नुहोस्; नतिरेको हरेक चाल राम्रो तासका लागि बचेको चिप्स हो।",
   },
   {
     en: "Trails and pure sequences are rare: 100 of the 22,100 hands. At a table of four somebody holds one only about once in 55 deals.",
-    ne: "ट्रायल र डबल रन दुर्लभ हुन्छन्: २२,१०० मध्ये १०० तास मात्र। चार जनाको टेबलमा कसैसँग यस्तो तास करिब ५५ बाजीमा एक पटक मात्र आउँछ।",
+    ne: "ट्रायल र डबल रन दुर्लभ हुन्छन्: २२,१०० मध्ये १०० तास मात्र। ४ जनाको टेबलमा कसैसँग यस्तो तास करिब ५५ बाजीमा एक पटक मात्र आउँछ।",
   },
 ];
 
 export const TIPS_METHOD = {
   en: "How these figures were found: the counts are exact, made with this project's own hand evaluator over all 22,100 three-card hands at our table's ranking; the figures against one or two hands are exact too; the four-player figures come from one million random deals and are rounded to whole percents. Equal hands count as best.",
-  ne: "यी अङ्क कसरी निकालिए: गन्ती यही खेलको आफ्नै तास दाँज्ने प्रोग्रामले हाम्रो टेबलको क्रममा सबै २२,१०० तास गनेर निकालेको हो, त्यसैले ठ्याक्कै हो; एक वा दुई जनाको तासविरुद्धका अङ्क पनि ठ्याक्कै हुन्; चार खेलाडीका अङ्क दस लाख पटक तास फिटेर बाँडेर निकालिएका र पूरा प्रतिशतमा मिलाइएका हुन्। बराबर तासलाई पनि सबैभन्दा ठूलो गनिएको छ।",
+  ne: "यी अङ्क कसरी निकालिए: गन्ती यही खेलको आफ्नै तास दाँज्ने प्रोग्रामले हाम्रो टेबलको क्रममा सबै २२,१०० तास गनेर निकालेको हो, त्यसैले ठ्याक्कै हो; एक वा २ जनाको तासविरुद्धका अङ्क पनि ठ्याक्कै हुन्; चार खेलाडीका अङ्क दस लाख पटक तास फिटेर बाँडेर निकालिएका र पूरा प्रतिशतमा मिलाइएका हुन्। बराबर तासलाई पनि सबैभन्दा ठूलो गनिएको छ।",
 };
