@@ -79,6 +79,7 @@ export const RULES = [
       {
         en: "Pack: give up the hand. What you have put in stays in the pot. When everyone else has packed, the last player takes the pot without showing.",
         ne: "प्याक: बाजी छोड्नुहोस्। तपाईंले हालेका चिप्स पोटमै रहन्छन्। अरू सबैले प्याक गरेपछि बाँकी रहनुभएको खेलाडीले तास नदेखाई पोट लिनुहुन्छ।",
+        plays: ["pack-last-player-takes-pot-unseen"],
       },
     ],
   },
@@ -87,8 +88,9 @@ export const RULES = [
     title: { en: "Show", ne: "सो" },
     body: [
       {
-        en: "When only two players are left, the player on turn may pay their chaal and ask for a show. Both hands are turned over and the better one takes the pot. On equal hands, the player who asked loses.",
-        ne: "२ जना मात्र बाँकी हुँदा पालो भएको खेलाडीले आफ्नो चाल तिरेर सो माग्न सक्नुहुन्छ। दुवैको तास खोलिन्छ र ठूलो तासले पोट लिन्छ। तास बराबर भए सो माग्नेको हार हुन्छ।",
+        en: "When only two players are left, the player on turn may pay their chaal and ask for a show. Both hands are turned over and the better one takes the pot. On equal hands, the player who asked loses, unless the chaal paid for the show brings the pot to its limit: then it is the pot limit's showdown, and equal hands share the pot.",
+        ne: "२ जना मात्र बाँकी हुँदा पालो भएको खेलाडीले आफ्नो चाल तिरेर सो माग्न सक्नुहुन्छ। दुवैको तास खोलिन्छ र ठूलो तासले पोट लिन्छ। तास बराबर भए सो माग्नेको हार हुन्छ, तर सोका लागि तिरेको चालले पोट सीमामा पुग्यो भने पोटको सीमाको सो हुन्छ, र बराबर तासले पोट बाँड्छन्।",
+        plays: ["show-seen-vs-seen", "show-tie-asker-loses", "potlimit-show-reaches-limit-ties-share-nepal"],
       },
       {
         en: "A blind player may ask anyone for a show. A seen player may ask only a seen player; against a blind player, a seen player must chaal, raise or pack.",
@@ -107,6 +109,7 @@ export const RULES = [
       {
         en: "If the other player accepts, only the two of them see both hands, and the lower hand packs (on equal hands, the one who asked packs). If they decline, play goes on as if a chaal had been made.",
         ne: "अर्को खेलाडीले ‘हुन्छ’ भन्नुभए ती दुईले मात्र एकअर्काको तास हेर्नुहुन्छ, र सानो तास प्याक हुन्छ (बराबर भए माग्ने प्याक हुनुहुन्छ)। ‘हुँदैन’ भन्नुभए चाल भएजस्तै खेल अघि बढ्छ।",
+        plays: ["sideshow-accept-asker-wins", "sideshow-accept-asker-loses", "sideshow-accept-tie-asker-packs", "sideshow-decline-turn-passes"],
       },
     ],
   },
@@ -117,6 +120,7 @@ export const RULES = [
       {
         en: "When the pot reaches 100 boots (1,000 chips with a boot of 10), betting stops and everyone still in shows. The best hand takes the pot; equal best hands share it.",
         ne: "पोट १०० बुट (बुट १० भए १,००० चिप्स) पुगेपछि चाल हाल्न रोकिन्छ र बाँकी सबैको तास खोलिन्छ। सबैभन्दा ठूलो तासले पोट लिन्छ; बराबर भए बाँडिन्छ।",
+        plays: ["potlimit-nepal-default-1000", "potlimit-shared-odd-chip-anticlockwise"],
       },
       {
         en: "If you cannot afford your chaal, you may go all in with what you have left, and everyone still in shows at once. Going all in, you can win from each player only as much as you put in yourself; the rest is a side pot for the best of the others.",
@@ -248,8 +252,9 @@ export const FAQ = [
   {
     q: { en: "Who wins a show when both hands are equal?", ne: "सोमा दुवैको तास बराबर भए कसले जित्छ?" },
     a: {
-      en: "The player who did not ask. Suits never break a tie, so equal hands go against the player who asked for the show.",
-      ne: "सो नमाग्नेले। रङले बराबरी छुट्याउँदैन, त्यसैले तास बराबर हुँदा सो माग्नेको हार हुन्छ।",
+      en: "The player who did not ask. Suits never break a tie, so equal hands go against the player who asked for the show; but when the chaal paid for the show brings the pot to its limit, it is the pot limit's showdown, and equal hands share the pot.",
+      ne: "सो नमाग्नेले। रङले बराबरी छुट्याउँदैन, त्यसैले तास बराबर हुँदा सो माग्नेको हार हुन्छ; तर सोका लागि तिरेको चालले पोट सीमामा पुग्यो भने पोटको सीमाको सो हुन्छ, र बराबर तासले पोट बाँड्छन्।",
+      plays: ["show-tie-asker-loses", "potlimit-show-reaches-limit-ties-share-nepal"],
     },
   },
   {
@@ -257,6 +262,7 @@ export const FAQ = [
     a: {
       en: "With three or more still in, a seen player asks the seen player just before them. If they accept, the two compare privately and the lower hand packs; on equal hands the asker packs.",
       ne: "३ वा बढी बाँकी हुँदा सिन खेलाडीले आफूभन्दा ठीक अघिको सिन खेलाडीसँग माग्नुहुन्छ। उहाँले ‘हुन्छ’ भन्नुभए २ जनाले मात्र तास दाँज्नुहुन्छ र सानो तास प्याक हुन्छ; बराबर भए माग्ने प्याक हुनुहुन्छ।",
+      plays: ["sideshow-accept-asker-loses", "sideshow-accept-tie-asker-packs"],
     },
   },
   {
