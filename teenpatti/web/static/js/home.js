@@ -573,6 +573,12 @@ export function joinPage(app, code = "", message = "") {
           form.querySelector("[type=submit]").hidden = true;
           form.querySelector("[data-testid=name]").closest(".field").hidden = true;
         };
+        if (table.status !== "waiting" && store.goneToken(code) && !status.textContent) {
+          // this phone's seat here was taken away by the host: say so at once, beside Watch
+          // (sitting down again is still tried, in case the host has let them back)
+          status.textContent = t("err.seat/removed");
+          watch.hidden = false;
+        }
         if (table.status !== "waiting") {
           // a latecomer takes a computer's seat from the next hand, if the host lets them
           const free = table.settings.late !== false && table.seats.some((seat) => !seat.person);

@@ -102,7 +102,9 @@ export class Social {
       for (const row of st.seats) {
         const before = prev.seats[row.seat];
         if (before && before.person && !row.person && row.seat !== st.you) {
-          app.announce(t("host.left", { name: before.name }));
+          // the host removed them (their name is among this game's removed), or they left
+          const removed = (st.removed || []).includes(before.name);
+          app.announce(t(removed ? "host.removedName" : "host.left", { name: before.name }));
         }
       }
     }

@@ -577,6 +577,7 @@ export const EN = {
   "host.leave": "Give up your seat",
   "host.leaveAsk": "Give up your seat for good? The computer plays it, and your link stops working.",
   "host.left": "{name} left the table; the computer plays the seat",
+  "host.removedName": "The host removed {name}; the computer plays the seat",
   "host.yes": "Yes",
   "host.no": "No",
   "host.newHost": "{name} is the host now",
