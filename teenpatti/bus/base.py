@@ -25,7 +25,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
-__all__ = ["MISSED", "PRESENCE", "Bus", "Listener", "open_bus"]
+import msgspec
+
+__all__ = ["MISSED", "PRESENCE", "Announcement", "Bus", "Listener", "open_bus"]
 
 Listener = Callable[[str, int], Awaitable[None]]
 """Called with ``(code, version)`` when another process has appended to a table's log, and with
@@ -36,6 +38,24 @@ MISSED = "*"
 
 PRESENCE = 0
 """The version announced when only who is connected changed (read :meth:`Bus.online` again)."""
+
+
+class Announcement(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What a process publishes: table ``code`` has events up to ``version`` (:data:`PRESENCE`:
+    only who is connected changed); ``from`` names the process that wrote them (a process skips
+    its own).
+
+    >>> heard = msgspec.json.encode(Announcement("K7WQ3M", 12, "host:41:9f"))
+    >>> heard
+    b'{"code":"K7WQ3M","version":12,"from":"host:41:9f"}'
+    >>> msgspec.json.decode(heard, type=Announcement).version
+    12
+    """
+
+    code: str
+    version: int
+    sender: str = msgspec.field(default="", name="from")
+    """(Absent: a process of none of ours, never this one.)"""
 
 
 class Bus(Protocol):

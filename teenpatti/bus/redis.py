@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import secrets
@@ -20,11 +19,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 
-from .base import MISSED, Listener
+from .base import MISSED, Announcement, Listener
 
 __all__ = ["CHANNEL", "RedisBus"]
 
@@ -88,6 +88,8 @@ return 0
 """
 
 log = logging.getLogger("teenpatti.bus")
+_told = msgspec.json.Encoder().encode
+_heard = msgspec.json.Decoder(Announcement).decode
 
 CONNECT_TIMEOUT = 2.0
 """Seconds to connect to Redis."""
@@ -192,10 +194,10 @@ class RedisBus:
                         if kind != "message":
                             continue
                         try:
-                            data = json.loads(message["data"])
-                            if data.get("from") == self.owner:
+                            heard = _heard(message["data"])
+                            if heard.sender == self.owner:
                                 continue
-                            await listener(str(data["code"]), int(data["version"]))
+                            await listener(heard.code, heard.version)
                         except Exception:  # one bad message must not stop the listener
                             log.exception("bus message %r not handled", message.get("data"))
                     return  # unsubscribed
@@ -220,7 +222,7 @@ class RedisBus:
 
     async def publish(self, code: str, version: int) -> None:
         """Announce a table's new version to the other processes that hold it."""
-        payload = json.dumps({"code": code, "version": version, "from": self.owner})
+        payload = _told(Announcement(code, version, self.owner))
         await self._announce(
             keys=[_ONLINE + code, _LEASE + code], args=[payload, self.owner, CHANNEL]
         )
