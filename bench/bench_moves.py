@@ -39,6 +39,7 @@ from teenpatti.tables.live.service import TableService, Timing
 from teenpatti.tables.live.table import Connection, LiveTable
 from teenpatti.tables.live.time_source import ManualClock
 from teenpatti.tables.play import commands
+from teenpatti.tables.play.commands import convert
 
 TIMING = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, idle_after=1e9)
 WEIGHTS = {
@@ -99,7 +100,7 @@ async def run(tables: int, moves: int, seed: int) -> dict[str, float]:
             live = service.get(code)
             for seat in range(6):
                 live.connections.add(Connection(seat, 100_000, None, NullSink(), patches=True))
-            await service.command(code, 0, {"type": "start"})
+            await service.command(code, 0, convert({"type": "start"}))
             lives.append(live)
         await clock.advance(0.0)
         await service.tasks.settle()

@@ -35,6 +35,7 @@ from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.live.service import TableService, Timing
 from teenpatti.tables.live.table import Connection, LiveTable
 from teenpatti.tables.live.time_source import ManualClock
+from teenpatti.tables.play.commands import convert
 
 TIMING = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, idle_after=1e9)
 WEIGHTS = {"chaal": 8, "see": 3, "raise": 1, "pack": 1, "show": 1, "sideshow": 1}
@@ -51,7 +52,7 @@ async def random_move(
     starting the next game or letting the clock deal the next hand (nobody to act yet)."""
     table = live.table
     if table.status == "finished":
-        await service.command(table.code, 0, {"type": "again"})
+        await service.command(table.code, 0, convert({"type": "again"}))
         await clock.advance(0.0)
         await service.tasks.settle()
         return None
@@ -108,7 +109,7 @@ async def one_round(mode: str, tables: int, moves: int, seed: int, folder: Path)
             live = service.get(code)
             for seat in (0, 1, 2, 3, 4, 5, None):
                 live.connections.add(Connection(seat, limit=100_000, patches=mode == "patches"))
-            await service.command(code, 0, {"type": "start"})
+            await service.command(code, 0, convert({"type": "start"}))
             lives.append(live)
         await clock.advance(0.0)
         await service.tasks.settle()
@@ -130,7 +131,7 @@ async def one_round(mode: str, tables: int, moves: int, seed: int, folder: Path)
                 hand = live.render.public_state().hand
                 done = 0 if hand is None else len(hand.actions)
                 started = time.process_time()
-                await service.command(table.code, actor, {"type": "act", "action": action})
+                await service.command(table.code, actor, convert({"type": "act", "action": action}))
                 await service.tasks.settle()
                 move_cpu += time.process_time() - started
                 made += 1

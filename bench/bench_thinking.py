@@ -27,6 +27,7 @@ from teenpatti.engine import Action, HandView
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.live.service import TableService, Timing
 from teenpatti.tables.live.thinker import Failed, Thinker
+from teenpatti.tables.play.commands import convert
 
 TIMING = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, idle_after=1e9)
 TICK = 0.005
@@ -72,7 +73,7 @@ async def play(args: argparse.Namespace, inline: bool, folder: Path) -> tuple[li
             table = service.get(code).table
             hand = table.game.hand if table.game is not None else None
             if hand is not None and not hand.finished and hand.actor == 0:
-                await service.command(code, 0, {"type": "act", "action": {"do": "pack"}})
+                await service.command(code, 0, convert({"type": "act", "action": {"do": "pack"}}))
     actions = int((stored("teenpatti_actions_total") or 0.0) - start_actions)
     await service.stop()
     await service.store.close()

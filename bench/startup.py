@@ -32,6 +32,7 @@ from proc import cpu_seconds
 
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.live.codes import ALPHABET, new_seed
+from teenpatti.tables.play.commands import Move, read
 from teenpatti.tables.play.events import encode
 from teenpatti.tables.play.table import Settings, Table, token_hash
 
@@ -68,7 +69,7 @@ def one_log(events: int, rng: random.Random) -> list[dict[str, Any]]:
             raw: dict[str, Any] = {"do": move.kind.value}
             if move.kind.value == "sideshow" and move.targets:
                 raw["with"] = rng.choice(list(move.targets))
-            add(table.act_event(seat, raw))
+            add(table.act_event(seat, read(Move, raw, "action")))
     return log[:events] if events else log[:1]
 
 

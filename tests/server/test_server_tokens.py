@@ -28,6 +28,7 @@ from teenpatti.push.sender import PushConfig
 from teenpatti.push.subscription import PushHosts
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.live.service import Timing
+from teenpatti.tables.play.commands import convert
 from teenpatti.web.app import create_app
 
 FAST = Timing(bot_delay=(0.05, 0.05), result_pause=0.1, first_deal=0.05, reconnect_grace=5.0)
@@ -142,9 +143,9 @@ def test_a_stale_token_is_refused_by_every_route(tmp_path: Path) -> None:
             chandra = (
                 await client.post(f"/api/tables/{code}/join", json={"name": "Chandra"})
             ).json()
-            await service.command(code, 0, {"type": "start"})
-            await service.command(code, 0, {"type": "remove", "seat": bob["seat"]})
-            await service.command(code, chandra["seat"], {"type": "leave"})
+            await service.command(code, 0, convert({"type": "start"}))
+            await service.command(code, 0, convert({"type": "remove", "seat": bob["seat"]}))
+            await service.command(code, chandra["seat"], convert({"type": "leave"}))
             guests = iter(range(100))
 
             async def ask(method: str, path: str, token: str | None) -> httpx.Response:
@@ -181,7 +182,7 @@ def test_a_stale_token_is_refused_by_every_route(tmp_path: Path) -> None:
             seat = service.tables[code].table.seats[bob["seat"]]
             assert seat.name.startswith("Guest") and seat.token_hash is not None
             await check(bob["token"], "seat/removed", readmitted=False)
-            await service.command(code, 0, {"type": "readmit", "name": "Bob"})
+            await service.command(code, 0, convert({"type": "readmit", "name": "Bob"}))
             await check(bob["token"], "seat/removed", readmitted=True)
 
     asyncio.run(asyncio.wait_for(body(), 120))

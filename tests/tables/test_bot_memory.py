@@ -18,6 +18,7 @@ from teenpatti.bots.model import TableModel
 from teenpatti.engine import view
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.live.service import TableService, Timing
+from teenpatti.tables.play.commands import convert
 
 FAST = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, reconnect_grace=60.0)
 
@@ -45,7 +46,7 @@ def test_computer_players_learn_across_the_hands_of_a_game(tmp_path: Path) -> No
             if game.hands_played >= 4:
                 await service.thinker.idle()  # the players learn on their own thread
                 break
-            await service.command(code, 0, {"type": "act", "action": {"do": "pack"}})
+            await service.command(code, 0, convert({"type": "act", "action": {"do": "pack"}}))
         finished = list(game.played)
         bots = {s: b for s, b in live.bots.items() if isinstance(b, HardBot)}
         assert set(bots) == {1, 2}

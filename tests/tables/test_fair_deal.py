@@ -22,6 +22,7 @@ from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.live.service import TableService, Timing
 from teenpatti.tables.live.table import LiveTable
 from teenpatti.tables.live.time_source import ManualClock
+from teenpatti.tables.play.commands import convert
 from teenpatti.tables.play.table import TableError
 
 TIMING = Timing(
@@ -44,7 +45,7 @@ async def started(service: TableService, hands: int = 10) -> LiveTable:
         {"name": "Host", "seats": 3, "preset": "nepal", "hands": hands, "turn_seconds": None}
     )
     await service.join(code, "Guest")
-    await service.command(code, 0, {"type": "start"})
+    await service.command(code, 0, convert({"type": "start"}))
     return service.get(code)
 
 
@@ -55,7 +56,7 @@ def part_for(live: LiveTable, part: str | None = None) -> dict[str, Any]:
 
 async def refused(service: TableService, live: LiveTable, seat: int | None, message: Any) -> str:
     with pytest.raises(TableError) as error:
-        await service.command(live.table.code, seat, message)
+        await service.command(live.table.code, seat, convert(message))
     return error.value.code
 
 
@@ -68,7 +69,7 @@ def test_each_persons_part_goes_into_the_deal_and_a_late_one_is_refused(tmp_path
         code = live.table.code
         secret = bytes.fromhex(live.table.next_seed or "")
         host, guest = part_for(live), part_for(live)
-        assert await service.command(code, 0, host)
+        assert await service.command(code, 0, convert(host))
         assert as_sent.state(live.table, 1)["next_parts"] == [0]
         # Refused, and nothing stored: a second part, a bad one, a spectator's, another hand's.
         version = live.table.version
@@ -78,7 +79,7 @@ def test_each_persons_part_goes_into_the_deal_and_a_late_one_is_refused(tmp_path
         assert await refused(service, live, None, guest) == "table/not_seated"
         assert await refused(service, live, 1, {**guest, "for": "0" * 64}) == "deal/late"
         assert live.table.version == version
-        assert await service.command(code, 1, guest)
+        assert await service.command(code, 1, convert(guest))
         await clock.advance(TIMING.first_deal)
         await service.tasks.settle()
         hand = live.table.game.hand  # type: ignore[union-attr]
@@ -124,7 +125,7 @@ def test_a_part_sent_before_a_restart_is_in_the_deal_after_it(tmp_path: Path) ->
         service = TableService(SqliteStore(tmp_path / "s.sqlite3"), TIMING, ManualClock())
         live = await started(service)
         part = part_for(live)
-        assert await service.command(live.table.code, 1, part)
+        assert await service.command(live.table.code, 1, convert(part))
         await service.stop()  # before the deal
         clock = ManualClock()
         again = TableService(SqliteStore(tmp_path / "s.sqlite3"), TIMING, clock)
@@ -173,7 +174,7 @@ def test_secrets_stay_hidden_until_the_game_ends_then_the_whole_chain_verifies(
             if not table.hand_in_play:
                 for seat in (0, 1):
                     if seat not in table.parts and table.next_seed is not None:
-                        await service.command(code, seat, part_for(live))
+                        await service.command(code, seat, convert(part_for(live)))
                         sent += 1
                 await clock.advance(TIMING.result_pause)
                 await service.tasks.settle()
@@ -186,7 +187,7 @@ def test_secrets_stay_hidden_until_the_game_ends_then_the_whole_chain_verifies(
                 do = "show" if "show" in legal else "chaal" if actor == 0 else "pack"
                 if do not in legal:
                     do = legal[0] if legal[0] != "see" else legal[-1]
-                await service.command(code, actor, {"type": "act", "action": {"do": do}})
+                await service.command(code, actor, convert({"type": "act", "action": {"do": do}}))
             else:
                 await clock.advance(TIMING.bot_delay[1])
                 await service.tasks.settle()
@@ -210,8 +211,8 @@ def test_parts_do_not_put_the_deal_off(tmp_path: Path) -> None:
         service = TableService(SqliteStore(tmp_path / "s.sqlite3"), TIMING, clock)
         live = await started(service)
         await clock.advance(TIMING.first_deal * 0.6)
-        assert await service.command(live.table.code, 0, part_for(live))
-        assert await service.command(live.table.code, 1, part_for(live))
+        assert await service.command(live.table.code, 0, convert(part_for(live)))
+        assert await service.command(live.table.code, 1, convert(part_for(live)))
         await service.tasks.settle()
         assert not live.table.hand_in_play
         await clock.advance(TIMING.first_deal * 0.5)  # 1.1 pauses after the start
@@ -233,7 +234,7 @@ def test_a_part_sent_while_the_store_is_down_is_refused_and_never_stalls_the_dea
         part = part_for(live)
         store.down = True
         with pytest.raises(TableError) as error:
-            await service.command(live.table.code, 1, part)
+            await service.command(live.table.code, 1, convert(part))
         assert error.value.code == "store/unavailable" and error.value.retryable
         assert live.table.parts == {}
         store.down = False

@@ -14,6 +14,7 @@ from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.live.service import TableService, Timing
 from teenpatti.tables.live.table import Connection
 from teenpatti.tables.live.time_source import ManualClock
+from teenpatti.tables.play.commands import convert
 
 TIMING = Timing(
     bot_delay=(1.0, 1.0),
@@ -53,7 +54,7 @@ def test_joined_messages_are_each_seats_whole_state(tmp_path: Path) -> None:
 
             service.fanout.broadcast(live)
             check()
-            await service.command(code, 0, {"type": "start"})
+            await service.command(code, 0, convert({"type": "start"}))
             await clock.advance(TIMING.first_deal)
             await service.tasks.settle()
             while not all(c.queue.empty() for c in sockets.values()):  # what the moves sent
@@ -69,7 +70,7 @@ def test_joined_messages_are_each_seats_whole_state(tmp_path: Path) -> None:
                 await clock.advance(TIMING.bot_delay[1])
                 await service.tasks.settle()
             actor = game.hand.to_act
-            await service.command(code, actor, {"type": "act", "action": {"do": "see"}})
+            await service.command(code, actor, convert({"type": "act", "action": {"do": "see"}}))
             await service.tasks.settle()
             for conn in sockets.values():
                 while not conn.queue.empty():

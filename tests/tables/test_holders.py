@@ -24,6 +24,7 @@ from teenpatti.tables.live.service import TableService, Timing
 from teenpatti.tables.live.table import Connection
 from teenpatti.tables.live.time_source import ManualClock
 from teenpatti.tables.play import commands
+from teenpatti.tables.play.commands import convert
 from teenpatti.tables.play.table import token_hash
 from teenpatti.web.call import Calls
 from teenpatti.web.session import _handle
@@ -79,15 +80,15 @@ async def _story(tmp_path: Path, story: str) -> tuple[TableService, Any, Connect
     chandra, chandra_seat = await service.join(code, "Chandra")
     live = await service.find(code)
     if story != "removed before the game":
-        await service.command(code, 0, {"type": "start"})
+        await service.command(code, 0, convert({"type": "start"}))
     if story == "left":
         conn = Connection(chandra_seat, token_hash=token_hash(chandra))
-        await service.command(code, chandra_seat, {"type": "leave"})
+        await service.command(code, chandra_seat, convert({"type": "leave"}))
         return service, live, conn, "seat/left"
     conn = Connection(bob_seat, token_hash=token_hash(bob))
-    await service.command(code, 0, {"type": "remove", "seat": bob_seat})
+    await service.command(code, 0, convert({"type": "remove", "seat": bob_seat}))
     if story == "readmitted":
-        await service.command(code, 0, {"type": "readmit", "name": "Bob"})
+        await service.command(code, 0, convert({"type": "readmit", "name": "Bob"}))
     if story == "seat taken":
         await service.join(code, "Dev")  # a latecomer takes the computer's seat, Bob's old one
         assert live.table.seats[bob_seat].name == "Dev"

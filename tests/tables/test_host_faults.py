@@ -14,6 +14,7 @@ from test_service_faults import TIMING, FlakyStore, run, started
 from teenpatti.tables.live.service import TableService
 from teenpatti.tables.live.time_source import ManualClock
 from teenpatti.tables.play import chat
+from teenpatti.tables.play.commands import convert
 from teenpatti.tables.play.errors import Refusal
 
 
@@ -32,17 +33,17 @@ def test_a_paused_table_runs_no_clock_and_the_turn_starts_afresh_on_resume(
         # The store is down: the pause is refused (retryable) and the table is as it was.
         store.down = True
         with pytest.raises(Refusal) as refused:
-            await service.command(code, 0, {"type": "pause"})
+            await service.command(code, 0, convert({"type": "pause"}))
         assert refused.value.code == "store/unavailable" and not live.table.paused
         store.down = False
-        await service.command(code, 0, {"type": "pause"})
+        await service.command(code, 0, convert({"type": "pause"}))
         version = live.table.version
         assert live.timer is None and live.deadline is None
         await clock.advance(600.0)  # ten minutes: nobody is packed, no clock fires
         await service.tasks.settle()
         assert live.table.version == version and live.table.paused
         await clock.advance(5.0)
-        await service.command(code, 0, {"type": "resume"})
+        await service.command(code, 0, convert({"type": "resume"}))
         assert live.deadline == pytest.approx(clock.time() + 30)  # a whole turn again
         await clock.advance(30.1)
         await service.tasks.settle()
@@ -68,12 +69,14 @@ def test_chat_never_moves_the_turn_deadline(tmp_path: Path) -> None:
         version = live.table.version
         for i in range(4):  # the other player chats all turn long
             await clock.advance(7.0)
-            await service.command(code, 1 - actor, {"type": "chat", "emoji": chat.EMOJI[i]})
+            await service.command(
+                code, 1 - actor, convert({"type": "chat", "emoji": chat.EMOJI[i]})
+            )
             assert live.deadline == deadline
         # a move chosen before the chat is not stale because of it
         message = {"type": "act", "action": {"do": "see"}, "version": version}
         if any(a.kind.value == "see" for a in hand.legal_actions(actor)):
-            await service.command(code, actor, message)
+            await service.command(code, actor, convert(message))
             deadline = live.deadline
             version = live.table.version
         await clock.advance(deadline - clock.time() + 0.01)  # type: ignore[operator]
@@ -104,7 +107,7 @@ def test_a_chat_flood_is_refused_past_its_rate_and_the_state_stays_bounded(
             if i % 50 == 0:
                 await clock.advance(11.0)  # a new window now and then
             try:
-                await service.command(code, 1, {"type": "chat", "text": f"spam {i}"})
+                await service.command(code, 1, convert({"type": "chat", "text": f"spam {i}"}))
                 codes.append("ok")
             except Refusal as error:
                 codes.append(error.code)
@@ -116,7 +119,7 @@ def test_a_chat_flood_is_refused_past_its_rate_and_the_state_stays_bounded(
         store.down = True
         await clock.advance(11.0)
         with pytest.raises(Refusal) as refused:
-            await service.command(code, 0, {"type": "chat", "phrase": "bye"})
+            await service.command(code, 0, convert({"type": "chat", "phrase": "bye"}))
         assert refused.value.code == "store/unavailable"
         store.down = False
         assert live.table.said == codes.count("ok")

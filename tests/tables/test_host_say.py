@@ -12,6 +12,7 @@ import pytest
 from test_table import SEED, Log
 
 from teenpatti.tables.play import chat
+from teenpatti.tables.play.commands import Chat, Configure, Move, read
 from teenpatti.tables.play.errors import Refusal
 from teenpatti.tables.play.events import Left, Said, Seated, Voted, decode, encode
 from teenpatti.tables.play.table import Table
@@ -67,7 +68,7 @@ def finish(log: Log) -> None:
         actor = table.game.hand.actor
         assert actor is not None
         by = "bot" if table.seats[actor].late else "person"  # the computer plays a late seat
-        log.commit(table.act_event(actor, {"do": "pack"}, by=by))
+        log.commit(table.act_event(actor, read(Move, {"do": "pack"}, "action"), by=by))
 
 
 def test_only_the_host_or_a_majority_of_the_people_start_a_new_game() -> None:
@@ -99,7 +100,11 @@ def test_a_latecomer_takes_a_computer_seat_at_the_next_hand() -> None:
         assert table.game is not None and table.game.hand is not None
         actor = table.game.hand.actor
         assert actor is not None
-        log.commit(table.act_event(actor, {"do": "pack"}, by="bot" if actor == 2 else "person"))
+        log.commit(
+            table.act_event(
+                actor, read(Move, {"do": "pack"}, "action"), by="bot" if actor == 2 else "person"
+            )
+        )
     log.commit(table.hand_event(NEXT))
     seat = table.seats[2]
     assert (seat.name, seat.bot, seat.late) == ("Late", False, False)
@@ -112,16 +117,20 @@ def test_a_latecomer_takes_a_computer_seat_at_the_next_hand() -> None:
 def test_the_host_can_close_the_table_to_latecomers_and_change_the_chat() -> None:
     log = game(people=2)
     table = log.table
-    refused(lambda: table.configure_event(1, {"late": False}), "table/not_host", table)
-    refused(lambda: table.configure_event(0, {"late": "no"}), "settings/late", table)
-    refused(lambda: table.configure_event(0, {}), "settings/invalid", table)
+    refused(
+        lambda: table.configure_event(1, read(Configure, {"late": False})), "table/not_host", table
+    )
+    refused(
+        lambda: table.configure_event(0, read(Configure, {"late": "no"})), "settings/late", table
+    )
+    refused(lambda: table.configure_event(0, read(Configure, {})), "settings/invalid", table)
     version = table.game_version
-    log.commit(table.configure_event(0, {"late": False, "chat": False}))
+    log.commit(table.configure_event(0, read(Configure, {"late": False, "chat": False})))
     assert table.game_version == version  # a setting leaves the turn's clock alone
     assert as_sent.state(table, None)["settings"]["late"] is False
     refused(lambda: table.join_event("Late", "late"), "table/late_closed", table)
-    refused(lambda: table.chat_event(1, {"text": "hi"}), "chat/text_off", table)
-    log.commit(table.chat_event(1, {"phrase": "shabash"}))
+    refused(lambda: table.chat_event(1, read(Chat, {"text": "hi"})), "chat/text_off", table)
+    log.commit(table.chat_event(1, read(Chat, {"phrase": "shabash"})))
     same_after_replay(log)
 
 
@@ -164,20 +173,24 @@ def test_a_paused_table_takes_no_moves_and_deals_no_hand() -> None:
     refused(lambda: table.pause_event(0, False), "table/not_paused", table)
     log.commit(table.pause_event(0, True))
     refused(lambda: table.pause_event(0, True), "table/paused", table)
-    refused(lambda: table.act_event(actor, {"do": "pack"}), "table/paused", table)
+    refused(
+        lambda: table.act_event(actor, read(Move, {"do": "pack"}, "action")), "table/paused", table
+    )
     assert (
         as_sent.state(table, actor)["legal"] == [] and as_sent.state(table, None)["paused"] is True
     )
-    log.commit(table.chat_event(1, {"emoji": "🙏"}))  # the chat goes on
+    log.commit(table.chat_event(1, read(Chat, {"emoji": "🙏"})))  # the chat goes on
     log.commit(table.pause_event(0, False))
-    log.commit(table.act_event(actor, {"do": "pack"}))
+    log.commit(table.act_event(actor, read(Move, {"do": "pack"}, "action")))
     same_after_replay(log)
 
 
 def test_chat_is_checked_kept_short_and_never_holds_cards() -> None:
     log = game(people=2)
     table = log.table
-    refused(lambda: table.chat_event(None, {"phrase": "shabash"}), "table/not_seated", table)
+    refused(
+        lambda: table.chat_event(None, read(Chat, {"phrase": "shabash"})), "table/not_seated", table
+    )
     for bad, code in (
         ({"phrase": "nope"}, "chat/phrase"),
         ({"emoji": "<b>"}, "chat/emoji"),
@@ -187,11 +200,13 @@ def test_chat_is_checked_kept_short_and_never_holds_cards() -> None:
         ({"phrase": "bye", "emoji": "👍"}, "chat/invalid"),
         ({}, "chat/invalid"),
     ):
-        refused(lambda bad=bad: table.chat_event(1, bad), code, table)  # type: ignore[misc]
-    said = table.chat_event(1, {"text": "<img src=x onerror=alert(1)>  hi"})
+        refused(lambda bad=bad: table.chat_event(1, read(Chat, bad)), code, table)  # type: ignore[misc]
+    said = table.chat_event(1, read(Chat, {"text": "<img src=x onerror=alert(1)>  hi"}))
     assert said == Said(seat=1, kind="text", text="<img src=x onerror=alert(1)> hi")
     for i in range(chat.CHAT_KEPT + 5):
-        log.commit(table.chat_event(i % 2, {"phrase": chat.PHRASES[i % len(chat.PHRASES)]}))
+        log.commit(
+            table.chat_event(i % 2, read(Chat, {"phrase": chat.PHRASES[i % len(chat.PHRASES)]}))
+        )
     kept = as_sent.state(table, None)["chat"]
     assert len(kept) == chat.CHAT_KEPT and kept[-1]["n"] == chat.CHAT_KEPT + 5
     assert set(kept[-1]) == {"n", "seat", "kind", "text"}

@@ -24,6 +24,7 @@ from test_fanout import TIMING
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.live.table import Connection
 from teenpatti.tables.live.time_source import ManualClock
+from teenpatti.tables.play.commands import convert
 from teenpatti.tables.wire import messages
 from teenpatti.tables.wire.messages import LoggedMove, RebuyOffer, State
 from teenpatti.tables.wire.patch import apply, diff
@@ -50,7 +51,7 @@ def played() -> tuple[tuple[State, ...], ...]:
             await service.join(code, "Guest")
             live = service.get(code)
             live.connections.add(Connection(0))
-            await service.command(code, 0, {"type": "start"})
+            await service.command(code, 0, convert({"type": "start"}))
             for _ in range(600):
                 await service.tasks.settle()
                 public = service.fanout._public(live)
@@ -67,7 +68,9 @@ def played() -> tuple[tuple[State, ...], ...]:
                         action: dict[str, Any] = {"do": move.do.value}
                         if move.do.value == "sideshow" and move.targets:
                             action["with"] = rng.choice(move.targets)
-                        await service.command(code, hand.actor, {"type": "act", "action": action})
+                        await service.command(
+                            code, hand.actor, convert({"type": "act", "action": action})
+                        )
                         continue
                 await clock.advance(TIMING.bot_delay[1])
             assert live.table.status == "finished"

@@ -23,6 +23,7 @@ from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.live.service import TableService
 from teenpatti.tables.live.table import Connection
 from teenpatti.tables.live.time_source import ManualClock
+from teenpatti.tables.play.commands import convert
 from teenpatti.tables.play.table import token_hash
 from teenpatti.tables.wire.patch import apply
 
@@ -126,7 +127,7 @@ def test_patched_sockets_hold_the_whole_state_at_every_version(tmp_path: Path) -
 
             service.fanout.broadcast(live)
             check()
-            await service.command(code, 0, {"type": "start"})
+            await service.command(code, 0, convert({"type": "start"}))
             for _ in range(2000):
                 await service.tasks.settle()
                 latest = check()
@@ -142,7 +143,9 @@ def test_patched_sockets_hold_the_whole_state_at_every_version(tmp_path: Path) -
                         action: dict[str, Any] = {"do": move["do"]}
                         if move["do"] == "sideshow" and move["targets"]:
                             action["with"] = rng.choice(move["targets"])
-                        await service.command(code, actor, {"type": "act", "action": action})
+                        await service.command(
+                            code, actor, convert({"type": "act", "action": action})
+                        )
                         continue
                 await clock.advance(TIMING.bot_delay[1])
                 if state is not None and rng.random() < 0.05:  # a sync: the whole state next
@@ -180,7 +183,7 @@ def test_a_socket_whose_seat_moved_up_gets_the_whole_state(tmp_path: Path) -> No
             service.fanout.broadcast(live)
             service.fanout.broadcast(live)
             assert [m["type"] for m in drain(conn)] == ["state", "patch"]
-            await service.command(code, 1, {"type": "leave"})
+            await service.command(code, 1, convert({"type": "leave"}))
             (moved,) = drain(conn)
             assert moved["type"] == "state" and moved["you"] == 1
             service.fanout.broadcast(live)

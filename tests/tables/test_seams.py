@@ -8,6 +8,7 @@ import as_sent
 from test_host_say import finish, game, refused
 from test_table import SEED
 
+from teenpatti.tables.play.commands import Move, read
 from teenpatti.tables.play.errors import TableError
 
 
@@ -21,12 +22,14 @@ def test_a_latecomer_watches_the_hand_the_computer_plays_for_them() -> None:
     hand = table.game.hand
     # the computer plays the seat until the next deal: wait for its turn
     while hand.actor != seat:
-        log.commit(table.act_event(hand.actor, {"do": "chaal"}))
-    computer = table.act_event(seat, {"do": "see"}, by="bot")  # what the computer may do
+        log.commit(table.act_event(hand.actor, read(Move, {"do": "chaal"}, "action")))
+    computer = table.act_event(
+        seat, read(Move, {"do": "see"}, "action"), by="bot"
+    )  # what the computer may do
     mine = as_sent.state(table, seat)
     assert mine["you"] == seat and mine["legal"] == []  # no "your turn", no move
     assert mine["seats"][seat]["cards"] is None
-    refused(lambda: table.act_event(seat, {"do": "pack"}), "seat/late", table)
+    refused(lambda: table.act_event(seat, read(Move, {"do": "pack"}, "action")), "seat/late", table)
     log.commit(computer)  # the computer looks at the cards: its person still sees none
     assert as_sent.state(table, seat)["seats"][seat]["cards"] is None
     histories = table.histories(seat)

@@ -24,6 +24,7 @@ from teenpatti.tables.live.service import TableService, Timing
 from teenpatti.tables.live.table import Connection, LiveTable
 from teenpatti.tables.live.time_source import ManualClock, SystemClock
 from teenpatti.tables.live.timers import RETRY_MAX
+from teenpatti.tables.play.commands import convert
 from teenpatti.tables.play.table import TableError
 from teenpatti.web.app import create_app
 
@@ -89,7 +90,7 @@ async def started(
     tokens = [host]
     for i in range(guests):
         tokens.append((await service.join(code, f"Guest{i}"))[0])
-    await service.command(code, 0, {"type": "start"})
+    await service.command(code, 0, convert({"type": "start"}))
     return service.get(code), tokens
 
 
@@ -167,20 +168,20 @@ def test_a_move_during_an_outage_gets_a_retryable_error_and_a_retry_applies_once
         store.down = True
         message = move("m-1", "see")
         with pytest.raises(TableError) as refused:
-            await service.command(code, message["seat"], message)
+            await service.command(code, message["seat"], convert(message))
         assert refused.value.code == "store/unavailable" and refused.value.retryable
         store.down = False
         before = live.table.version
-        assert await service.command(code, message["seat"], message)  # the retry applies
+        assert await service.command(code, message["seat"], convert(message))  # the retry applies
         assert live.table.version == before + 1
         # Stored, but the acknowledgement is lost: the retry finds it applied.
         message = move("m-2", "pack")
         store.lose_acks = 1
         with pytest.raises(TableError) as refused:
-            await service.command(code, message["seat"], message)
+            await service.command(code, message["seat"], convert(message))
         assert refused.value.code == "store/unavailable"
-        assert not await service.command(code, message["seat"], message)  # a repeat
-        assert not await service.command(code, message["seat"], {**message, "version": 1})
+        assert not await service.command(code, message["seat"], convert(message))  # a repeat
+        assert not await service.command(code, message["seat"], convert({**message, "version": 1}))
         events = [e.data for e in await SqliteStore.load(store, live.table.table_id)]
         assert [e.get("id") for e in events].count("m-2") == 1
         assert [e.get("id") for e in events].count("m-1") == 1
@@ -195,7 +196,7 @@ def test_bad_command_ids_are_refused(tmp_path: Path) -> None:
         live, _ = await started(service)
         for bad in (5, "", "x" * 65, "é", "a\nb"):
             with pytest.raises(TableError) as refused:
-                await service.command(live.table.code, 0, {"type": "act", "id": bad})
+                await service.command(live.table.code, 0, convert({"type": "act", "id": bad}))
             assert refused.value.code == "message/id"
         await service.stop()
 
@@ -481,10 +482,10 @@ def test_a_chat_message_sent_again_with_its_id_is_stored_once(tmp_path: Path) ->
         message = {"type": "chat", "phrase": "shabash", "id": "c-1"}
         store.lose_acks = 1
         with pytest.raises(TableError) as refused:
-            await service.command(code, 0, message)
+            await service.command(code, 0, convert(message))
         assert refused.value.code == "store/unavailable" and refused.value.retryable
-        assert not await service.command(code, 0, message)  # applied already: a repeat
-        assert await service.command(code, 0, {**message, "id": "c-2"})
+        assert not await service.command(code, 0, convert(message))  # applied already: a repeat
+        assert await service.command(code, 0, convert({**message, "id": "c-2"}))
         said = [e.data for e in await SqliteStore.load(store, live.table.table_id)]
         said = [e for e in said if e["type"] == "said"]
         assert [e.get("id") for e in said] == ["c-1", "c-2"]

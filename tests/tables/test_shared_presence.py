@@ -19,6 +19,7 @@ from teenpatti.tables.live.cluster import PRESENCE_TTL
 from teenpatti.tables.live.service import TableService, Timing
 from teenpatti.tables.live.table import Connection, LiveTable
 from teenpatti.tables.live.time_source import ManualClock
+from teenpatti.tables.play.commands import convert
 
 GRACE = 30.0
 TIMING = Timing(
@@ -149,7 +150,7 @@ async def two_processes(
         {"name": "Host", "seats": 3, "preset": "nepal", "turn_seconds": 60}
     )
     guest, _ = await a.join(code, "Guest")
-    await a.command(code, 0, {"type": "start"})
+    await a.command(code, 0, convert({"type": "start"}))
     await settle(clock, services, 0.1)
     return clock, services, buses, a.get(code), [host, guest]
 

@@ -32,6 +32,7 @@ from teenpatti.tables.live.codes import (
     new_token,
 )
 from teenpatti.tables.live.service import TableService, Timing
+from teenpatti.tables.play.commands import Move, convert, read
 from teenpatti.tables.play.errors import Refusal
 from teenpatti.tables.play.events import Act, Event, Played, Seated, decode
 from teenpatti.tables.play.table import (
@@ -346,7 +347,7 @@ def test_events_build_the_table() -> None:
     ] * 2
     refusals: list[tuple[Callable[[], Any], str]] = [
         (lambda: table.start_event(0, SEED), "table/started"),
-        (lambda: table.act_event(0, {"do": "pack"}), "hand/over"),
+        (lambda: table.act_event(0, read(Move, {"do": "pack"}, "action")), "hand/over"),
     ]
     for refusal, code in refusals:
         with pytest.raises(Refusal) as error:
@@ -383,17 +384,19 @@ def test_act_event_uses_the_seat_it_is_given() -> None:
     other = 1 - actor
     before = as_sent.state(table, other), table.version
     with pytest.raises(IllegalAction) as refused:
-        table.act_event(other, {"do": "pack", "seat": actor})  # acting for another seat
+        table.act_event(
+            other, read(Move, {"do": "pack", "seat": actor}, "action")
+        )  # acting for another seat
     assert refused.value.code == "turn/not_yours"
     with pytest.raises(TableError) as spectator:
-        table.act_event(None, {"do": "pack"})
+        table.act_event(None, read(Move, {"do": "pack"}, "action"))
     assert spectator.value.code == "table/not_seated"
     for raw, code in (("pack", "action/malformed"), ({"do": "fly"}, "action/unknown")):
         with pytest.raises(TableError) as bad:  # refused as the socket refuses it
-            table.act_event(actor, raw)
+            table.act_event(actor, read(Move, raw, "action"))
         assert bad.value.code == code
     assert (as_sent.state(table, other), table.version) == before  # refusals change nothing
-    event = table.act_event(actor, {"do": "pack", "seat": other})
+    event = table.act_event(actor, read(Move, {"do": "pack", "seat": other}, "action"))
     assert event == Act(seat=actor, action=Played(seat=actor, do="pack"), by="person")
     log.commit(event)
     assert table.status == "finished"
@@ -508,7 +511,7 @@ def test_random_games_replay_to_the_same_state_and_never_leak(seed: int) -> None
             raw["amount"] = rng.randint(move["cost"], move["max"])
         if move["do"] == "sideshow" and move["targets"]:
             raw["with"] = rng.choice(move["targets"])
-        log.commit(table.act_event(seat, raw))
+        log.commit(table.act_event(seat, read(Move, raw, "action")))
         if steps in checkpoints:
             again = log.rebuilt()
             assert all(as_sent.state(again, v) == as_sent.state(table, v) for v in viewers)
@@ -540,7 +543,7 @@ def test_two_services_on_one_file_the_stale_one_catches_up(tmp_path: Path) -> No
             {"name": "A", "seats": 2, "preset": "limited", "turn_seconds": None}
         )
         guest, _ = await first.join(code, "B")
-        await first.command(code, 0, {"type": "start"})
+        await first.command(code, 0, convert({"type": "start"}))
         live = first.get(code)
         await until(first, lambda: live.table.hand_in_play, "the first deal")
         second = TableService(SqliteStore(path), SLOW)
@@ -549,17 +552,17 @@ def test_two_services_on_one_file_the_stale_one_catches_up(tmp_path: Path) -> No
         assert other.table.version == live.table.version
         assert as_sent.state(other.table, 0) == as_sent.state(live.table, 0)
         actor = live.table.game.hand.actor  # type: ignore[union-attr]
-        await first.command(code, actor, {"type": "act", "action": {"do": "see"}})
+        await first.command(code, actor, convert({"type": "act", "action": {"do": "see"}}))
         version = live.table.version
         with pytest.raises(Refusal) as conflict:
-            await second.command(code, actor, {"type": "act", "action": {"do": "see"}})
+            await second.command(code, actor, convert({"type": "act", "action": {"do": "see"}}))
         assert conflict.value.code == "see/already_seen"
         assert other.table.version == version  # caught up by reading the log
         assert as_sent.state(other.table, None) == as_sent.state(live.table, None)
         # Now the first is the stale one.
-        await second.command(code, actor, {"type": "act", "action": {"do": "pack"}})
+        await second.command(code, actor, convert({"type": "act", "action": {"do": "pack"}}))
         with pytest.raises(Refusal) as conflict:
-            await first.command(code, actor, {"type": "act", "action": {"do": "pack"}})
+            await first.command(code, actor, convert({"type": "act", "action": {"do": "pack"}}))
         assert conflict.value.code in ("hand/over", "seat/out")
         assert live.table.version == other.table.version == version + 1
         events = await first.store.load(live.table.table_id)
@@ -670,7 +673,7 @@ def test_a_timeout_and_chips_handed_back_are_in_the_state() -> None:
     log.commit(table.hand_event(NEXT_SEED))
     assert table.game is not None and table.game.hand is not None
     first = table.game.hand.actor
-    log.commit(table.act_event(first, {"do": "pack"}, by="timer"))
+    log.commit(table.act_event(first, read(Move, {"do": "pack"}, "action"), by="timer"))
     packed = as_sent.state(table, None)["hand"]["actions"]
     assert packed == [{"seat": first, "do": "pack", "paid": 0, "stake": 10, "timeout": True}]
     assert as_sent.state(log.rebuilt(), None)["hand"]["actions"] == packed  # it is in the log
@@ -678,8 +681,8 @@ def test_a_timeout_and_chips_handed_back_are_in_the_state() -> None:
     assert as_sent.state(table, None)["hand"]["actions"] == []  # a new hand starts clean
     rich = table.game.hand.actor
     assert rich == 1 - first
-    log.commit(table.act_event(rich, {"do": "raise"}))
-    log.commit(table.act_event(first, {"do": "allin"}))
+    log.commit(table.act_event(rich, read(Move, {"do": "raise"}, "action")))
+    log.commit(table.act_event(first, read(Move, {"do": "allin"}, "action")))
     hand = as_sent.state(table, None)["hand"]
     assert "timeout" not in hand["actions"][0]
     assert hand["finished"]
@@ -701,18 +704,18 @@ def test_past_hands_credit_the_seat_holder_of_the_time_and_show_timeouts() -> No
     log.commit(table.join_event("Dipa", "t2"))  # during hand 1: the computer plays it on
     assert table.game is not None and table.game.hand is not None
     first = table.game.hand.actor
-    log.commit(table.act_event(first, {"do": "pack"}, by="timer"))
+    log.commit(table.act_event(first, read(Move, {"do": "pack"}, "action"), by="timer"))
     while table.hand_in_play:
         actor = table.game.hand.actor
-        log.commit(table.act_event(actor, {"do": "pack"}))
+        log.commit(table.act_event(actor, read(Move, {"do": "pack"}, "action")))
     log.commit(table.hand_event(SEED))
     assert table.seats[2].name == "Dipa"
     while table.hand_in_play:
-        log.commit(table.act_event(table.game.hand.actor, {"do": "pack"}))
+        log.commit(table.act_event(table.game.hand.actor, read(Move, {"do": "pack"}, "action")))
     log.commit(table.leave_event(1))
     log.commit(table.hand_event(NEXT_SEED))
     while table.hand_in_play:
-        log.commit(table.act_event(table.game.hand.actor, {"do": "pack"}))
+        log.commit(table.act_event(table.game.hand.actor, read(Move, {"do": "pack"}, "action")))
     for built in (table, log.rebuilt()):
         one, two, three = built.histories(0)
         assert [s["name"] for s in one["seats"]] == ["Host", "Bina", computer]
@@ -744,7 +747,7 @@ def test_a_removal_holds_until_the_host_lets_back_or_the_next_game() -> None:
     log.commit(table.hand_event(NEXT_SEED))
     while table.hand_in_play:
         assert table.game is not None and table.game.hand is not None
-        log.commit(table.act_event(table.game.hand.actor, {"do": "pack"}))
+        log.commit(table.act_event(table.game.hand.actor, read(Move, {"do": "pack"}, "action")))
     assert table.status == "finished"
     assert log.rebuilt().barred == table.barred != {}
     log.commit(*table.again_event(0, SEED))  # a new game: the removal is over
@@ -774,7 +777,7 @@ def _bust_seat_two(until: int) -> Log:
         log.commit(table.hand_event(hashlib.sha256(b"%d" % n).digest()))
         while table.hand_in_play:
             assert table.game is not None and table.game.hand is not None
-            log.commit(table.act_event(table.game.hand.actor, {"do": "pack"}))
+            log.commit(table.act_event(table.game.hand.actor, read(Move, {"do": "pack"}, "action")))
     assert table.game is not None and table.game.chips == [15, 15, 0]
     return log
 

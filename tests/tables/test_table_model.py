@@ -44,6 +44,7 @@ from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.live.service import TableService, Timing
 from teenpatti.tables.live.table import Connection, LiveTable
 from teenpatti.tables.live.time_source import ManualClock
+from teenpatti.tables.play.commands import convert
 from teenpatti.tables.play.errors import Refusal
 from teenpatti.tables.play.events import decode
 from teenpatti.tables.play.table import Table, token_hash
@@ -210,7 +211,7 @@ class TableModel(RuleBasedStateMachine):
             return None
         before = self.table.version, as_sent.state(self.table, None)
         try:
-            done = self.run(self.service.command(self.code, seat, command))
+            done = self.run(self.service.command(self.code, seat, convert(command)))
         except Refusal as refusal:
             self.refused.add(refusal.code)
             assert (self.table.version, as_sent.state(self.table, None)) == before, refusal.code

@@ -21,6 +21,7 @@ from teenpatti.bots import load_bot
 from teenpatti.engine import Action, Hand, HandView, Rules, view
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.live.service import TableService, Timing
+from teenpatti.tables.play.commands import convert
 from teenpatti.tables.play.events import Act, decode
 
 VIEW = view(Hand(Rules(), [1000, 1000], 1, seed=bytes(32)), 0)
@@ -114,7 +115,7 @@ class Table:
                 hand = table.game.hand if table.game is not None else None
                 if hand is not None and not hand.finished and hand.actor == 0:
                     act = {"type": "act", "action": {"do": "pack"}}
-                    await self.service.command(self.code, 0, act)
+                    await self.service.command(self.code, 0, convert(act))
                     continue
                 await self.moved()
 
@@ -172,7 +173,7 @@ def test_the_event_loop_serves_other_tables_while_a_computer_thinks(tmp_path: Pa
             {"name": "Bikash", "seats": 2, "computer": False, "turn_seconds": None}
         )
         other = t.service.get(code).table
-        await t.service.command(code, 0, {"type": "chat", "text": "namaste"})
+        await t.service.command(code, 0, convert({"type": "chat", "text": "namaste"}))
         assert other.version >= 2
         assert t.version == before, "nothing is played at the thinking table meanwhile"
         # A chat message at the thinking table changes no game state: the computer is not
@@ -180,7 +181,7 @@ def test_the_event_loop_serves_other_tables_while_a_computer_thinks(tmp_path: Pa
         live = t.service.get(t.code)
         thinking = live.timer
         assert thinking is not None
-        await t.service.command(t.code, 0, {"type": "chat", "phrase": "shabash"})
+        await t.service.command(t.code, 0, convert({"type": "chat", "phrase": "shabash"}))
         assert live.timer is thinking
         assert t.bots[seat].asked.empty()
         before = t.version
@@ -200,8 +201,8 @@ def test_an_answer_that_comes_after_the_table_moved_on_is_not_played(tmp_path: P
     async def body(t: Table) -> None:
         seat, _ = await t.computer_asked()
         bot = t.bots[seat]
-        await t.service.command(t.code, 0, {"type": "pause"})
-        await t.service.command(t.code, 0, {"type": "resume"})
+        await t.service.command(t.code, 0, convert({"type": "pause"}))
+        await t.service.command(t.code, 0, convert({"type": "resume"}))
         resumed = t.version
         bot.go.put("pack")  # the answer to the state before the pause
         again, _ = await t.computer_asked()
@@ -266,7 +267,7 @@ def test_a_decision_called_off_before_its_turn_is_never_made(tmp_path: Path) -> 
             lambda: queued.timer is not None and first.service.thinker.waiting == 2,
             "the second table's computer was never queued",
         )
-        await second.service.command(second.code, 0, {"type": "pause"})
+        await second.service.command(second.code, 0, convert({"type": "pause"}))
         await first.until(
             lambda: first.service.thinker.waiting == 1, "the called-off decision is still queued"
         )
@@ -276,7 +277,7 @@ def test_a_decision_called_off_before_its_turn_is_never_made(tmp_path: Path) -> 
         for bot in first.bots.values():  # its computers answer at once from now on
             for _ in range(50):
                 bot.go.put(None)
-        await first.service.command(first.code, 0, {"type": "pause"})
+        await first.service.command(first.code, 0, convert({"type": "pause"}))
         # The thread takes decisions in order: once this one is made, so would the other be.
         assert (await first.service.thinker.decide(load_bot("random", 1), VIEW)).seat == 0
         assert all(b.asked.empty() for b in second.bots.values()), "a called-off decision ran"
@@ -302,7 +303,9 @@ def test_computers_learn_from_a_finished_hand_on_their_thread(tmp_path: Path) ->
             while game.hands_played < 1:
                 hand = game.hand
                 if hand is not None and not hand.finished and hand.actor == 0:
-                    await t.service.command(t.code, 0, {"type": "act", "action": {"do": "pack"}})
+                    await t.service.command(
+                        t.code, 0, convert({"type": "act", "action": {"do": "pack"}})
+                    )
                     continue
                 await t.moved()
         await t.service.thinker.idle()

@@ -14,6 +14,7 @@ from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.live.registry import replay
 from teenpatti.tables.live.service import TableService
 from teenpatti.tables.live.time_source import ManualClock
+from teenpatti.tables.play.commands import convert
 
 
 def test_looking_at_your_cards_keeps_the_deadline(tmp_path: Path) -> None:
@@ -33,7 +34,7 @@ def test_looking_at_your_cards_keeps_the_deadline(tmp_path: Path) -> None:
         await clock.advance(40.0)
         version = live.table.version
         message = {"type": "act", "action": {"do": "see"}, "version": version}
-        await service.command(code, actor, message)
+        await service.command(code, actor, convert(message))
         assert live.table.version == version + 1 and hand.actor == actor
         assert live.deadline == deadline  # 20 s left, as before the look
         state = as_sent.state(live.table, actor)
@@ -65,10 +66,10 @@ def test_a_move_after_a_look_starts_the_next_turn_afresh(tmp_path: Path) -> None
         actor = hand.actor
         await clock.advance(10.0)
         look = {"type": "act", "action": {"do": "see"}, "version": live.table.version}
-        await service.command(code, actor, look)
+        await service.command(code, actor, convert(look))
         await clock.advance(10.0)
         move = {"type": "act", "action": {"do": "chaal"}, "version": live.table.version}
-        await service.command(code, actor, move)
+        await service.command(code, actor, convert(move))
         assert hand.actor == 1 - actor
         assert live.deadline == pytest.approx(clock.time() + 60)  # the next player's whole turn
         await service.stop()

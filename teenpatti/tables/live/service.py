@@ -29,7 +29,6 @@ from ...bus.memory import MemoryBus
 from ...engine import RULES_EDITION
 from ...metrics import Metrics
 from ...store.base import CodeTaken, EventStore
-from ..play import commands
 from ..play.chat import ChatError
 from ..play.commands import (
     Again,
@@ -310,13 +309,14 @@ class TableService:
         self,
         code: str,
         seat: int | None,
-        message: Command | dict[str, Any],
+        asked: Command,
         holder: str | None = None,
     ) -> bool:
-        """Run a client's command (a :data:`~teenpatti.tables.play.commands.Command`, or its JSON,
-        checked here) as ``seat`` (``None``: a spectator), whose token the caller has checked
-        with :meth:`seat_for`. Returns ``False`` if the command's ``id`` was applied already (a
-        retry: nothing is done again).
+        """Run a client's command (typed where it arrived: a socket's session decodes it with
+        :func:`~teenpatti.tables.play.commands.decode`, a Python caller with
+        :func:`~teenpatti.tables.play.commands.convert`) as ``seat`` (``None``: a spectator),
+        whose token the caller has checked with :meth:`seat_for`. Returns ``False`` if the
+        command's ``id`` was applied already (a retry: nothing is done again).
 
         ``holder`` is the hash of that token (a socket's): the seat is then the one it holds
         when the command is applied (:meth:`Table.held_by`), on the table as stored, so a
@@ -327,8 +327,7 @@ class TableService:
         live = await self.registry.find(code)
         if holder is not None:
             seat = live.table.held_by(holder)
-        asked = commands.convert(message) if isinstance(message, dict) else message
-        if isinstance(asked, Sync | Ping | Call | Signal):
+        if isinstance(asked, Sync | Ping | Call | Signal):  # (typed otherwise: a caller's mistake)
             raise TableError(
                 "message/unknown", f"{type(asked).__name__.lower()!r} is not a command"
             )

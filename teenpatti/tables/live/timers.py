@@ -26,6 +26,7 @@ from typing import Any
 from ...engine import IllegalAction, view
 from ...engine.actions import Action
 from ...metrics import BOT_FAILED, BOT_SLOW, CLOCK_REFUSED, Metrics
+from ..play.commands import Move
 from ..play.errors import Refusal, Unavailable
 from ..play.events import Act, Event
 from .codes import new_seed
@@ -286,7 +287,8 @@ class Clocks:
         if action is None:
             return self._timeout_event(live, seat)
         try:
-            return table.act_event(seat, action.to_json(), by="bot")
+            move = Move(do=action.kind.value, amount=action.amount, target=action.target)
+            return table.act_event(seat, move, by="bot")
         except IllegalAction:  # a bot should never do this; pack rather than stall the table
             log.exception("bot at table %s seat %d chose an illegal action", table.code, seat)
             return self._timeout_event(live, seat)
@@ -294,5 +296,6 @@ class Clocks:
     def _timeout_event(self, live: LiveTable, seat: int) -> Act:
         hand = live.table.game.hand if live.table.game else None
         assert hand is not None
-        do = "decline" if hand.waiting_for == seat else "pack"
-        return live.table.act_event(seat, {"do": do}, by="timer")
+        return live.table.act_event(
+            seat, Move(do="decline" if hand.waiting_for == seat else "pack"), by="timer"
+        )

@@ -53,7 +53,7 @@ from ...engine.deck import DECK_V2, Shuffle, commitment
 from ...engine.history import EVERYONE, export
 from . import chat, names
 from .chat import ChatLine
-from .commands import Chat, Configure, Move, read
+from .commands import Chat, Configure, Move
 from .commands import Part as PartCommand
 from .errors import TableError, Unavailable
 from .events import (
@@ -437,7 +437,7 @@ class Table:
             raise TableError("table/not_seated", "only a player at the table can leave it")
         return Left(seat=seat)
 
-    def remove_event(self, seat: int | None, target: Any) -> Left:
+    def remove_event(self, seat: int | None, target: int) -> Left:
         """The event for the host removing the person at ``target``."""
         self._host_only(seat, "remove a player")
         if isinstance(target, bool) or not isinstance(target, int):
@@ -448,7 +448,7 @@ class Table:
             raise TableError("seat/self", "to go, leave the table instead")
         return Left(seat=target, removed=True)
 
-    def readmit_event(self, seat: int | None, name: Any) -> Readmitted:
+    def readmit_event(self, seat: int | None, name: str) -> Readmitted:
         """The event for the host letting a person they removed sit down again (by ``name``)."""
         self._host_only(seat, "let a removed player back")
         if not isinstance(name, str) or name_key(name) not in self.barred:
@@ -475,22 +475,20 @@ class Table:
             raise TableError(code, "the game is paused already" if paused else "the game is on")
         return Paused(paused=paused)
 
-    def configure_event(self, seat: int | None, data: Configure | Any) -> Configured:
+    def configure_event(self, seat: int | None, asked: Configure) -> Configured:
         """The event for the host changing ``late``, ``chat`` and/or ``voice`` (each true or
         false)."""
         self._host_only(seat, "change the table's settings")
-        asked = data if isinstance(data, Configure) else read(Configure, data)
         changes = {k: v for k in CONFIGURABLE if (v := getattr(asked, k)) is not None}
         if not changes:
             raise TableError("settings/invalid", "say what to change: late, chat or voice")
         return Configured(**changes)
 
-    def chat_event(self, seat: int | None, data: Chat | Any, cid: str | None = None) -> Said:
+    def chat_event(self, seat: int | None, said: Chat, cid: str | None = None) -> Said:
         """A chat message from ``seat`` (spectators read the chat but do not write in it);
         ``cid`` the client's id for it."""
         if seat is None:
             raise TableError("table/not_seated", "only the players at the table can chat")
-        said = data if isinstance(data, Chat) else read(Chat, data)
         kind, text = chat.message(said.fields(), free_text=self.settings.chat)
         return Said(seat=seat, kind=kind, text=text, id=cid)  # type: ignore[arg-type]
 
@@ -538,16 +536,13 @@ class Table:
             raise TableError("table/no_deal", "there is no hand to deal now")
         return Hand(next_seed=next_seed.hex(), deck=DECK_V2)
 
-    def part_event(
-        self, seat: int | None, message: PartCommand | Any, cid: str | None = None
-    ) -> Part:
-        """The event for ``seat``'s contribution to the next hand's deal: ``message`` holds
+    def part_event(self, seat: int | None, sent: PartCommand, cid: str | None = None) -> Part:
+        """The event for ``seat``'s contribution to the next hand's deal: ``sent`` holds
         ``part`` (64 hex digits) and ``for``, the ``next_commitment`` it answers. Refused with
         ``deal/late`` once that hand is dealt (or for any other hand), ``deal/part`` if it is not
         64 hex digits, ``deal/sent`` if the seat has sent one already."""
         if seat is None:
             raise TableError("table/not_seated", "only a player at the table adds to the deal")
-        sent = message if isinstance(message, PartCommand) else read(PartCommand, message)
         if (
             self.game is None
             or self.game.finished
@@ -610,9 +605,9 @@ class Table:
         return out
 
     def act_event(
-        self, seat: int | None, move: Move | Any, by: str = "person", cid: str | None = None
+        self, seat: int | None, asked: Move, by: str = "person", cid: str | None = None
     ) -> Act:
-        """The event for a seat's move (a :class:`Move`, or its JSON), checked by the engine
+        """The event for a seat's move (``asked``), checked by the engine
         (:class:`IllegalAction` if not legal now)."""
         if seat is None:
             raise TableError("table/not_seated", "spectators cannot act")
@@ -624,7 +619,6 @@ class Table:
             raise TableError(
                 "seat/late", "you take this seat when the next hand is dealt: watch this one"
             )
-        asked = move if isinstance(move, Move) else read(Move, move, "action")
         action = Action(seat, ActionKind(asked.do), asked.amount, asked.target)
         assert self.game is not None and self.game.hand is not None
         self.game.hand.verify(action)
