@@ -232,7 +232,7 @@ class Table:
         nothing: a person let back sits down anew), ``seat/left`` or ``token/invalid``.
 
         The one check of a seat token: every route that takes one asks it (through
-        :meth:`~teenpatti.tables.service.TableService.seat_for`), and so does each message of
+        :meth:`~teenpatti.tables.live.service.TableService.seat_for`), and so does each message of
         a socket, when it is applied.
         """
         for i, seat in enumerate(self.seats):
