@@ -76,7 +76,7 @@ def test_chat_bubbles_log_mute_and_typed_text(phone, server, check_layout, axe, 
     rpage.get_by_test_id("bubble-1").get_by_text("स्याबास!").wait_for()
     hpage.get_by_test_id("announce").get_by_text("Ram: Shabash!").last.wait_for()
     rpage.get_by_test_id("phrase-chito").wait_for()
-    assert rpage.get_by_test_id("phrase-chito").text_content() == "छिटो खेल न!"
+    assert rpage.get_by_test_id("phrase-chito").text_content() == "छिटो खेल्नुहोस् न!"
     check_layout(rpage)
     axe(rpage, "the chat in Nepali")
 
@@ -109,6 +109,12 @@ def test_chat_bubbles_log_mute_and_typed_text(phone, server, check_layout, axe, 
     hpage.get_by_test_id("chat-log").get_by_text("<img src=x onerror=alert(1)> chito!").wait_for()
     assert hpage.get_by_test_id("chat-log").get_by_text("Ramro khel!").count() == 0
     assert hpage.get_by_test_id("bubble-1").count() == 0
+    # what the mute hides is said, with how many and whose (his earlier message too)
+    hpage.get_by_test_id("chat-hidden").get_by_text(
+        "2 messages from Ram hidden: you muted them."
+    ).wait_for()
+    rpage.get_by_test_id("mute-2").tap()  # Ram (in Nepali) mutes Gita
+    rpage.get_by_test_id("chat-hidden").get_by_text("Gita को १ सन्देश लुकाइएको छ").wait_for()
 
     # The host turns typed chat off: the others' text box gives way to a note.
     hpage.get_by_test_id("menu-open").tap()

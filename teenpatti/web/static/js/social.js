@@ -6,7 +6,7 @@
 // holds who the host is and what is allowed (docs/protocol.md); this module only asks.
 
 import { h } from "./dom.js";
-import { joinNames, t } from "./i18n.js";
+import { joinNames, num, t } from "./i18n.js";
 import { isMyTurn, seatName } from "./moves.js";
 import { invitePanel } from "./share.js";
 
@@ -234,6 +234,16 @@ function chatPanel(view, st) {
   const social = view.social;
   const seated = st.you !== null;
   const shown = (st.chat || []).filter((m) => !social.isMuted(st, m.seat)).slice(-LOG_SHOWN);
+  // what a mute hides is said, with how many and whose, so the chat never looks empty by mistake
+  const hidden = (st.chat || []).filter((m) => social.isMuted(st, m.seat));
+  const whose = [...new Set(hidden.map((m) => seatName(st, m.seat)))];
+  const hiddenLine = hidden.length
+    ? h(
+        "li",
+        { class: "muted", "data-key": "hidden", "data-testid": "chat-hidden" },
+        t(hidden.length === 1 ? "chat.hiddenOne" : "chat.hiddenMany", { n: num(hidden.length), names: joinNames(whose) }),
+      )
+    : null;
   const send = (e) => {
     e.preventDefault();
     const input = e.target.querySelector("input");
@@ -258,7 +268,10 @@ function chatPanel(view, st) {
               h("span", { class: `chat-${m.kind}` }, chatText(m)),
             ),
           )
-        : h("li", { class: "muted", "data-key": "none" }, t("chat.empty")),
+        : hiddenLine
+          ? null
+          : h("li", { class: "muted", "data-key": "none" }, t("chat.empty")),
+      hiddenLine,
     ),
     seated
       ? [

@@ -598,6 +598,8 @@ export const EN = {
   "chat.textOff": "The host has turned typed chat off.",
   "chat.line": "{name}: {text}",
   "chat.empty": "No messages yet.",
+  "chat.hiddenOne": "{n} message from {names} hidden: you muted them.",
+  "chat.hiddenMany": "{n} messages from {names} hidden: you muted them.",
   "chat.mute": "Mute {name} for you",
   "chat.unmute": "Unmute {name} for you",
   "chat.mutes": "Mute a player's chat on this phone only: the others still see it.",
