@@ -27,8 +27,9 @@ from ..engine import (
     view,
 )
 from ..engine.cards import JOKERS, card_rank, card_str, card_suit
+from ..engine.errors import RulesError
 from ..engine.pots import returned
-from ..engine.rules import Variant
+from ..engine.rules import Rules, Variant
 from . import app
 from .common import rules_from
 
@@ -105,6 +106,51 @@ def names_markup(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
+def chaal_top(options: list[LegalAction], boot: int) -> int:
+    """The most a chaal is offered for under range bets: a step (half a boot) below its top when
+    the top would cost what Raise costs (the same move twice), as the page's stepper does.
+
+    >>> from teenpatti.engine import ActionKind
+    >>> chaal = LegalAction(ActionKind.CHAAL, 20, 40)
+    >>> chaal_top([chaal, LegalAction(ActionKind.RAISE, 40, 40)], 20), chaal_top([chaal], 20)
+    (30, 40)
+    """
+    chaal = next((o for o in options if o.kind is ActionKind.CHAAL), None)
+    if chaal is None:
+        return 0
+    step = max(1, round(boot / 2))
+    raise_ = next((o for o in options if o.kind is ActionKind.RAISE), None)
+    if raise_ is not None and raise_.cost == chaal.max_cost:
+        return max(chaal.cost, chaal.max_cost - step)
+    return chaal.max_cost
+
+
+def menu_labels(options: list[LegalAction], boot: int) -> list[tuple[LegalAction, str]]:
+    """Each move with what its menu entry says, its chips with thousands separators
+    ("Chaal 1,000", "Chaal 20-30" below "Raise 40").
+
+    >>> from teenpatti.engine import ActionKind
+    >>> moves = [LegalAction(ActionKind.CHAAL, 20, 40), LegalAction(ActionKind.RAISE, 40, 40)]
+    >>> [text for _, text in menu_labels(moves, 20)]
+    ['Chaal 20-30', 'Raise 40']
+    >>> [text for _, text in menu_labels([LegalAction(ActionKind.CHAAL, 1000, 1000)], 500)]
+    ['Chaal 1,000']
+    """
+    out = []
+    top = chaal_top(options, boot)
+    for option in options:
+        if not (option.cost or option.max_cost):
+            out.append((option, option.label))  # See cards, Pack...
+            continue
+        name = option.label.rsplit(" ", 1)[0]  # "Chaal", "Side show"
+        high = top if option.kind is ActionKind.CHAAL else option.max_cost
+        if high > option.cost:
+            out.append((option, f"{name} {option.cost:,}-{high:,}"))
+        else:
+            out.append((option, f"{name} {option.cost:,}"))
+    return out
+
+
 def _default_bot() -> str:
     for name in ("medium", "easy", "random"):
         if name in BOTS:
@@ -145,13 +191,13 @@ class TerminalTable:
             table.add_row(
                 marks,
                 game.names[seat.seat],
-                str(seat.chips),
-                str(seat.put_in),
+                f"{seat.chips:,}",
+                f"{seat.put_in:,}",
                 status,
                 self._cards(seat.cards, me.wild) if seat.dealt else "",
             )
         self.console.print(table)
-        line = f"Pot [bold]{me.pot}[/]   Stake {me.stake}   Boot {me.boot}"
+        line = f"Pot [bold]{me.pot:,}[/]   Stake {me.stake:,}   Boot {me.boot:,}"
         if me.wild is not None:
             line += f"   Wild {card_markup(me.wild)}"
         rules = game.rules
@@ -179,9 +225,9 @@ class TerminalTable:
                 verb = {"chaal": "chaal", "allin": "goes all in with", "show": "asks for a show:"}[
                     kind
                 ]
-            text = f"{verb} {paid}"
+            text = f"{verb} {paid:,}"
         elif kind is ActionKind.RAISE:  # "Raise 40", as its button and the web page say it
-            text = f"raise{'' if you else 's'} {outcome.paid}"
+            text = f"raise{'' if you else 's'} {outcome.paid:,}"
         else:
             verbs = {"pack": "pack", "accept": "accept", "decline": "decline"}
             text = verbs[kind.value] + ("" if you else "s")
@@ -211,7 +257,9 @@ class TerminalTable:
         """Ask the person for a move until the engine takes one."""
         options = list(me.legal_actions)
         while True:
-            menu = "  ".join(f"[bold]{NUMBERS[o.kind]}[/] {o.label}" for o in options)
+            menu = "  ".join(
+                f"[bold]{NUMBERS[o.kind]}[/] {label}" for o, label in menu_labels(options, me.boot)
+            )
             self.console.print(f"Your move: {menu}  [dim](q to leave)[/]")
             answer = typer.prompt(">", prompt_suffix=" ").strip().lower()
             if answer in QUIT:
@@ -223,9 +271,10 @@ class TerminalTable:
                 self.console.print("[red]Type the number of a move, or its name (q to leave).[/]")
                 continue
             amount = target = None
-            if chosen.kind is ActionKind.CHAAL and chosen.max_cost > chosen.cost:
+            top = chaal_top(options, me.boot)
+            if chosen.kind is ActionKind.CHAAL and top > chosen.cost:
                 amount = typer.prompt(
-                    f"How much ({chosen.cost}-{chosen.max_cost})", type=int, default=chosen.cost
+                    f"How much ({chosen.cost:,}-{top:,})", type=int, default=chosen.cost
                 )
             if chosen.kind is ActionKind.SIDESHOW and len(chosen.targets) > 1:
                 names = ", ".join(f"{t} {self.game.names[t]}" for t in chosen.targets)
@@ -285,7 +334,7 @@ class TerminalTable:
             if i == back:
                 who = pot.winners[0]
                 text = "You get" if who == 0 else f"{self.game.names[who]} gets"
-                self.console.print(f"{text} {pot.amount} back (nobody called it)")
+                self.console.print(f"{text} {pot.amount:,} back (nobody called it)")
                 continue
             winners = [self._name(w) for w in pot.winners]
             verb = "win" if len(winners) > 1 or pot.winners == (0,) else "wins"
@@ -295,7 +344,7 @@ class TerminalTable:
                 category = self.evaluator.category(best.cards, me.wild).value.replace("_", " ")
                 kind = f" with {category}"
             self.console.print(
-                f"[green]{names_markup(winners)}[/] {verb} {pot.amount}{kind} ({why})"
+                f"[green]{names_markup(winners)}[/] {verb} {pot.amount:,}{kind} ({why})"
             )
 
     def play(self) -> None:
@@ -307,14 +356,16 @@ class TerminalTable:
             standings.add_column(column)
         for row in self.game.standings():
             name = row.name if row.seat == 0 else f"{row.name} (computer)"
-            standings.add_row(str(row.place), name, str(row.chips))
+            standings.add_row(str(row.place), name, f"{row.chips:,}")
         self.console.print(standings)
 
 
 @app.command()
 def play(
     players: int = typer.Option(4, "--players", "-p", help="Players at the table, you included."),
-    hands: int | None = typer.Option(None, "--hands", help="Hands (10, 20 or 30 at our table)."),
+    hands: int | None = typer.Option(
+        None, "--hands", help="Hands (10, 20 or 30 at our table; any number at the others)."
+    ),
     boot: int | None = typer.Option(
         None, "--boot", help="The boot (5, 10, 20 or 50 at our table)."
     ),
@@ -328,6 +379,15 @@ def play(
 ) -> None:
     """Play a game against computer players in the terminal."""
     console = Console(highlight=False)
+    if hands is not None and rules_preset == "nepal":
+        try:
+            Rules.from_options({"preset": "nepal", "hands": hands})
+        except RulesError as error:  # our table plays 10, 20 or 30 hands; the others any number
+            console.print(
+                f"[red]error:[/] {error.reason}. For a short game play another table's rules:"
+                f" --rules classic --hands {hands} (or --rules limited, --rules club)."
+            )
+            raise typer.Exit(2) from None
     try:
         rules = rules_from(rules_preset, option, hands=hands, boot=boot)
         if not rules.min_players <= players <= rules.max_players:

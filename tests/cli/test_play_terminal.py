@@ -93,3 +93,38 @@ def test_a_raise_is_said_as_its_button_says_it() -> None:
     assert said, "the person never raised"
     assert all(button == line for button, line in said), said
     assert "the stake to" not in out
+
+
+def test_a_short_game_is_explained_and_plays_at_another_table() -> None:
+    refused = CliRunner().invoke(commands(), ["play", "--hands", "2"])
+    assert refused.exit_code == 2
+    said = " ".join(refused.stdout.split())
+    assert "10, 20 or 30" in said and "--rules classic --hands 2" in said
+    args = ["play", "--rules", "classic", "--hands", "2", "--bot", "random", "--seed", "03" * 32]
+    done = CliRunner().invoke(commands(), args, input="pack\n" * 50)
+    assert done.exit_code == 0, done.output
+    assert "2 hands" in done.stdout and "Standings" in done.stdout
+
+
+def test_chips_have_thousands_separators() -> None:
+    args = ["play", "--rules", "club", "--hands", "2", "--bot", "random", "--seed", "04" * 32]
+    done = CliRunner().invoke(commands(), args, input="pack\n" * 50)
+    assert done.exit_code == 0, done.output
+    assert re.search(r"\b1[12],\d{3}\b", done.stdout)  # the club's 12,800 chips, less and more
+    assert not re.search(r"\b\d{4,}\b", done.stdout.replace("Teen Patti", "")), "a number unsplit"
+
+
+def test_a_range_chaal_stops_below_the_raise() -> None:
+    # classic plays range bets: "Chaal 20-40" beside "Raise 40" offered the same move twice
+    args = ["play", "--rules", "classic", "--players", "3", "--hands", "3", "--bot", "random"]
+    done = CliRunner().invoke(commands(), [*args, "--seed", "05" * 32], input="chaal\n\n" * 200)
+    assert done.exit_code == 0, done.output
+    menus = re.findall(r"^Your move: (.*)$", done.stdout, re.M)
+    ranged = [m for m in menus if re.search(r"Chaal [\d,]+-", m)]
+    assert ranged, "no range chaal was offered"
+    for menu in ranged:
+        top = re.search(r"Chaal [\d,]+-([\d,]+)", menu)
+        raised = re.search(r"Raise ([\d,]+)", menu)
+        assert top is not None
+        if raised is not None:
+            assert top.group(1) != raised.group(1), menu
