@@ -101,6 +101,32 @@ test("past hands say whom a side show asked, what became of it, and a timeout", 
   i18n.setLang("en");
 });
 
+test("in a past hand this player is \"you\" inside a sentence, never \"You\"", () => {
+  i18n.setLang("en");
+  const name = (seat) => (seat === 0 ? i18n.t("you") : "Asha");
+  const actions = [
+    { seat: 1, do: "sideshow", with: 0, paid: 20, stake: 10 },
+    { seat: 0, do: "decline", paid: 0, stake: 10 },
+    { seat: 1, do: "sideshow", with: 0, paid: 20, stake: 10 },
+    { seat: 0, do: "accept", paid: 0, stake: 10, loser: 0 },
+    { seat: 0, do: "sideshow", with: 1, paid: 20, stake: 10 },
+    { seat: 1, do: "decline", paid: 0, stake: 10 },
+  ];
+  const lines = actions.map((_, k) => pastMoveText(actions, k, name));
+  assert.deepEqual(lines, [
+    "Asked you for a side show 20",
+    "Declined Asha's side show",
+    "Asked you for a side show 20",
+    "Side show accepted: you packed",
+    "Asked Asha for a side show 20",
+    "Declined your side show",
+  ]);
+  i18n.setLang("ne");
+  assert.equal(pastMoveText(actions, 0, name), "तपाईंसँग साइड सो २०");
+  assert.equal(pastMoveText(actions, 5, name), "तपाईंको साइड सो: हुँदैन");
+  i18n.setLang("en");
+});
+
 test("a past hand names the seat's holder of that hand, not today's", async () => {
   i18n.setLang("en");
   const { heldBy } = await import(new URL("hands.js", JS));

@@ -244,3 +244,32 @@ def test_after_a_move_the_keyboard_is_on_the_moves_again_and_the_move_is_said(ph
             said = page.evaluate(SAID_JS)
             you = {"en": "You: ", "ne": "तपाईं: "}[lang]
             assert any(you in line for line in said), said[-6:]
+
+
+PACKED_SHOWN_JS = """() => {
+  const view = window.__tp.table;
+  view.socket.stop();
+  const st = JSON.parse(JSON.stringify(view.st));
+  st.version += 1;
+  const n = st.seats.length;
+  Object.assign(st.hand, {finished: true, actor: null, ended_by: 'show'});
+  st.hand.pots = [{amount: 100, winners: [(st.you + 1) % n], returned: false}];
+  st.seats.forEach((seat, i) => {
+    seat.cards = ['2c', '7d', '9h'];
+    seat.category = 'high_card';
+    seat.packed = i === st.you;
+  });
+  st.legal = [];
+  view.onState(st);
+  const mine = [...document.querySelectorAll('[data-testid=shown-hand]')]
+    .find((li) => li.querySelector('.shown-name').textContent === document.querySelector(
+      `[data-testid=seat-${st.you}] .seat-name`).textContent);
+  return mine ? mine.textContent : null;
+}"""
+
+
+def test_a_packed_hand_among_the_shown_hands_says_it_packed(phone) -> None:
+    page = my_turn_at(phone(reduced_motion="reduce"), 3)
+    for lang in in_each_language(page):
+        shown = page.evaluate(PACKED_SHOWN_JS)
+        assert shown and {"en": "Packed", "ne": "प्याक"}[lang] in shown, shown

@@ -90,14 +90,17 @@ export function packedHow(hand, seat) {
  */
 export function pastMoveText(actions, index, name) {
   const action = actions[index];
+  // this player inside a sentence is "you", not the "You" that starts a line
+  const you = (seat) => name(seat) === t("you");
   let what;
   if (action.do === "sideshow" && typeof action.with === "number") {
-    what = t("past.sideshow", { name: name(action.with) });
+    what = you(action.with) ? t("past.sideshowYou") : t("past.sideshow", { name: name(action.with) });
     if (action.paid) what = t("did.cost", { what, n: action.paid });
   } else if (action.do === "accept" && typeof action.loser === "number") {
-    what = t("past.accept", { loser: name(action.loser) });
+    what = you(action.loser) ? t("past.acceptYou") : t("past.accept", { loser: name(action.loser) });
   } else if (action.do === "decline" && asker(actions, index) !== null) {
-    what = t("past.decline", { asker: name(asker(actions, index)) });
+    const by = asker(actions, index);
+    what = you(by) ? t("past.declineYou") : t("past.decline", { asker: name(by) });
   } else {
     what = moveText(action, action.paid);
   }

@@ -93,6 +93,8 @@ export function result(view, st) {
               },
               h("span", { class: "shown-name" }, seatName(st, row.seat)),
               h("span", { class: "shown-cards", role: "img", "aria-label": cardsName(row.cards) }, sortCards(row.cards).map((c, i) => cardFace(c, "md", `s${i}`))),
+              // a packed hand shown (this player's own, or one a side show turned over) says so
+              row.packed ? h("span", { class: "shown-packed badge packed", "data-testid": "shown-packed" }, t("seat.packed")) : null,
               h("span", { class: "shown-cat", "data-testid": "shown-category" }, handName(row.category)),
             ),
           ),

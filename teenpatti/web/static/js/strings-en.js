@@ -341,6 +341,9 @@ export const EN = {
   "past.accept": "Side show accepted: {loser} packed",
   "past.decline": "Declined {asker}'s side show",
   "past.timeout": "{what} (time ran out)",
+  "past.sideshowYou": "Asked you for a side show",
+  "past.acceptYou": "Side show accepted: you packed",
+  "past.declineYou": "Declined your side show",
 
   "result.title": "Hand {n}",
   "result.wins": "{name} wins {n}",

@@ -341,6 +341,9 @@ export const NE = {
   "past.accept": "साइड सो: हुन्छ — {loser} प्याक",
   "past.decline": "{asker} को साइड सो: हुँदैन",
   "past.timeout": "{what} (समय सकियो)",
+  "past.sideshowYou": "तपाईंसँग साइड सो",
+  "past.acceptYou": "साइड सो: हुन्छ — तपाईं प्याक",
+  "past.declineYou": "तपाईंको साइड सो: हुँदैन",
 
   "result.title": "बाजी {n}",
   "result.wins": "{name} ले {n} जित्नुभयो",
