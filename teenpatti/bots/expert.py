@@ -73,6 +73,12 @@ def table_for(rules: Rules) -> Table | None:
     return table if same_betting(rules, base) else None
 
 
+GUARDED_SEATS = frozenset({3})
+"""The deals (players dealt in) where ``expert`` reads a blind raiser as anyone
+(:attr:`ExpertBot.multiway_level`): three, where ``blind_presser`` beat it; at four to six it
+won +4.7 to +5.7 boots a hand from it before the guard, and the guard is not measured there."""
+
+
 def _dealt(view: HandView) -> int:
     return sum(1 for s in view.seats if s.dealt)
 
@@ -168,6 +174,15 @@ class ExpertBot(HardBot):
     search: Rollouts | None = Rollouts()
     """Where the table does not reach: hard's move, improved by rollouts (:mod:`.search`)."""
 
+    multiway_level = replace(HARD, name="expert", loose_floor=HARD.floor)
+    """``hard``'s level as the multiway corrections apply to it in hands dealt to three
+    (:data:`GUARDED_SEATS`), but for one reading: a player
+    who raised blind is not taken for a gambler, so its moves after looking narrow its range as
+    anyone's do. Against a blind presser (raises blind while the others are blind, then looks
+    and plays its cards tightly) ``hard``'s gambler reading paid its later raises with middling
+    hands (docs/bots.md, section 8). Players known from earlier hands to bet on anything (the
+    opponent model) are still read as gamblers."""
+
     multiway = True
     """At three to six seats of our table's betting: hard's move, or the move the rollout search
     was found offline to prefer in its information set (``solver.distill``), in place of the
@@ -185,7 +200,7 @@ class ExpertBot(HardBot):
             which = SEAT_TABLES.get(dealt, "seen")
             corrections = load_corrections(which)
             if corrections is not None:
-                return self._corrected(view, corrections, which != "seen")
+                return self._corrected(view, corrections, which != "seen", dealt in GUARDED_SEATS)
         base = super().decide(view)
         if self.search is None or view.actor != view.viewer or _blind_opponent(view):
             return base
@@ -247,12 +262,23 @@ class ExpertBot(HardBot):
         return option.action(seat, option.cost if option.max_cost > option.cost else None)
 
     def _corrected(
-        self, view: HandView, corrections: npt.NDArray[np.int8], everywhere: bool
+        self,
+        view: HandView,
+        corrections: npt.NDArray[np.int8],
+        everywhere: bool,
+        guarded: bool = False,
     ) -> Action:
-        """Hard's move, or the correction learnt for it where the table's search ran (every
-        decision with ``everywhere``, else where every other player still in has seen) and the
-        opponent model marks nobody."""
-        base = super().decide(view)
+        """Hard's move (read as :attr:`multiway_level` reads, where ``guarded``), or the
+        correction learnt for it where the table's search ran (every decision with
+        ``everywhere``, else where every other player still in has seen) and the opponent
+        model marks nobody."""
+        if guarded:
+            self.level = self.multiway_level
+        try:
+            base = super().decide(view)
+        finally:
+            if guarded:
+                del self.level
         seat = view.viewer
         if seat is None or view.actor != seat or view.side_show is not None:
             return base

@@ -1,12 +1,16 @@
 """The ways people play at the tables friends open: the styles that press blind players and
-that call down (the exploiter's reading of the others from their own policy is checked with
-the rollout search, in ``test_search.py``)."""
+that call down, and the expert that reads a blind presser's later bets at face value (the
+exploiter's reading of the others from their own policy is checked with the rollout search, in
+``test_search.py``)."""
 
 from __future__ import annotations
 
 import random
 
 from teenpatti.bots import load_bot
+from teenpatti.bots.expert import ExpertBot
+from teenpatti.bots.hard import HARD
+from teenpatti.bots.strategy import GRID, Level, read
 from teenpatti.engine import ActionKind, Hand, HandView, Rules, view
 from teenpatti.odds import heads_up_equity
 
@@ -63,3 +67,44 @@ def test_the_call_down_player_never_raises_and_packs_only_weak_hands() -> None:
             packed += weak
             paid += not weak
     assert packed > 3 and paid > 10
+
+
+def _blind_raiser_looked(v: HandView) -> set[int]:
+    """Other players still in who raised blind and then bet after looking."""
+    blind_raised: set[int] = set()
+    seen: set[int] = set()
+    out: set[int] = set()
+    for a in v.actions:
+        if a.kind is ActionKind.SEE:
+            seen.add(a.seat)
+        elif a.kind is ActionKind.RAISE and a.seat not in seen:
+            blind_raised.add(a.seat)
+        elif a.kind in (ActionKind.CHAAL, ActionKind.RAISE) and a.seat in seen & blind_raised:
+            out.add(a.seat)
+    return {s for s in out if not v.seats[s].packed and s != v.viewer}
+
+
+def _mean_u(v: HandView, level: Level, seat: int) -> float:
+    opponent = next(o for o in read(v, level).opponents if o.seat == seat)
+    return sum(g * (opponent.cdf[i + 1] - opponent.cdf[i]) for i, g in enumerate(GRID))
+
+
+def test_the_expert_reads_a_blind_raiser_who_looked_as_anyone_at_three_seats() -> None:
+    """A blind presser's bets after looking narrow its range in the expert's reading (hard
+    takes it for a gambler and reads them as saying little), and only there does the expert's
+    move differ from the one it made with hard's reading."""
+    stronger = changed = 0
+    for deal in range(80):
+        for name, v, kind in _play(["blind_presser", "expert", "expert"], deal):
+            if name != "expert" or v.side_show is not None:
+                continue
+            before = ExpertBot(deal)
+            before.multiway_level = HARD  # the expert before: hard's reading
+            if before.decide(v).kind is not kind:
+                assert _blind_raiser_looked(v)
+                changed += 1
+            for seat in _blind_raiser_looked(v):
+                theirs = _mean_u(v, ExpertBot.multiway_level, seat)
+                assert theirs > _mean_u(v, HARD, seat) + 0.05
+                stronger += 1
+    assert stronger > 10 and changed > 3
