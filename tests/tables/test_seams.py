@@ -5,7 +5,7 @@ reachable once the next game starts."""
 from __future__ import annotations
 
 import as_sent
-from test_host_say import finish, game, refused
+from test_host_say import finish, game, refused, same_after_replay
 from test_table import SEED
 
 from teenpatti.tables.play.commands import Move, read
@@ -53,3 +53,23 @@ def test_a_finished_games_hands_stay_reachable_after_the_next_starts() -> None:
         assert error.code == "hands/game"
     else:
         raise AssertionError("a game not played was found")
+
+
+def test_the_table_keeps_score_across_its_games() -> None:
+    log = game(people=2, seats=3)
+    table = log.table
+    assert "score" not in as_sent.state(table, 0)  # nothing to tell before a game ends
+    finish(log)
+    first = as_sent.state(table, None)["score"]
+    assert [row["seat"] for row in first] == [0, 1, 2]  # the computer's seat too
+    assert sum(row["won"] for row in first) >= 1
+    assert sum(row["chips"] for row in first) == 0  # what one won, the others lost
+    winners = {s["seat"] for s in as_sent.state(table, None)["standings"] if s["place"] == 1}
+    assert {row["seat"] for row in first if row["won"]} == winners
+    log.commit(*table.again_event(0, SEED))
+    assert as_sent.state(table, 1)["score"] == first  # the next game starts with it
+    finish(log)
+    second = as_sent.state(table, None)["score"]
+    assert sum(row["won"] for row in second) >= 2
+    assert sum(row["chips"] for row in second) == 0
+    same_after_replay(log)  # kept in the log: the replay keeps the same score

@@ -152,11 +152,16 @@ def test_past_hands_offer_the_earlier_games_after_play_again(
     page.get_by_test_id("start").tap()
     play([p], _pack_or_show, lambda s: s["status"] == "finished")
     first = _histories(server.url, code)
+    # the table keeps score: at the game's end, each seat (the computer's too)
+    score = page.get_by_test_id("standings").get_by_test_id("score-row")
+    assert score.count() == 2
+    assert "Games won" in (page.get_by_test_id("score").text_content() or "")
     page.get_by_test_id("again").tap()
     page.locator("[data-testid=table][data-status=playing]").wait_for()
     page.get_by_test_id("hands-toggle").tap()
     games = page.get_by_test_id("hands-game")
     games.first.wait_for()
+    assert page.get_by_test_id("past-hands").get_by_test_id("score-row").count() == 2
     assert games.count() == 2  # this game, then game 1
     assert games.nth(1).text_content() == "Game 1"
     games.nth(1).tap()
@@ -176,3 +181,4 @@ def test_past_hands_offer_the_earlier_games_after_play_again(
         "() => document.querySelectorAll('[data-testid=hands-game]')[1].textContent === 'खेल १'"
     )
     axe(page, "an earlier game's hands in Nepali")
+    assert "यो टेबलको हिसाब" in (page.get_by_test_id("score").text_content() or "")

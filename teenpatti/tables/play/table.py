@@ -183,6 +183,9 @@ class Table:
         """Whose token held each seat when each hand of the game was dealt, by hand number: a
         person is given the cards of the hands dealt to them, not of those the computer played in
         their seat before they sat down."""
+        self.scored: list[tuple[int, int]] = []
+        """Each seat's games won and chips won or lost (less rebuys) over the table's earlier
+        games (the game in play or just ended is added by :meth:`score`)."""
         self.earlier: dict[int, PastGame] = {}
         """The table's earlier games, by number (the latest :data:`GAMES_KEPT`): their hands stay
         reachable from the table once a new game starts."""
@@ -328,7 +331,30 @@ class Table:
             if len(self.command_ids) > COMMAND_IDS_KEPT:
                 del self.command_ids[next(iter(self.command_ids))]
 
+    def score(self) -> list[tuple[int, int]]:
+        """Each seat's games won and chips won or lost (less rebuys) at this table, the game
+        just ended included; empty until a game has ended.
+
+        Net chips are what a seat holds at a game's end, less its starting chips and the chips
+        its rebuys brought; a game's winners are its first place (equal chips share it)."""
+        out = list(self.scored)
+        game = self.game
+        if game is not None and game.finished:
+            out = self._scored(game, out)
+        return out
+
+    def _scored(self, game: Game, before: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        out = before + [(0, 0)] * (len(game.chips) - len(before))
+        bought = self.rules.rebuy_chips or 0
+        for row in game.standings():
+            won, chips = out[row.seat]
+            net = game.chips[row.seat] - bought * game.rebuys[row.seat] - self.rules.starting_chips
+            out[row.seat] = (won + (row.place == 1), chips + net)
+        return out
+
     def _new_game(self, dealer: int, seed: str) -> None:
+        if self.game is not None and self.game.finished:
+            self.scored = self._scored(self.game, self.scored)
         if self.game is not None:
             self.earlier[self.games_played] = PastGame(
                 self.game, self.timed, self.computers, self.holders

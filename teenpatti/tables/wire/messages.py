@@ -44,6 +44,7 @@ __all__ = [
     "PotView",
     "Proof",
     "RebuyOffer",
+    "Score",
     "SeatRow",
     "ServerMessage",
     "SignalFrom",
@@ -166,6 +167,16 @@ class Standing(_Part):
     net: int | UnsetType = UNSET
 
 
+class Score(_Part):
+    """A seat's running score at the table, over its finished games: the games it ``won``
+    (first place, shared or not) and the ``chips`` it won or lost in all (less rebuys)."""
+
+    seat: int
+    name: str
+    won: int
+    chips: int
+
+
 class RebuyOffer(_Part):
     """What a rebuy gives a player out of chips now: ``chips``, the rebuys ``left``, and the
     last hand a rebuy may play from (``until``)."""
@@ -199,6 +210,9 @@ class State(_Message, tag="state", kw_only=True):
     standings: list[Standing] | UnsetType = UNSET
     rebuys: list[int] | UnsetType = UNSET
     """Each seat's rebuys this game (once someone has bought back in)."""
+    score: list[Score] | UnsetType = UNSET
+    """The table's running score across its games, once one has ended (each seat, computers
+    too)."""
     game: int | UnsetType = UNSET
     """This game's number at the table, from the second game on: the hands of the earlier ones
     stay reachable (``/api/tables/{code}/hands?game=N``)."""

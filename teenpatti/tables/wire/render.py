@@ -39,6 +39,7 @@ from .messages import (
     PotView,
     Proof,
     RebuyOffer,
+    Score,
     SeatRow,
     Standing,
     State,
@@ -219,11 +220,21 @@ class Render:
             next_parts=sorted(table.parts) if announced else UNSET,
             standings=standings,
             game=table.games_played if table.games_played > 1 else UNSET,
+            score=self._score() or UNSET,
             deadline=None,
             now=0.0,
         )
         self._public = (table.version, out)
         return out
+
+    def _score(self) -> list[Score]:
+        """The table's running score, each seat under its name now (empty before a game ends)."""
+        seats = self.table.seats
+        return [
+            Score(seat=i, name=seats[i].name, won=won, chips=chips)
+            for i, (won, chips) in enumerate(self.table.score())
+            if i < len(seats)
+        ]
 
     def state_for(self, seat: int | None, public: State) -> State:
         """``seat``'s state: ``public`` (this version's :meth:`public_state`) with what

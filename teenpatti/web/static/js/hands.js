@@ -9,6 +9,7 @@ import { h } from "./dom.js";
 import { joinNames, num, parts, t } from "./i18n.js";
 import { checkHand, bytesToHex } from "./fair.js";
 import { pastMoveText } from "./happened.js";
+import { scoreTable } from "./results.js";
 
 /** Why a check failed, in the player's words: `name(seat)` names a seat. Pure. */
 export function whyWords(result, name = (seat) => String(seat)) {
@@ -214,6 +215,7 @@ export class PastHands {
       { class: "panel past-hands", "data-testid": "past-hands", "aria-label": t("hands.title") },
       h("h2", {}, t("hands.title")),
       this.games(st),
+      st.status === "playing" ? scoreTable(st) : null, // the score so far, while the next game is on
       h(
         "p",
         { class: "hint" },

@@ -104,6 +104,37 @@ export function result(view, st) {
   );
 }
 
+/** The table's running score across its games (games won, chips won or lost), once a game has
+ *  ended: at each game's end, and again in the game that follows. */
+export function scoreTable(st) {
+  const rows = st.score || [];
+  if (!rows.length) return null;
+  const signed = (n) => (n > 0 ? `+${num(n)}` : n < 0 ? `−${num(-n)}` : num(0));
+  return h(
+    "table",
+    { class: "standings-table score-table", "data-testid": "score" },
+    h("caption", {}, t("end.score")),
+    h(
+      "thead",
+      {},
+      h("tr", {}, h("th", { scope: "col" }, t("end.player")), h("th", { scope: "col", class: "num" }, t("end.won")), h("th", { scope: "col", class: "num" }, t("end.net"))),
+    ),
+    h(
+      "tbody",
+      {},
+      rows.map((row) =>
+        h(
+          "tr",
+          { "data-key": `s${row.seat}`, class: row.seat === st.you ? "me" : "", "data-testid": "score-row" },
+          h("th", { scope: "row" }, row.seat === st.you ? t("you.name", { name: row.name }) : row.name),
+          h("td", { class: "num" }, num(row.won)),
+          h("td", { class: "num" }, signed(row.chips)),
+        ),
+      ),
+    ),
+  );
+}
+
 export function standings(view, st) {
   const rows = st.standings || [];
   const top = rows.filter((row) => row.place === 1);
@@ -145,6 +176,7 @@ export function standings(view, st) {
         ),
       ),
     ),
+    scoreTable(st),
     st.hand && st.hand.finished ? result(view, st) : null,
     h(
       "div",
