@@ -27,10 +27,11 @@ sys.path.insert(0, str(ROOT / "tests"))
 from support.push_service import PushService, running  # noqa: E402
 
 from teenpatti.metrics import Metrics  # noqa: E402
-from teenpatti.push.keep import SqliteKeep  # noqa: E402
+from teenpatti.push.keep import StoreKeep  # noqa: E402
 from teenpatti.push.keys import VapidKeys  # noqa: E402
 from teenpatti.push.sender import PushConfig, Pusher  # noqa: E402
 from teenpatti.push.subscription import PushHosts, parse_subscription  # noqa: E402
+from teenpatti.store.sqlite import SqliteStore  # noqa: E402
 
 
 async def no_names(host: str, port: int) -> list[str]:
@@ -67,7 +68,7 @@ def main() -> None:
         config = PushConfig(keys, hosts=hosts, resolve=no_names)
 
         async def run() -> tuple[list[float], list[float], int]:
-            pusher = Pusher(config, SqliteKeep(folder / "push.sqlite3"), Metrics(), lambda _: [])
+            pusher = Pusher(config, StoreKeep(SqliteStore(":memory:")), Metrics(), lambda _: [])
             try:
                 await timed_alerts(pusher, fast, hosts, 3)  # warm: threads, the first connection
                 alone = await timed_alerts(pusher, fast, hosts, args.alerts)

@@ -219,12 +219,23 @@ def serve(
     )
 
     async def store() -> EventStore:
-        return await open_store(database, data)
+        opened = await open_store(database, data)
+        if push and (database is None or database.startswith("sqlite:///")):
+            from ..push.keep import adopt
+
+            # where an earlier version kept the turn alerts' records, beside the SQLite store
+            beside = Path(database.removeprefix("sqlite:///")) if database else None
+            old = (
+                data / "push.sqlite3"
+                if beside is None
+                else beside.with_name(beside.stem + "-push.sqlite3")
+            )
+            await adopt(old, opened)
+        return opened
 
     async def open_the_bus() -> Bus:
         return await open_bus(bus)
 
-    from ..push.keep import PushKeep, open_keep
     from ..push.sender import PushConfig
     from ..push.subscription import PushHosts
 
@@ -244,14 +255,11 @@ def serve(
         public_url if public_url and public_url.startswith("https://") else None
     )
 
-    async def open_push() -> tuple[PushConfig, PushKeep]:
+    async def open_push() -> PushConfig:
         assert keys is not None
-        config = PushConfig(
-            keys,
-            subject=subject or "mailto:teenpatti@localhost",
-            hosts=PushHosts.parse(push_hosts),
+        return PushConfig(
+            keys, subject=subject or "mailto:teenpatti@localhost", hosts=PushHosts.parse(push_hosts)
         )
-        return config, await open_keep(database, data)
 
     asgi = create_app(
         store,

@@ -10,7 +10,7 @@
 - :mod:`~teenpatti.push.post`: one push request (encrypted, signed, sent to the checked address,
   no redirect followed, its answer bounded);
 - :mod:`~teenpatti.push.keep`: subscriptions per seat holder, and the alerts already claimed,
-  in SQLite or PostgreSQL;
+  as the event store keeps them (SQLite or PostgreSQL);
 - :mod:`~teenpatti.push.alerts`: which alerts a change of a table makes (pure);
 - :mod:`~teenpatti.push.sender`: claiming them, and sending them in a line per push host.
 """

@@ -7,7 +7,7 @@ claim in the keep (:meth:`~teenpatti.push.keep.PushKeep.claim`) is the second fe
 seen again (a pause, a computer playing a seat for a while, a restart).
 
 Sending is a task of its own: the claim and the look-up of the subscriptions are awaited on
-the loop (the keep's own thread or pool). Each request then waits in the line of its push
+the loop (the event store's writer thread or pool). Each request then waits in the line of its push
 host (the endpoint's host and port): a line sends at most :attr:`PushConfig.per_host` at once
 and holds at most :attr:`PushConfig.host_backlog`, past which that host's alerts are dropped
 and counted by host; a slow or dead push service fills its own line only, so every other
@@ -301,7 +301,6 @@ class Pusher:
         await asyncio.gather(*running, return_exceptions=True)
         self._threads.shutdown(wait=False, cancel_futures=True)
         await self._client.close()
-        await self.keep.close()
 
 
 def _at(online: list[bool], seat: int | None) -> bool:

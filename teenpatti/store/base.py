@@ -15,6 +15,7 @@ from typing import Any, Protocol
 import msgspec
 
 __all__ = [
+    "PUSH_TABLES",
     "CodeTaken",
     "DamagedLog",
     "EventStore",
@@ -25,6 +26,27 @@ __all__ = [
 ]
 
 _ENCODER = msgspec.json.Encoder()
+
+PUSH_TABLES = """
+CREATE TABLE IF NOT EXISTS push_subscriptions (
+    table_id TEXT NOT NULL,
+    holder TEXT NOT NULL,
+    endpoint TEXT NOT NULL,
+    p256dh TEXT NOT NULL,
+    auth TEXT NOT NULL,
+    at {time} NOT NULL,
+    PRIMARY KEY (table_id, holder, endpoint)
+);
+CREATE INDEX IF NOT EXISTS push_subscriptions_endpoint ON push_subscriptions (endpoint);
+CREATE TABLE IF NOT EXISTS push_alerts (
+    table_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    at {time} NOT NULL,
+    PRIMARY KEY (table_id, key)
+);
+"""
+"""The turn alerts' tables (:mod:`teenpatti.push.keep`), in either backend's SQL (``time``:
+the type of a time in epoch seconds)."""
 
 
 def encode_event(event: Mapping[str, Any]) -> str:
@@ -106,6 +128,33 @@ class EventStore(Protocol):
 
     async def tables(self) -> list[TableRecord]:
         """Every table, oldest first (a restarted server rebuilds them from their logs)."""
+        ...
+
+    # Turn alerts (:mod:`teenpatti.push`): the phones' subscriptions per seat holder, and the
+    # alerts claimed; a purged table's go with it.
+    async def push_subscribe(
+        self, table_id: str, holder: str, endpoint: str, p256dh: str, auth: str, keep: int
+    ) -> None:
+        """Keep a subscription for ``holder`` (the hash of a seat token) at the table (again:
+        its keys and time refreshed), and only their ``keep`` latest."""
+        ...
+
+    async def push_unsubscribe(self, table_id: str, holder: str, endpoint: str) -> bool:
+        """Forget one of the holder's subscriptions; whether it was kept."""
+        ...
+
+    async def push_subscriptions(
+        self, table_id: str, holders: list[str]
+    ) -> list[tuple[str, str, str, str]]:
+        """``(holder, endpoint, p256dh, auth)`` of these holders' subscriptions, oldest first."""
+        ...
+
+    async def push_forget(self, endpoint: str) -> None:
+        """Forget an endpoint wherever it is kept (its push service said it is no more)."""
+        ...
+
+    async def push_claim(self, table_id: str, key: str) -> bool:
+        """Record the alert ``key`` as sent; ``True`` if this caller was the first."""
         ...
 
     async def close(self) -> None:

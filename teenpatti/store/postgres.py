@@ -9,11 +9,13 @@ same version, exactly one insert succeeds and the other gets :class:`VersionConf
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import asyncpg
 
 from .base import (
+    PUSH_TABLES,
     CodeTaken,
     DamagedLog,
     StoredEvent,
@@ -39,6 +41,8 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (table_id, version)
     );
     """,
+    # the turn alerts' (as an earlier version kept them in this database: taken as they are)
+    PUSH_TABLES.format(time="DOUBLE PRECISION"),
 ]
 """Schema steps in order; step ``n`` brings the schema to version ``n + 1``."""
 
@@ -173,7 +177,8 @@ class PostgresStore:
                 before,
             )
             ids = [r["table_id"] for r in rows]
-            await conn.execute("DELETE FROM events WHERE table_id = ANY($1::text[])", ids)
+            for kept in ("push_subscriptions", "push_alerts", "events"):
+                await conn.execute(f"DELETE FROM {kept} WHERE table_id = ANY($1::text[])", ids)
             await conn.execute("DELETE FROM tables WHERE table_id = ANY($1::text[])", ids)
         return [r["code"] for r in rows]
 
@@ -190,6 +195,73 @@ class PostgresStore:
         async with self.pool.acquire(timeout=CONNECT_TIMEOUT) as conn:
             rows = await conn.fetch("SELECT table_id, code, created FROM tables ORDER BY created")
         return [TableRecord(r["table_id"], r["code"], r["created"]) for r in rows]
+
+    # ------------------------------------------------------------------ turn alerts
+    async def push_subscribe(
+        self, table_id: str, holder: str, endpoint: str, p256dh: str, auth: str, keep: int
+    ) -> None:
+        """Keep a subscription, and only the holder's ``keep`` latest."""
+        async with self.pool.acquire(timeout=CONNECT_TIMEOUT) as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO push_subscriptions VALUES ($1, $2, $3, $4, $5, $6)"
+                " ON CONFLICT (table_id, holder, endpoint) DO UPDATE SET"
+                " p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth, at = EXCLUDED.at",
+                table_id,
+                holder,
+                endpoint,
+                p256dh,
+                auth,
+                time.time(),
+            )
+            await conn.execute(
+                "DELETE FROM push_subscriptions WHERE table_id = $1 AND holder = $2 AND"
+                " endpoint NOT IN (SELECT endpoint FROM push_subscriptions WHERE"
+                " table_id = $1 AND holder = $2 ORDER BY at DESC LIMIT $3)",
+                table_id,
+                holder,
+                keep,
+            )
+
+    async def push_unsubscribe(self, table_id: str, holder: str, endpoint: str) -> bool:
+        """Forget one of the holder's subscriptions."""
+        async with self.pool.acquire(timeout=CONNECT_TIMEOUT) as conn:
+            status = await conn.execute(
+                "DELETE FROM push_subscriptions"
+                " WHERE table_id = $1 AND holder = $2 AND endpoint = $3",
+                table_id,
+                holder,
+                endpoint,
+            )
+        return bool(status != "DELETE 0")
+
+    async def push_subscriptions(
+        self, table_id: str, holders: list[str]
+    ) -> list[tuple[str, str, str, str]]:
+        """These holders' subscriptions at the table, oldest first."""
+        async with self.pool.acquire(timeout=CONNECT_TIMEOUT) as conn:
+            rows = await conn.fetch(
+                "SELECT holder, endpoint, p256dh, auth FROM push_subscriptions"
+                " WHERE table_id = $1 AND holder = ANY($2::text[]) ORDER BY at",
+                table_id,
+                holders,
+            )
+        return [(r["holder"], r["endpoint"], r["p256dh"], r["auth"]) for r in rows]
+
+    async def push_forget(self, endpoint: str) -> None:
+        """Forget an endpoint everywhere."""
+        async with self.pool.acquire(timeout=CONNECT_TIMEOUT) as conn:
+            await conn.execute("DELETE FROM push_subscriptions WHERE endpoint = $1", endpoint)
+
+    async def push_claim(self, table_id: str, key: str) -> bool:
+        """Record an alert as sent; whether this caller was first."""
+        async with self.pool.acquire(timeout=CONNECT_TIMEOUT) as conn:
+            status = await conn.execute(
+                "INSERT INTO push_alerts VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                table_id,
+                key,
+                time.time(),
+            )
+        return bool(status == "INSERT 0 1")
 
     async def close(self) -> None:
         """Close the pool."""

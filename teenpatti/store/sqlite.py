@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .base import (
+    PUSH_TABLES,
     CodeTaken,
     DamagedLog,
     StoredEvent,
@@ -36,8 +37,8 @@ from .base import (
 
 __all__ = ["SCHEMA_VERSION", "SqliteStore", "pending_writes"]
 
-SCHEMA_VERSION = 1
-"""The schema this code writes; older files are migrated on open."""
+SCHEMA_VERSION = 2
+"""The schema this code writes; older files are migrated on open (2: the turn alerts' tables)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -53,8 +54,7 @@ CREATE TABLE IF NOT EXISTS events (
     at REAL NOT NULL,
     PRIMARY KEY (table_id, version)
 ) WITHOUT ROWID;
-"""
-
+""" + PUSH_TABLES.format(time="REAL")
 
 _APPEND_ONE = (
     "INSERT INTO events (table_id, version, data, at) SELECT ?, ?, ?, ?"
@@ -62,6 +62,14 @@ _APPEND_ONE = (
 )
 """One event appended after the expected version, in one statement (no row when the log has
 moved on)."""
+
+
+_PUSH_TRIM = (
+    "DELETE FROM push_subscriptions WHERE table_id = ? AND holder = ? AND endpoint NOT IN"
+    " (SELECT endpoint FROM push_subscriptions WHERE table_id = ? AND holder = ?"
+    " ORDER BY at DESC LIMIT ?)"
+)
+"""A holder's subscriptions past the latest ``keep`` forgotten."""
 
 
 class _Write:
@@ -315,12 +323,70 @@ class SqliteStore:
                 (before,),
             ).fetchall()
             ids = [(table_id,) for table_id, _ in rows]
+            db.executemany("DELETE FROM push_subscriptions WHERE table_id = ?", ids)
+            db.executemany("DELETE FROM push_alerts WHERE table_id = ?", ids)
             db.executemany("DELETE FROM events WHERE table_id = ?", ids)
             db.executemany("DELETE FROM tables WHERE table_id = ?", ids)
             return [code for _, code in rows]
 
         codes: list[str] = await self._write(run)
         return codes
+
+    # ------------------------------------------------------------------ turn alerts
+    async def push_subscribe(
+        self, table_id: str, holder: str, endpoint: str, p256dh: str, auth: str, keep: int
+    ) -> None:
+        """Keep a subscription, and only the holder's ``keep`` latest."""
+        row = (table_id, holder, endpoint, p256dh, auth, time.time())
+
+        def run(db: sqlite3.Connection) -> None:
+            db.execute("INSERT OR REPLACE INTO push_subscriptions VALUES (?, ?, ?, ?, ?, ?)", row)
+            db.execute(_PUSH_TRIM, (table_id, holder, table_id, holder, keep))
+
+        await self._write(run)
+
+    async def push_unsubscribe(self, table_id: str, holder: str, endpoint: str) -> bool:
+        """Forget one of the holder's subscriptions."""
+
+        def run(db: sqlite3.Connection) -> bool:
+            cur = db.execute(
+                "DELETE FROM push_subscriptions WHERE table_id = ? AND holder = ? AND endpoint = ?",
+                (table_id, holder, endpoint),
+            )
+            return cur.rowcount > 0
+
+        return bool(await self._write(run))
+
+    async def push_subscriptions(
+        self, table_id: str, holders: list[str]
+    ) -> list[tuple[str, str, str, str]]:
+        """These holders' subscriptions at the table, oldest first."""
+        out: list[tuple[str, str, str, str]] = []
+        for i in range(0, len(holders), 500):
+            chunk = holders[i : i + 500]
+            out += self._read(
+                "SELECT holder, endpoint, p256dh, auth FROM push_subscriptions WHERE table_id = ?"
+                f" AND holder IN ({','.join('?' * len(chunk))}) ORDER BY at",
+                (table_id, *chunk),
+            )
+        return out
+
+    async def push_forget(self, endpoint: str) -> None:
+        """Forget an endpoint everywhere."""
+        await self._write(
+            lambda db: db.execute("DELETE FROM push_subscriptions WHERE endpoint = ?", (endpoint,))
+        )
+
+    async def push_claim(self, table_id: str, key: str) -> bool:
+        """Record an alert as sent; whether this caller was first."""
+        row = (table_id, key, time.time())
+
+        def run(db: sqlite3.Connection) -> bool:
+            return (
+                db.execute("INSERT OR IGNORE INTO push_alerts VALUES (?, ?, ?)", row).rowcount == 1
+            )
+
+        return bool(await self._write(run))
 
     # ------------------------------------------------------------------ reads
     def _read(self, sql: str, args: Any = ()) -> list[Any]:

@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..bus.base import Bus
-from ..push.keep import PushKeep
+from ..push.keep import StoreKeep
 from ..push.sender import PushConfig, Pusher
 from ..store.base import EventStore
 from ..tables.live.service import TableService, Timing
@@ -61,7 +61,7 @@ def create_app(
     freeze_every: float | None = None,
     reach: Reach | None = None,
     clock: Clock | None = None,
-    push: Callable[[], Awaitable[tuple[PushConfig, PushKeep]]] | None = None,
+    push: Callable[[], Awaitable[PushConfig]] | None = None,
     ice: Ice | None = None,
     body_seconds: float = BODY_SECONDS,
 ) -> Starlette:
@@ -81,11 +81,11 @@ def create_app(
     it (see :mod:`teenpatti.web.reach`). ``clock`` is the service's time: turn timers, graces,
     deals and the reconciler's and lease keeper's rounds (the system's clock when ``None``; tests
     hand in a :class:`~teenpatti.tables.live.time_source.ManualClock` and move it).
-    ``push`` (an async function giving the VAPID keys and settings and the subscriptions' keep)
-    turns on turn alerts for play-anytime tables (see :mod:`teenpatti.push`). ``ice`` names the
-    STUN and TURN servers of the tables' voice calls (see :mod:`teenpatti.web.ice`; none: the
-    phones of one network still talk to each other). A request's body has ``body_seconds`` to
-    arrive, or it is answered ``408 http/timeout``."""
+    ``push`` (an async function giving the VAPID keys and settings; subscriptions and claims
+    are kept by the store) turns on turn alerts for play-anytime tables (see
+    :mod:`teenpatti.push`). ``ice`` names the STUN and TURN servers of the tables' voice calls
+    (see :mod:`teenpatti.web.ice`; none: the phones of one network still talk to each other).
+    A request's body has ``body_seconds`` to arrive, or it is answered ``408 http/timeout``."""
     service = TableService(store if not callable(store) else _NotOpen(), timing, clock)
     site = Site(
         service,
@@ -105,7 +105,8 @@ def create_app(
         if bus is not None:
             service.use_bus(await bus())
         if push is not None:
-            config, keep = await push()
+            keep = StoreKeep(service.store)
+            config = await push()
             site.pushers.append(Pusher(config, keep, service.metrics, service.fanout.connected))
             service.alerts = site.pushers[0]
         await service.start()

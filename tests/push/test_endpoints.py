@@ -23,10 +23,11 @@ from support.sockets import guarded
 
 from teenpatti.metrics import Metrics
 from teenpatti.push.endpoint import PushError
-from teenpatti.push.keep import SqliteKeep
+from teenpatti.push.keep import StoreKeep
 from teenpatti.push.keys import VapidKeys
 from teenpatti.push.sender import PushConfig, Pusher
 from teenpatti.push.subscription import PushHosts, Subscription, parse_subscription
+from teenpatti.store.sqlite import SqliteStore
 
 SUBSCRIBE: list[tuple[str, str]] = [
     # seen passing the old check (the issue): the sender's parser read these otherwise
@@ -149,7 +150,7 @@ def test_hostile_endpoints_reach_nothing_but_the_push_service(
 
     async def body() -> None:
         config = PushConfig(keys, hosts=hosts, timeout=1.0, resolve=resolve)
-        pusher = Pusher(config, SqliteKeep(tmp_path / "push.sqlite3"), Metrics(), lambda _: [])
+        pusher = Pusher(config, StoreKeep(SqliteStore(":memory:")), Metrics(), lambda _: [])
         try:
             for endpoint, why in SUBSCRIBE:
                 data = {"endpoint": endpoint, "keys": keys_of(good)}

@@ -10,10 +10,11 @@ from pathlib import Path
 from support.push_service import running
 
 from teenpatti.metrics import Metrics
-from teenpatti.push.keep import SqliteKeep
+from teenpatti.push.keep import StoreKeep
 from teenpatti.push.keys import VapidKeys
 from teenpatti.push.sender import PushConfig, Pusher
 from teenpatti.push.subscription import PushHosts, parse_subscription
+from teenpatti.store.sqlite import SqliteStore
 
 
 async def no_names(host: str, port: int) -> list[str]:
@@ -33,7 +34,7 @@ def test_a_held_host_delays_no_other(tmp_path: Path) -> None:
         metrics = Metrics()
 
         async def body() -> None:
-            pusher = Pusher(config, SqliteKeep(tmp_path / "push.sqlite3"), metrics, lambda _: [])
+            pusher = Pusher(config, StoreKeep(SqliteStore(":memory:")), metrics, lambda _: [])
             held = parse_subscription(slow.subscription(), hosts)
             try:
                 for n in range(301):  # the last finds the line full

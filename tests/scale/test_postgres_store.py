@@ -14,12 +14,14 @@ from typing import Any
 
 import asyncpg
 import pytest
+from support.push_records import check_push_records
 
 from teenpatti.store import open_store
 from teenpatti.store.base import CodeTaken, EventStore, VersionConflict
 from teenpatti.store.postgres import MIGRATIONS, PostgresStore
 
 FIRST: dict[str, Any] = {"type": "created", "settings": {"seats": 4}, "host": {"name": "Asha"}}
+TABLES = ["events", "meta", "push_alerts", "push_subscriptions", "tables"]
 
 
 def run(coro: Any, timeout: float = 30.0) -> Any:
@@ -54,7 +56,18 @@ def test_the_store_migrates_its_schema_and_is_an_event_store(pg_url: str) -> Non
 
         assert needs(store) is store
         await store.close()
-        assert await schema(pg_url) == (str(len(MIGRATIONS)), ["events", "meta", "tables"])
+        assert await schema(pg_url) == (str(len(MIGRATIONS)), TABLES)
+
+    run(body())
+
+
+def test_the_turn_alerts_records(pg_url: str) -> None:
+    async def body() -> None:
+        store = await PostgresStore.open(pg_url)
+        try:
+            await check_push_records(store)
+        finally:
+            await store.close()
 
     run(body())
 
@@ -70,7 +83,7 @@ def test_migrations_are_idempotent_and_keep_the_data(pg_url: str) -> None:
         again = await PostgresStore.open(pg_url)  # and from a new process's pool
         assert [e.version for e in await again.load("t1")] == [1, 2, 3]
         await again.close()
-        assert await schema(pg_url) == (str(len(MIGRATIONS)), ["events", "meta", "tables"])
+        assert await schema(pg_url) == (str(len(MIGRATIONS)), TABLES)
 
     run(body())
 
@@ -83,7 +96,7 @@ def test_migrations_run_by_several_stores_at_once(pg_url: str) -> None:
             record = await store.find("K7WQ3M")
             assert record is not None and record.table_id == "t1"
         await asyncio.gather(*(s.close() for s in stores))
-        assert await schema(pg_url) == (str(len(MIGRATIONS)), ["events", "meta", "tables"])
+        assert await schema(pg_url) == (str(len(MIGRATIONS)), TABLES)
 
     run(body())
 
@@ -112,7 +125,7 @@ def test_migrations_run_by_two_processes_at_once(pg_url: str) -> None:
         out, err = proc.communicate(timeout=60)
         assert proc.returncode == 0, err
         assert out.strip() == str(len(MIGRATIONS))
-    assert run(schema(pg_url)) == (str(len(MIGRATIONS)), ["events", "meta", "tables"])
+    assert run(schema(pg_url)) == (str(len(MIGRATIONS)), TABLES)
 
 
 def test_a_schema_newer_than_the_code_is_refused(pg_url: str) -> None:

@@ -15,7 +15,6 @@ from pathlib import Path
 import httpx
 from support import in_loop
 
-from teenpatti.push.keep import SqliteKeep
 from teenpatti.push.keys import VapidKeys
 from teenpatti.push.sender import PushConfig
 from teenpatti.store.sqlite import SqliteStore
@@ -48,8 +47,8 @@ async def never_whole(http: str, path: str, token: str | None = None) -> tuple[s
 def test_a_body_that_never_arrives_is_answered_408(tmp_path: Path) -> None:
     keys = VapidKeys.load_or_make(tmp_path)
 
-    async def push() -> tuple[PushConfig, SqliteKeep]:
-        return PushConfig(keys), SqliteKeep(tmp_path / "push.sqlite3")
+    async def push() -> PushConfig:
+        return PushConfig(keys)
 
     app = create_app(SqliteStore(tmp_path / "tables.sqlite3"), push=push, body_seconds=1.0)
 

@@ -54,7 +54,7 @@ async def act(client: Client, token: str, do: str, until: Callable[[dict[str, An
 
 
 def kept(srv: Server, table: str) -> int:
-    conn = sqlite3.connect(f"file:{srv.data / 'push.sqlite3'}?mode=ro", uri=True, timeout=5)
+    conn = sqlite3.connect(f"file:{srv.data / 'teenpatti.sqlite3'}?mode=ro", uri=True, timeout=5)
     try:
         return int(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
     finally:

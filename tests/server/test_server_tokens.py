@@ -22,7 +22,6 @@ import websockets
 from starlette.routing import Mount, Route, WebSocketRoute
 from support import in_loop
 
-from teenpatti.push.keep import SqliteKeep
 from teenpatti.push.keys import VapidKeys
 from teenpatti.push.sender import PushConfig
 from teenpatti.push.subscription import PushHosts
@@ -113,8 +112,8 @@ async def socket_refused(ws: str, code: str, token: str, expected: str) -> None:
 def test_a_stale_token_is_refused_by_every_route(tmp_path: Path) -> None:
     keys = VapidKeys.load_or_make(tmp_path)
 
-    async def push() -> tuple[PushConfig, SqliteKeep]:
-        return PushConfig(keys, hosts=PushHosts.default()), SqliteKeep(tmp_path / "push.sqlite3")
+    async def push() -> PushConfig:
+        return PushConfig(keys, hosts=PushHosts.default())
 
     app = create_app(
         SqliteStore(tmp_path / "tables.sqlite3"),

@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.push_records import check_push_records
 
+from teenpatti.push.keep import adopt
 from teenpatti.store.base import CodeTaken, EventStore, StoredEvent, VersionConflict
 from teenpatti.store.sqlite import SCHEMA_VERSION, SqliteStore
 
@@ -274,3 +276,55 @@ def test_memory_store(tmp_path: Path) -> None:
 
     run(body())
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_turn_alerts_records(store: SqliteStore) -> None:
+    run(check_push_records(store))
+
+
+def test_a_version_1_file_gains_the_turn_alerts_tables(path: Path) -> None:
+    """A file written before the store kept the turn alerts' records is migrated on open."""
+    run(SqliteStore(path).close())
+    conn = sqlite3.connect(path)
+    conn.executescript("DROP TABLE push_subscriptions; DROP TABLE push_alerts;")
+    conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+    store = SqliteStore(path)
+    run(check_push_records(store))
+    run(store.close())
+    conn = sqlite3.connect(path)
+    version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    conn.close()
+    assert version == (str(SCHEMA_VERSION),)
+
+
+def test_an_earlier_versions_push_file_is_taken_in_once(tmp_path: Path, path: Path) -> None:
+    """``push.sqlite3`` as an earlier version kept it: its subscriptions and claims move into
+    the store, and the file is set aside."""
+    old = tmp_path / "push.sqlite3"
+    conn = sqlite3.connect(old)
+    conn.executescript(
+        "CREATE TABLE push_subscriptions (table_id TEXT, holder TEXT, endpoint TEXT,"
+        " p256dh TEXT, auth TEXT, at REAL, PRIMARY KEY (table_id, holder, endpoint));"
+        "CREATE TABLE push_alerts (table_id TEXT, key TEXT, at REAL, PRIMARY KEY (table_id, key));"
+        "INSERT INTO push_subscriptions VALUES ('t1', 'h1', 'https://p/1', 'k1', 'a1', 1.0);"
+        "INSERT INTO push_subscriptions VALUES ('t1', 'h1', 'https://p/2', 'k2', 'a2', 2.0);"
+        "INSERT INTO push_alerts VALUES ('t1', 'turn:1:1:0:1', 1.0);"
+    )
+    conn.commit()
+    conn.close()
+
+    async def body() -> None:
+        store = SqliteStore(path)
+        try:
+            assert await adopt(old, store) == 2
+            found = await store.push_subscriptions("t1", ["h1"])
+            assert found == [("h1", "https://p/1", "k1", "a1"), ("h1", "https://p/2", "k2", "a2")]
+            assert await store.push_claim("t1", "turn:1:1:0:1") is False  # claimed before
+            assert await adopt(old, store) == 0  # once
+            assert (tmp_path / "push.sqlite3.taken").is_file()
+        finally:
+            await store.close()
+
+    run(body())
