@@ -7,18 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_ui_social import open_table, sit
+from test_ui_social import three_playing
 
 
 def test_a_removed_player_is_told_as_the_page_opens(phone: Any, server: Any) -> None:
-    code, seats = open_table(server, ["Asha", "Bimal", "Kiran"], seats=4, hands=3)
     host, bimal, kiran = phone(), phone(), phone(width=320, height=568)
-    hpage = sit(host, code, seats[0])
-    bpage = sit(bimal, code, seats[1], "ne")
-    kpage = sit(kiran, code, seats[2])
-    hpage.get_by_test_id("start").tap()
-    for page in (hpage, bpage, kpage):
-        page.locator("[data-testid=table][data-hand='1']").wait_for()
+    code, (hpage, bpage, kpage) = three_playing(server, [host, bimal, kiran])
     hpage.get_by_test_id("menu-open").tap()
     hpage.get_by_test_id("remove-2").tap()
     hpage.get_by_test_id("confirm-yes").tap()

@@ -149,17 +149,23 @@ def _pack(phone: Any, state: dict[str, str], choices: list[str]) -> str:
     return "act-pack" if "act-pack" in choices else choices[0]
 
 
+def three_playing(server: Any, phones: list[Any]) -> tuple[str, list[Any]]:
+    """Asha (the host), Bimal (in Nepali) and Kiran at a four-seat table, on ``phones``, the
+    first hand dealt; the table's code and their pages."""
+    code, seats = open_table(server, ["Asha", "Bimal", "Kiran"], seats=4, hands=3)
+    langs = ["en", "ne", "en"]
+    pages = [sit(p, code, seat, lang) for p, seat, lang in zip(phones, seats, langs, strict=True)]
+    pages[0].get_by_test_id("start").tap()
+    for page in pages:
+        page.locator("[data-testid=table][data-hand='1']").wait_for()
+    return code, pages
+
+
 def test_pause_remove_latecomer_leave_and_the_host_passes(
     phone, server, play, check_layout, axe
 ) -> None:
-    code, seats = open_table(server, ["Asha", "Bimal", "Kiran"], seats=4, hands=3)
     host, bimal, kiran = phone(width=390, height=844), phone(), phone(width=390, height=844)
-    hpage = sit(host, code, seats[0])
-    bpage = sit(bimal, code, seats[1], "ne")
-    kpage = sit(kiran, code, seats[2])
-    hpage.get_by_test_id("start").tap()
-    for page in (hpage, bpage, kpage):
-        page.locator("[data-testid=table][data-hand='1']").wait_for()
+    code, (hpage, bpage, kpage) = three_playing(server, [host, bimal, kiran])
 
     # Pause: every phone says so, no move can be made; resume.
     hpage.get_by_test_id("menu-open").tap()
