@@ -256,6 +256,8 @@ def test_settings_refused(data: Any, code: str) -> None:
         ("x" * NAME_MAX, "x" * NAME_MAX),
         (" " + "x" * NAME_MAX + " ", "x" * NAME_MAX),
         ("a\u0085b", "a b"),  # NEL is a space to str.split
+        # 33 code points, 22 characters as a reader counts them: whole, not cut after भट्टराई
+        ("श्रीकृष्ण प्रसाद भट्टराई उपाध्याय", "श्रीकृष्ण प्रसाद भट्टराई उपाध्याय"),
     ],
 )
 def test_clean_name_keeps_text_as_typed(raw: str, clean: str) -> None:
@@ -269,6 +271,8 @@ def test_clean_name_keeps_text_as_typed(raw: str, clean: str) -> None:
         ("   ", "name/empty"),
         ("\n\t", "name/empty"),
         ("x" * (NAME_MAX + 1), "name/too_long"),
+        ("क" * (NAME_MAX + 1), "name/too_long"),
+        ("a" + "\u0301" * 80, "name/too_long"),  # marks past what a seat can draw
         ("a\x00b", "name/invalid"),
         ("a\x1bb", "name/invalid"),
         ("a\x7fb", "name/invalid"),

@@ -23,12 +23,15 @@ from typing import Any
 
 from support.table_page import in_each_language, my_turn_at
 
-from teenpatti.tables.play.names import NAME_MAX
+from teenpatti.tables.play.names import NAME_MAX, name_length
 
 SIZES = [(320, 568), (360, 640), (390, 844), (640, 360)]
 SEATS = 6
 LATIN = ("W" * NAME_MAX, "Maheshwari " + "W" * (NAME_MAX - 11))
-DEVANAGARI = (("क्ष्म" * NAME_MAX)[:NAME_MAX], ("श्रीकृष्ण प्रसाद भट्टराई उपाध्याय" * 2)[:NAME_MAX])
+DEVANAGARI = (
+    "क्ष्म" * (NAME_MAX // 3),  # 24 characters as the server counts them, 40 code points
+    "श्रीकृष्ण प्रसाद भट्टराई उपाध्याय क",  # 24 characters, 35 code points
+)
 BIG = 1234567
 
 
@@ -273,3 +276,40 @@ def test_a_packed_hand_among_the_shown_hands_says_it_packed(phone) -> None:
     for lang in in_each_language(page):
         shown = page.evaluate(PACKED_SHOWN_JS)
         assert shown and {"en": "Packed", "ne": "प्याक"}[lang] in shown, shown
+
+
+WORDS_WHOLE_JS = """(names) => {
+  const view = window.__tp.table;
+  view.socket.stop();
+  const st = JSON.parse(JSON.stringify(view.st));
+  st.version += 1;
+  st.seats.forEach((seat, i) => { if (i !== st.you) seat.name = names[i % names.length]; });
+  view.onState(st);
+  const cut = [];
+  for (const el of document.querySelectorAll('[data-testid=seats] .seat-name')) {
+    const text = el.firstChild;
+    if (!text || text.nodeType !== 3) continue;
+    let at = 0;
+    for (const word of text.nodeValue.split(' ')) {
+      const range = document.createRange();
+      range.setStart(text, at);
+      range.setEnd(text, at + word.length);
+      const rects = [...range.getClientRects()];
+      const lines = new Set(rects.map((r) => Math.round(r.top)));
+      const long = rects.reduce((sum, r) => sum + r.width, 0);
+      // a word that fits the seat's width is never broken across lines
+      if (lines.size > 1 && long <= el.clientWidth) cut.push(word);
+      at += word.length + 1;
+    }
+  }
+  return cut;
+}"""
+
+
+def test_names_are_the_longest_the_server_takes_and_wrap_between_words(phone) -> None:
+    assert [name_length(name) for name in (*LATIN, *DEVANAGARI)] == [NAME_MAX] * 4
+    page = my_turn_at(phone(reduced_motion="reduce"), 6)
+    names = ["Maheshwari Shrestha Rai", "Alexandrina Wolfeschl", *DEVANAGARI]
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        assert page.evaluate(WORDS_WHOLE_JS, names) == [], f"{width}x{height}"

@@ -26,10 +26,26 @@ from typing import Any
 
 from .errors import TableError
 
-__all__ = ["NAME_MAX", "clean_name", "name_key"]
+__all__ = ["NAME_MAX", "clean_name", "name_key", "name_length"]
 
 NAME_MAX = 24
-"""The longest player name, in characters."""
+"""The longest player name, in characters as a reader counts them: a vowel sign, a virama or an
+accent (a combining mark) is part of the letter it sits on, so a Devanagari name of 24 letters
+fits as a Latin one does ("श्रीकृष्ण प्रसाद भट्टराई उपाध्याय" is 33 code points, 22 characters)."""
+
+_CODE_POINTS_MAX = 3 * NAME_MAX
+"""The most code points a name may hold, marks and all: what a seat has room to draw."""
+
+
+def name_length(text: str) -> int:
+    """How many characters ``text`` has as a reader counts them: its code points less the
+    combining marks, which belong to the letter before them.
+
+    >>> name_length("Asha"), name_length("श्रीकृष्ण")
+    (4, 5)
+    """
+    return sum(1 for ch in text if unicodedata.category(ch)[0] != "M")
+
 
 _JOINERS = frozenset("\u200c\u200d")
 
@@ -97,7 +113,7 @@ def clean_name(name: Any, error: Callable[[str, str], Exception] = TableError) -
     text = " ".join(unicodedata.normalize("NFKC", name).split())
     if not text:
         raise error("name/empty", "type a name to sit at the table")
-    if len(text) > NAME_MAX:
+    if name_length(text) > NAME_MAX or len(text) > _CODE_POINTS_MAX:
         raise error("name/too_long", f"a name can be at most {NAME_MAX} characters")
     if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in text):
         raise error("name/invalid", "a name cannot hold control characters")

@@ -189,7 +189,9 @@ function nameField(value) {
       name: "name",
       type: "text",
       autocomplete: "nickname",
-      maxlength: 24,
+      // the server counts a name's characters as a reader does (a vowel sign is part of its
+      // letter): 24 of them may be 72 code points in Devanagari, which maxlength counts
+      maxlength: 72,
       required: true,
       value,
       "data-testid": "name",
