@@ -145,7 +145,7 @@ export class Call {
   }
 
   send(message) {
-    return this.view.socket.send(message);
+    return this.view.send(message, { waits: false }); // signalling never waits for a move
   }
 
   say(key, params = {}) {

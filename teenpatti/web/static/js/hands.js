@@ -96,7 +96,7 @@ export class PastHands {
     const due = partDue(st, this.sent);
     if (due) {
       const part = bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(32)));
-      if (this.view.socket.send({ type: "part", for: due, part })) this.sent.set(due, part);
+      if (this.view.send({ type: "part", for: due, part }, { waits: false })) this.sent.set(due, part);
     }
     if (this.open && this.key(st) !== this.fetchedAt) this.load();
   }

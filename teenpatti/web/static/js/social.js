@@ -134,7 +134,7 @@ export class Social {
 
   say(message) {
     // chat goes straight out: it must not hold up (or wait for) a move on its way
-    this.view.socket.send({ type: "chat", ...message });
+    this.view.send({ type: "chat", ...message }, { waits: false });
   }
 }
 

@@ -106,7 +106,7 @@ export class TableView {
     if (place === "stale") return;
     if (place === "gap" && !this.syncing) {
       // a version went missing: show none out of order; the answer to sync is the whole state
-      this.syncing = this.socket.send({ type: "sync" });
+      this.syncing = this.send({ type: "sync" }, { waits: false });
       if (this.syncing) return;
     }
     this.syncing = false;
@@ -145,7 +145,7 @@ export class TableView {
     if (typeof msg.code === "string" && msg.code.startsWith("deal/")) return;
     this.pending = false;
     if (msg.code === "state/stale" || msg.code === "state/conflict") {
-      this.socket.send({ type: "sync" });
+      this.send({ type: "sync" }, { waits: false });
     }
     this.app.toast(errorText(msg.code, msg.reason));
     this.render();
@@ -165,7 +165,15 @@ export class TableView {
     this.render();
   }
 
-  send(message) {
+  /**
+   * The one way the page sends: a command goes out through the socket (which gives it its id and
+   * sends it again until it is answered, net.js). A command that changes the table waits for its
+   * answer (`pending`: every control that sends is disabled meanwhile, and after 8 s unanswered the
+   * page asks for the state again). `{ waits: false }` sends without waiting and without being held
+   * up by a move on its way: a chat line, this phone's part of the next deal, a sync.
+   */
+  send(message, { waits = true } = {}) {
+    if (!waits) return this.socket.send(message);
     if (this.pending) return false;
     if (this.socket.send(message)) {
       this.pending = true;
@@ -174,7 +182,7 @@ export class TableView {
       this.pendingTimer = setTimeout(() => {
         if (this.pending) {
           this.pending = false;
-          this.socket.send({ type: "sync" });
+          this.send({ type: "sync" }, { waits: false });
           this.render();
         }
       }, 8000);
