@@ -5,7 +5,7 @@ reachable once the next game starts."""
 from __future__ import annotations
 
 import as_sent
-from test_host_say import finish, game, refused, same_after_replay
+from test_host_say import NEXT, finish, game, refused, same_after_replay
 from test_table import SEED
 
 from teenpatti.tables.play.commands import Move, read
@@ -73,3 +73,27 @@ def test_the_table_keeps_score_across_its_games() -> None:
     assert sum(row["won"] for row in second) >= 2
     assert sum(row["chips"] for row in second) == 0
     same_after_replay(log)  # kept in the log: the replay keeps the same score
+
+
+def test_one_who_sits_down_between_hands_sees_no_card_of_the_hand_before() -> None:
+    log = game(people=2, seats=3)
+    table = log.table
+    assert table.game is not None and table.game.hand is not None
+    hand = table.game.hand
+    while not hand.finished:  # everyone packs, blind: no card of the hand is ever shown
+        actor = hand.actor
+        assert actor is not None
+        log.commit(table.act_event(actor, read(Move, {"do": "pack"}, "action")))
+    assert not table.hand_in_play and table.game.hand is hand
+    assert as_sent.state(table, 1)["seats"][1]["cards"] is not None  # Bob's own, as dealt
+    log.commit(table.leave_event(1))
+    log.commit(table.join_event("Maya", "t9"))
+    seat = table.seat_of("t9")
+    assert seat == 1 and not table.seats[seat].late  # the seat is hers at once, between hands
+    mine = as_sent.state(table, seat)
+    assert all(row["cards"] is None for row in mine["seats"])  # not Bob's cards, nor anyone's
+    assert mine["legal"] == []
+    assert all(h["seats"][seat]["cards"] in ("", None) for h in table.histories(seat))
+    log.commit(table.hand_event(NEXT))  # from the next deal the seat is hers, cards and all
+    assert table.hand_in_play and table.held_at_deal(seat)
+    same_after_replay(log)

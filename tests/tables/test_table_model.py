@@ -465,7 +465,7 @@ class TableModel(RuleBasedStateMachine):
         self.offered_only_to_who_may_act(states)
         self.chips_conserved()
         for viewer, state in states.items():
-            self.cards_gated(state, viewer)
+            self.cards_gated(state, viewer, now=True)
         for socket in self.sockets:
             for state in socket.got[-3:]:
                 self.cards_gated(state, state["you"])
@@ -507,7 +507,10 @@ class TableModel(RuleBasedStateMachine):
             held = sum(game.chips)
         assert held == expected, (held, expected)
 
-    def cards_gated(self, state: dict[str, Any], you: int | None) -> None:
+    def cards_gated(self, state: dict[str, Any], you: int | None, now: bool = False) -> None:
+        """No card ``you`` may not see; ``now``: ``state`` is of the table's present version, so
+        who held each seat at the deal (the fold's record) can be asked too: one who sat down
+        since sees that hand as a spectator, even once it is over."""
         hand = state["hand"]
         if state["status"] != "finished" and hand is not None:
             assert hand["secret"] is None, "a secret before the game's end"
@@ -515,6 +518,9 @@ class TableModel(RuleBasedStateMachine):
             assert all(row.get("cards") is None for row in state["seats"])
             return
         late = you is not None and state["seats"][you].get("late", False)
+        if now and you is not None and not late:
+            held = self.table.holders.get(hand["number"], ())
+            late = you < len(held) and held[you] != self.table.seats[you].token_hash
         for row in state["seats"]:
             seat = row["seat"]
             shown = row["cards"] is not None

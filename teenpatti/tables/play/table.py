@@ -221,6 +221,17 @@ class Table:
         """Whether a hand is being played now."""
         return self.game is not None and self.game.hand is not None and not self.game.hand.finished
 
+    def held_at_deal(self, seat: int) -> bool:
+        """Whether ``seat`` is held by whoever held it when the hand in view was dealt (the
+        same token, or the computer then and now): only they may see that hand's cards, even
+        once it is over. ``True`` with no hand dealt in this game."""
+        if self.game is None or self.game.hand is None:
+            return True
+        held = self.holders.get(self.game.hand_number)
+        if held is None or seat >= len(held):
+            return True
+        return held[seat] == self.seats[seat].token_hash
+
     def seat_of(self, token: str) -> int | None:
         """The seat this token holds, or ``None``."""
         digest = token_hash(token)

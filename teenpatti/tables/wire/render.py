@@ -248,9 +248,11 @@ class Render:
         if game is None or game.hand is None:
             return msgspec.structs.replace(public, you=seat)
         hand = game.hand
-        if self.table.seats[seat].late:
+        if self.table.seats[seat].late or not self.table.held_at_deal(seat):
             # A latecomer watches the hand the computer plays for them as a spectator of their
-            # seat: no move of it, no card of it (the seat is theirs from the next deal).
+            # seat: no move of it, no card of it (the seat is theirs from the next deal). So
+            # does one who sat down after the hand was dealt, even once it is over: its cards
+            # (and a side show's) were another holder's.
             return msgspec.structs.replace(public, you=seat)
         # ``view(hand, seat)`` is the spectator's view (``public``) but for the cards of the
         # seats ``own_cards`` names and the seat's legal moves: only those are rendered here.
