@@ -62,6 +62,8 @@ def refusal(text: str) -> str | None:
         return "IPv4 inside IPv6"
     for reason, test in (
         ("link-local", address.is_link_local),
+        # fec0::/10: deprecated, but still routed inside some networks, and not "private"
+        ("site-local", isinstance(address, ipaddress.IPv6Address) and address.is_site_local),
         ("multicast", address.is_multicast),
         ("reserved", address.is_reserved),
         ("private", address.is_private),

@@ -94,6 +94,7 @@ CONNECT: list[tuple[str, list[str], str]] = [
     ("https://m.fcm.googleapis.com/x", ["2002:7f00:1::"], "IPv4 inside IPv6"),
     ("https://n.fcm.googleapis.com/x", ["ff02::1"], "multicast"),
     ("https://o.fcm.googleapis.com/x", ["192.168.1.1"], "private"),
+    ("https://p.fcm.googleapis.com/x", ["fec0::a9fe:a9fe"], "site-local"),
     ("https://updates.push.services.mozilla.com/wpush/v2/x", ["127.0.0.2"], "loopback"),
     ("https://web.push.apple.com/x", ["172.16.0.1"], "private"),
     ("https://wns2-par02p.notify.windows.com/w/?token=x", ["::"], "unspecified"),
