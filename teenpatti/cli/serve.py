@@ -239,6 +239,11 @@ def serve(
     from ..push.sender import PushConfig
     from ..push.subscription import PushHosts
 
+    try:
+        hosts = PushHosts.parse(push_hosts)
+    except ValueError as error:
+        raise typer.BadParameter(f"--push-hosts: {error}") from None
+
     keys = None
     if push:
         try:
@@ -257,9 +262,7 @@ def serve(
 
     async def open_push() -> PushConfig:
         assert keys is not None
-        return PushConfig(
-            keys, subject=subject or "mailto:teenpatti@localhost", hosts=PushHosts.parse(push_hosts)
-        )
+        return PushConfig(keys, subject=subject or "mailto:teenpatti@localhost", hosts=hosts)
 
     asgi = create_app(
         store,

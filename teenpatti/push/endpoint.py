@@ -113,6 +113,10 @@ class Endpoint:
         return self.origin + self.target
 
 
+_LISTED = re.compile(r"(?P<host>[a-z0-9]([a-z0-9.-]*[a-z0-9])?)(:(?P<port>[0-9]{1,5}))?")
+"""A host the operator lists: a lower-case name or IPv4 address, and a port if not 443."""
+
+
 @dataclass(frozen=True, slots=True)
 class PushHosts:
     """Where push requests may go: host suffixes over https (``push.example.org``, or with the
@@ -130,15 +134,32 @@ class PushHosts:
     def parse(cls, extra: str) -> PushHosts:
         """The default hosts and the operator's comma-separated list: ``push.example.org``
         (https, with its subdomains; ``:PORT`` for a port other than 443) or
-        ``http://127.0.0.1:8123`` (plain http, that host and port)."""
-        https, http = list(DEFAULT_HOSTS), []
+        ``http://127.0.0.1:8123`` (plain http, that host and port). What is none of these is
+        refused when the server starts, not at the first alert:
+
+        >>> PushHosts.parse("push.example.org:44x")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ValueError: 'push.example.org:44x' is not a push host: ...
+        """
+        https: list[str] = list(DEFAULT_HOSTS)
+        http: list[str] = []
         for item in (x.strip().lower() for x in extra.split(",")):
             if not item:
                 continue
-            if item.startswith("http://"):
-                http.append(item.removeprefix("http://").rstrip("/"))
-            else:
-                https.append(item.removeprefix("https://").rstrip("/"))
+            plain = item.startswith("http://")
+            entry = item.removeprefix("http://" if plain else "https://").rstrip("/")
+            match = _LISTED.fullmatch(entry)
+            port = match and match["port"]
+            if (
+                match is None
+                or (plain and port is None)
+                or (port is not None and (port.startswith("0") or not 0 < int(port) < 65536))
+            ):
+                raise ValueError(
+                    f"{item!r} is not a push host: write push.example.org, "
+                    "push.example.org:8443 or http://127.0.0.1:8123"
+                )
+            (http if plain else https).append(entry)
         return cls(tuple(https), tuple(http))
 
     def allows(self, endpoint: str) -> bool:
