@@ -43,6 +43,15 @@ microphone's permission is each phone's own: granted to a context (the person ta
 not (the browser refuses it: NotAllowedError), rather than granted to all by
 ``--use-fake-ui-for-media-stream``."""
 SECRET = "loopback-only-secret"
+REFUSE_MIC_JS = """
+if (navigator.mediaDevices) {
+  navigator.mediaDevices.getUserMedia = () =>
+    Promise.reject(new DOMException("Permission denied", "NotAllowedError"));
+}
+"""
+"""The person taps "Block": what the browser answers then, at once. Without a grant, headless
+Chromium usually refuses by itself, but not always at once (a run under load waited out the
+test's 30 s with the request unanswered)."""
 
 WATCH_PEERS_JS = """
 window.__pcs = [];
@@ -185,6 +194,8 @@ class Phone:
             permissions=["microphone"] if microphone else [],
         )
         self.context.add_init_script(WATCH_PEERS_JS)
+        if not microphone:
+            self.context.add_init_script(REFUSE_MIC_JS)
         self.page = self.context.new_page()
         self.page.set_default_timeout(WAIT)
         self.base = base
