@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-__all__ = ["EngineError", "IllegalAction", "RulesError"]
+__all__ = ["CodedError", "EngineError", "IllegalAction", "RulesError"]
 
 
-class EngineError(Exception):
-    """Base of the engine's errors: ``code`` is stable (``show/seen_vs_blind``), ``reason`` is
-    a sentence for a person."""
+class CodedError(Exception):
+    """A refusal with a stable ``code`` (``show/seen_vs_blind``) and a ``reason``, a sentence for
+    a person: the base of the engine's errors and of the table's own (which are not rules)."""
 
     code: str
     reason: str
@@ -19,6 +19,10 @@ class EngineError(Exception):
 
     def __str__(self) -> str:
         return self.reason
+
+
+class EngineError(CodedError):
+    """Base of the engine's errors: a rule of the game refused something."""
 
 
 class IllegalAction(EngineError):

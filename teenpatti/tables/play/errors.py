@@ -14,26 +14,17 @@ answer either (the socket, the lobby).
 from __future__ import annotations
 
 from ...engine import EngineError
+from ...engine.errors import CodedError
 
 __all__ = ["Refusal", "TableError", "Unavailable"]
 
 
-class TableError(Exception):
+class TableError(CodedError):
     """A command or request the table refuses (a full table, a bad name, not the host...):
     ``code`` is stable (``table/full``), ``reason`` a sentence for a person."""
 
-    code: str
-    reason: str
     retryable = False
     """Whether the same command may succeed if sent again, unchanged (with the same id)."""
-
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
-
-    def __str__(self) -> str:
-        return self.reason
 
 
 Refusal = (EngineError, TableError)
