@@ -194,8 +194,14 @@ def main() -> None:
         print(f"{label:<34}{old:>10.0f}{new:>10.0f}{new / old:>8.2f}")
     print("bytes per socket by moves already in the hand:")
     for name in (bucket(lo) for lo, _ in BUCKETS):
-        old = statistics.fmean(r["bytes_by_hand_length"].get(name, 0.0) for r in runs["whole"])
-        new = statistics.fmean(r["bytes_by_hand_length"].get(name, 0.0) for r in runs["patches"])
+        olds = [r["bytes_by_hand_length"].get(name) for r in runs["whole"]]
+        news = [r["bytes_by_hand_length"].get(name) for r in runs["patches"]]
+        olds_seen = [v for v in olds if v is not None]
+        news_seen = [v for v in news if v is not None]
+        if not olds_seen or not news_seen:  # a short run may make no move this deep in a hand
+            print(f"  {name:<32}{'-':>10}{'-':>10}{'-':>8}")
+            continue
+        old, new = statistics.fmean(olds_seen), statistics.fmean(news_seen)
         print(f"  {name:<32}{old:>10.0f}{new:>10.0f}{new / old:>8.2f}")
     cores = os.cpu_count()
     print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} on {cores} cores")
