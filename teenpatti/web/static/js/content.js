@@ -60,7 +60,7 @@ export const RULES = [
       },
       {
         en: "On your turn you may tap See cards. You are then seen for the rest of the hand and your chaal costs twice the stake. Looking is free and does not use up your turn.",
-        ne: "आफ्नो पालोमा ‘तास हेर्नुहोस्’ थिच्न सक्नुहुन्छ। त्यसपछि बाजीभर तपाईं सिन हुनुहुन्छ र चाल दाउको दोब्बर हुन्छ। हेर्न सित्तैमा हुन्छ र पालो पनि खेर जाँदैन।",
+        ne: "आफ्नो पालोमा “तास हेर्नुहोस्” थिच्न सक्नुहुन्छ। त्यसपछि बाजीभर तपाईं सिन हुनुहुन्छ र चाल दाउको दोब्बर हुन्छ। हेर्न सित्तैमा हुन्छ र पालो पनि खेर जाँदैन।",
       },
     ],
   },
@@ -74,7 +74,7 @@ export const RULES = [
       },
       {
         en: "Raise: pay twice your chaal; the stake doubles for everyone after you. The stake stops at eight boots: with a boot of 10, a blind chaal never costs more than 80 and a seen chaal never more than 160.",
-        ne: "रेज: आफ्नो चालको दोब्बर तिर्नुहोस्; तपाईंपछिका सबैका लागि दाउ दोब्बर हुन्छ। दाउ आठ बुटमा रोकिन्छ: बुट १० भए ब्लाइन्डको चाल ८० भन्दा र सिनको चाल १६० भन्दा बढी कहिल्यै हुँदैन।",
+        ne: "रेज: आफ्नो चालको दोब्बर तिर्नुहोस्; तपाईंपछिका सबैका लागि दाउ दोब्बर हुन्छ। दाउ ८ बुटमा रोकिन्छ: बुट १० भए ब्लाइन्डको चाल ८० भन्दा र सिनको चाल १६० भन्दा बढी कहिल्यै हुँदैन।",
       },
       {
         en: "Pack: give up the hand. What you have put in stays in the pot. When everyone else has packed, the last player takes the pot without showing.",
@@ -89,7 +89,7 @@ export const RULES = [
     body: [
       {
         en: "When only two players are left, the player on turn may pay their chaal and ask for a show. Both hands are turned over and the better one takes the pot. On equal hands, the player who asked loses, unless the chaal paid for the show brings the pot to its limit: then it is the pot limit's showdown, and equal hands share the pot.",
-        ne: "२ जना मात्र बाँकी हुँदा पालो भएको खेलाडीले आफ्नो चाल तिरेर सो माग्न सक्नुहुन्छ। दुवैको तास खोलिन्छ र ठूलो तासले पोट लिन्छ। तास बराबर भए सो माग्नेको हार हुन्छ, तर सोका लागि तिरेको चालले पोट सीमामा पुग्यो भने पोटको सीमाको सो हुन्छ, र बराबर तासले पोट बाँड्छन्।",
+        ne: "२ जना मात्र बाँकी हुँदा पालो भएको खेलाडीले आफ्नो चाल तिरेर सो माग्न सक्नुहुन्छ। दुवैको तास खोलिन्छ र ठूलो तासले पोट लिन्छ। तास बराबर भए सो माग्नेको हार हुन्छ; तर सोका लागि चाल तिर्दा पोट सीमामा पुग्यो भने त्यो पोटको सीमामा हुने सो हो, र बराबर तास हुनेले पोट बाँडेर लिनुहुन्छ।",
         plays: ["show-seen-vs-seen", "show-tie-asker-loses", "potlimit-show-reaches-limit-ties-share-nepal"],
       },
       {
@@ -108,7 +108,7 @@ export const RULES = [
       },
       {
         en: "If the other player accepts, only the two of them see both hands, and the lower hand packs (on equal hands, the one who asked packs). If they decline, play goes on as if a chaal had been made.",
-        ne: "अर्को खेलाडीले ‘हुन्छ’ भन्नुभए ती दुईले मात्र एकअर्काको तास हेर्नुहुन्छ, र सानो तास प्याक हुन्छ (बराबर भए माग्ने प्याक हुनुहुन्छ)। ‘हुँदैन’ भन्नुभए चाल भएजस्तै खेल अघि बढ्छ।",
+        ne: "अर्को खेलाडीले “हुन्छ” भन्नुभए ती दुईले मात्र एकअर्काको तास हेर्नुहुन्छ, र सानो तास हुनेले प्याक गर्नुपर्छ (बराबर भए माग्नेले)। “हुँदैन” भन्नुभए चाल भएजस्तै खेल अघि बढ्छ।",
         plays: ["sideshow-accept-asker-wins", "sideshow-accept-asker-loses", "sideshow-accept-tie-asker-packs", "sideshow-decline-turn-passes"],
       },
     ],
@@ -138,7 +138,7 @@ export const RULES = [
       },
       {
         en: "Some groups play other house rules (muflis, jokers, a split pot on equal shows…). The host can choose them under Advanced when opening a table, and the table shows which ones it uses.",
-        ne: "कतिपय साथीहरू आफ्नै नियमले खेल्नुहुन्छ (मुफ्लिस, जोकर, बराबर सोमा पोट बाँड्ने…)। टेबल खोल्दा होस्टले ‘थप’ भित्र ती नियम छान्न सक्नुहुन्छ, र टेबलमा कुन नियम चलेको छ भनेर देखिन्छ।",
+        ne: "कतिपय साथीहरू आफ्नै नियमले खेल्नुहुन्छ (मुफ्लिस, जोकर, बराबर सोमा पोट बाँड्ने…)। टेबल खोल्दा होस्टले “थप” भित्र ती नियम छान्न सक्नुहुन्छ, र टेबलमा कुन नियम चलेको छ भनेर देखिन्छ।",
       },
     ],
   },
@@ -216,8 +216,8 @@ export const WORDS = [
   { word: "Blind", ne: "ब्लाइन्ड", en: "Playing without having looked at your cards.", neMeaning: "आफ्नो तास नहेरी खेल्नु।" },
   { word: "Seen", ne: "सिन", en: "Having looked at your cards; a seen chaal costs double.", neMeaning: "तास हेरिसकेको; सिनको चाल दोब्बर पर्छ।" },
   { word: "Pack", ne: "प्याक", en: "To give up the hand.", neMeaning: "बाजी छोड्नु।" },
-  { word: "Show", ne: "सो", en: "With two players left, both hands turned over to see who wins.", neMeaning: "२ जना बाँकी हुँदा को जित्छ हेर्न दुवैको तास खोल्नु।" },
-  { word: "Side show", ne: "साइड सो", en: "A private comparison with the player before you; the lower hand packs.", neMeaning: "आफूभन्दा अघिको खेलाडीसँग २ जनाबीच मात्र तास दाँज्नु; सानो तास प्याक हुन्छ।" },
+  { word: "Show", ne: "सो", en: "With two players left, both hands turned over to see who wins.", neMeaning: "२ जना बाँकी हुँदा कसले जित्छ हेर्न दुवैको तास खोल्नु।" },
+  { word: "Side show", ne: "साइड सो", en: "A private comparison with the player before you; the lower hand packs.", neMeaning: "आफूभन्दा अघिको खेलाडीसँग २ जनाबीच मात्र तास दाँज्नु; सानो तास हुनेले प्याक गर्नुपर्छ।" },
   { word: "Trial", ne: "ट्रायल", en: "Trail: three cards of one rank, the top kind of hand.", neMeaning: "एउटै अङ्कका तीन पत्ती: सबैभन्दा माथिको तास।" },
   { word: "Double run", ne: "डबल रन", en: "Pure sequence: three cards in a row in one suit.", neMeaning: "एउटै रङका लगातार तीन पत्ती।" },
   { word: "Run", ne: "रन", en: "Sequence: three cards in a row, suits mixed.", neMeaning: "रङ फरक भएका लगातार तीन पत्ती।" },
@@ -253,7 +253,7 @@ export const FAQ = [
     q: { en: "Who wins a show when both hands are equal?", ne: "सोमा दुवैको तास बराबर भए कसले जित्छ?" },
     a: {
       en: "The player who did not ask. Suits never break a tie, so equal hands go against the player who asked for the show; but when the chaal paid for the show brings the pot to its limit, it is the pot limit's showdown, and equal hands share the pot.",
-      ne: "सो नमाग्नेले। रङले बराबरी छुट्याउँदैन, त्यसैले तास बराबर हुँदा सो माग्नेको हार हुन्छ; तर सोका लागि तिरेको चालले पोट सीमामा पुग्यो भने पोटको सीमाको सो हुन्छ, र बराबर तासले पोट बाँड्छन्।",
+      ne: "सो नमाग्नेले। रङले बराबरी छुट्याउँदैन, त्यसैले तास बराबर हुँदा सो माग्नेको हार हुन्छ; तर सोका लागि चाल तिर्दा पोट सीमामा पुग्यो भने त्यो पोटको सीमामा हुने सो हो, र बराबर तास हुनेले पोट बाँडेर लिनुहुन्छ।",
       plays: ["show-tie-asker-loses", "potlimit-show-reaches-limit-ties-share-nepal"],
     },
   },
@@ -261,7 +261,7 @@ export const FAQ = [
     q: { en: "How does a side show work?", ne: "साइड सो कसरी हुन्छ?" },
     a: {
       en: "With three or more still in, a seen player asks the seen player just before them. If they accept, the two compare privately and the lower hand packs; on equal hands the asker packs.",
-      ne: "३ वा बढी बाँकी हुँदा सिन खेलाडीले आफूभन्दा ठीक अघिको सिन खेलाडीसँग माग्नुहुन्छ। उहाँले ‘हुन्छ’ भन्नुभए २ जनाले मात्र तास दाँज्नुहुन्छ र सानो तास प्याक हुन्छ; बराबर भए माग्ने प्याक हुनुहुन्छ।",
+      ne: "३ वा बढी खेलाडी बाँकी हुँदा सिन खेलाडीले आफूभन्दा ठीक अघिको सिन खेलाडीसँग साइड सो माग्नुहुन्छ। उहाँले “हुन्छ” भन्नुभए २ जनाले मात्र तास दाँज्नुहुन्छ र सानो तास हुनेले प्याक गर्नुपर्छ; बराबर भए माग्नेले।",
       plays: ["sideshow-accept-asker-loses", "sideshow-accept-tie-asker-packs"],
     },
   },
@@ -269,7 +269,7 @@ export const FAQ = [
     q: { en: "Can we play together on our phones?", ne: "के हामी आ-आफ्नो फोनमा सँगै खेल्न सक्छौँ?" },
     a: {
       en: "Yes. Choose Play with friends and share the link, the code or the QR code. Everyone plays on their own phone, and the computer plays any empty seat. No account or download is needed.",
-      ne: "सक्नुहुन्छ। ‘साथीहरूसँग खेल्नुहोस्’ छानेर लिङ्क, कोड वा QR कोड पठाउनुहोस्। सबैले आ-आफ्नो फोनमा खेल्नुहुन्छ, र खाली सिटमा कम्प्युटर खेल्छ। खाता वा डाउनलोड चाहिँदैन।",
+      ne: "सक्नुहुन्छ। “साथीहरूसँग खेल्नुहोस्” छानेर लिङ्क, कोड वा QR कोड पठाउनुहोस्। सबैले आ-आफ्नो फोनमा खेल्नुहुन्छ, र खाली सिटमा कम्प्युटर खेल्छ। खाता वा डाउनलोड चाहिँदैन।",
     },
   },
   {
@@ -298,7 +298,7 @@ export const FAQ = [
 export const TIPS = [
   {
     en: "Three hands in four are only a high card (16,440 of the 22,100 possible hands, 74%); a pair or better comes about once in four deals (26%). So staying blind for a round or two is cheap, and your unseen cards are usually no worse than anyone else's.",
-    ne: "चारमध्ये तीन पटक तास हाइ कार्ड मात्र हुन्छ (सम्भावित २२,१०० तासमध्ये १६,४४०, ७४%); जुट वा त्योभन्दा माथि करिब चार बाजीमा एक पटक आउँछ (२६%)। त्यसैले एक-दुई फेरो ब्लाइन्ड रहनु सस्तो हुन्छ, र नहेरेको तास प्रायः अरूको भन्दा कमजोर हुँदैन।",
+    ne: "४ मध्ये ३ बाजीमा तास हाइ कार्ड मात्र हुन्छ (सम्भावित २२,१०० तासमध्ये १६,४४०, ७४%); जुट वा त्योभन्दा माथि करिब ४ बाजीमा एक पटक आउँछ (२६%)। त्यसैले एक-दुई फेरो ब्लाइन्ड रहनु सस्तो हुन्छ, र नहेरेको तास प्रायः अरूकोभन्दा कमजोर हुँदैन।",
   },
   {
     en: "At a table of four, a pair is the best hand 57% of the time: a pair of twos only 41%, a pair of aces 75%. A colour or better is best 88% of the time, a run or better 95%.",
@@ -324,5 +324,5 @@ export const TIPS = [
 
 export const TIPS_METHOD = {
   en: "How these figures were found: the counts are exact, made with this project's own hand evaluator over all 22,100 three-card hands at our table's ranking; the figures against one or two hands are exact too; the four-player figures come from one million random deals and are rounded to whole percents. Equal hands count as best.",
-  ne: "यी अङ्क कसरी निकालिए: गन्ती यही खेलको आफ्नै तास दाँज्ने प्रोग्रामले हाम्रो टेबलको क्रममा सबै २२,१०० तास गनेर निकालेको हो, त्यसैले ठ्याक्कै हो; एक वा २ जनाको तासविरुद्धका अङ्क पनि ठ्याक्कै हुन्; चार खेलाडीका अङ्क दस लाख पटक तास फिटेर बाँडेर निकालिएका र पूरा प्रतिशतमा मिलाइएका हुन्। बराबर तासलाई पनि सबैभन्दा ठूलो गनिएको छ।",
+  ne: "यी तथ्याङ्क कसरी निकालिए: गन्ती यही खेलको आफ्नै तास दाँज्ने प्रोग्रामले हाम्रो टेबलको क्रममा सबै २२,१०० तास गनेर निकालेको हो, त्यसैले ठ्याक्कै हो; १ वा २ जनाको तासविरुद्धका तथ्याङ्क पनि ठ्याक्कै हुन्; ४ खेलाडीका तथ्याङ्क दस लाख पटक तास फिटेर बाँडेर निकालिएका र पूरा प्रतिशतमा मिलाइएका हुन्। बराबर तासलाई पनि सबैभन्दा ठूलो गनिएको छ।",
 };
