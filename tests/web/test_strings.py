@@ -55,6 +55,12 @@ RETIRED = {
     "खेल न!": "तिमी at a family table: say खेल्नुहोस् न!",
     "टेबलको आफ्नै": "a calque: say यो टेबलमा",
     "त्यो बाहेक": "reads as besides: say ती घटाउँदा",
+    "छिटो शब्द": "the quick phrases are तयारी वाक्य",
+    "मूल्य": "chips have no price: say तिर्ने, जति तिरेर",
+    "रोज्": "one word for choosing: छान्नु",
+    "ती खेलाडी": "mixes levels: say उहाँ",
+    "तास प्याक हुन्छ": "a hand does not pack: say सानो तास हुनेले प्याक गर्नुपर्छ",
+    "तासले पोट बाँड्छन्": "cards do not share: say बराबर तास हुनेले पोट बाँडेर लिनुहुन्छ",
 }
 """Words the style note retires from the Nepali, and why (docs/nepali.md, "Words we do not say")."""
 KEPT_IN_LATIN = re.compile(
@@ -222,13 +228,65 @@ def test_a_sentence_about_the_players_a_table_seats_holds_at_every_preset() -> N
         assert not numbers.search(text), (lang, text)
 
 
-PLAYERS_IN_WORDS = re.compile(
-    r"(दुई|तीन|चार|पाँच|छ|सात|आठ|नौ|दस)(देखि \S+)? (जना|वा बढी|कम्प्युटर खेलाडी)"
+COUNT_IN_WORDS = re.compile(
+    r"(?<![\u0900-\u097F])(दुई|तीन|चार|पाँच|छ|सात|आठ|नौ|दस)(मध्ये|देखि \S+)? "
+    r"(जना|वा बढी|कम्प्युटर|खेलाडी|दाउ|बुट|बाजी|पटक|मिनेट|सेकेन्ड|जोकर|चिप्स)"
 )
+"""A count of players, stakes, boots, hands, times or minutes in words (``तीन जना``, ``चार दाउ``):
+digits, as everywhere else. Cards in a hand keep their words (``तीन पत्ती``, ``तीन एक्का``), as the
+game's own name does."""
 
 
-def test_numbers_of_players_are_digits_in_nepali() -> None:
-    found = [f"{where}: {text}" for where, text in nepali_texts() if PLAYERS_IN_WORDS.search(text)]
+def test_counts_are_digits_in_nepali() -> None:
+    found = [f"{where}: {text}" for where, text in nepali_texts() if COUNT_IN_WORDS.search(text)]
+    assert found == [], "\n".join(found)
+
+
+POSTPOSITION = r"(?:ले|लाई|को|का|की|मा|बाट|देखि|सम्म|सँग|भन्दा|मध्ये)(?![\u0900-\u097F])"
+WORDS = ("hand", "their", "suit", "rank", "card", "what", "action", "level", "bots")
+"""Placeholders that stand for a Nepali word (a kind of hand, a suit, a move): their
+postposition joins them (``{hand}ले``, ``{suit}को``)."""
+PHRASES = ("value", "text", "reason", "hex", "link", "time", "timer", "rules", "cards", "actions")
+"""Placeholders for a phrase or a list, which take no postposition."""
+WORD_PLACEHOLDERS = r"\{(?:" + "|".join(WORDS) + r")\}"
+NAME_OR_NUMBER = r"\{(?!(?:" + "|".join(WORDS + PHRASES) + r")\})\w+\}"
+"""Placeholders for a name, a code or a number, which may be in Latin letters or digits."""
+APART = re.compile(rf"(?:[\u0900-\u0963\u0971-\u097F]|{WORD_PLACEHOLDERS}) {POSTPOSITION}")
+JOINED = re.compile(rf"(?:[०-९]|{NAME_OR_NUMBER}){POSTPOSITION}")
+
+
+def test_postpositions_join_their_word() -> None:
+    """``जुटले``, ``सूचनाका लागि``, ``{hand}ले``; after a number, a name or a code a space
+    (``२ देखि ६ जना``, ``{name} ले``), as docs/nepali.md says."""
+    apart = [f"{where}: {text}" for where, text in nepali_texts() if APART.search(text)]
+    assert apart == [], "a postposition apart from its word:\n" + "\n".join(apart)
+    joined = [f"{where}: {text}" for where, text in nepali_texts() if JOINED.search(text)]
+    assert joined == [], "a postposition with no space after a number or name:\n" + "\n".join(
+        joined
+    )
+
+
+def test_button_names_are_quoted_one_way() -> None:
+    """A button or option named in a sentence is quoted “so” (docs/nepali.md), never with
+    straight or single quotes, and every quote is closed."""
+    found = [
+        f"{where}: {text}"
+        for where, text in nepali_texts()
+        if re.search("[\"'‘’]", text) or text.count("“") != text.count("”")
+    ]
+    assert found == [], "\n".join(found)
+
+
+CHAT_KEYS = re.compile(r"(chat\.|err\.chat/)")
+
+
+def test_only_the_chat_says_message() -> None:
+    """सन्देश is a chat message; what the page or the call sends the server is अनुरोध."""
+    found = [
+        f"{where}: {text}"
+        for where, text in nepali_texts()
+        if "सन्देश" in text and not CHAT_KEYS.match(where.removeprefix("i18n "))
+    ]
     assert found == [], "\n".join(found)
 
 
