@@ -124,7 +124,7 @@ export const RULES = [
       },
       {
         en: "If you cannot afford your chaal, you may go all in with what you have left, and everyone still in shows at once. Going all in, you can win from each player only as much as you put in yourself; the rest is a side pot for the best of the others.",
-        ne: "चाल तिर्ने चिप्स नभए बाँकी सबै हालेर अल इन जान सक्नुहुन्छ, र बाँकी सबैको तास तुरुन्तै खोलिन्छ। अल इन जाँदा हरेक खेलाडीबाट तपाईंले आफूले हालेजति मात्र जित्न सक्नुहुन्छ; बाँकी साइड पोट अरूमध्ये सबैभन्दा ठूलो तासको हुन्छ।",
+        ne: "चाल तिर्ने चिप्स नभए भएजति सबै हालेर अल इन जान सक्नुहुन्छ, र बाँकी सबैको तास तुरुन्तै खोलिन्छ। अल इन जाँदा हरेक खेलाडीबाट तपाईंले आफूले हालेजति मात्र जित्न सक्नुहुन्छ; बाँकी साइड पोट अरूमध्ये सबैभन्दा ठूलो तासको हुन्छ।",
       },
     ],
   },
