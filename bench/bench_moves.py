@@ -40,6 +40,7 @@ from teenpatti.tables.live.table import Connection, LiveTable
 from teenpatti.tables.live.time_source import ManualClock
 from teenpatti.tables.play import commands
 from teenpatti.tables.play.commands import convert
+from teenpatti.tables.play.settings import read_request
 
 TIMING = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, idle_after=1e9)
 WEIGHTS = {
@@ -94,7 +95,9 @@ async def run(tables: int, moves: int, seed: int) -> dict[str, float]:
     lives: list[LiveTable] = []
     try:
         for t in range(tables):
-            code, _, _ = await service.create({"name": "Host", "seats": 6, "turn_seconds": None})
+            code, _, _ = await service.create(
+                read_request({"name": "Host", "seats": 6, "turn_seconds": None})
+            )
             for k in range(1, 6):
                 await service.join(code, f"P{t}-{k}")
             live = service.get(code)

@@ -36,6 +36,7 @@ from teenpatti.tables.live.service import TableService, Timing
 from teenpatti.tables.live.table import Connection, LiveTable
 from teenpatti.tables.live.time_source import ManualClock
 from teenpatti.tables.play.commands import convert
+from teenpatti.tables.play.settings import read_request
 
 TIMING = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, idle_after=1e9)
 WEIGHTS = {"chaal": 8, "see": 3, "raise": 1, "pack": 1, "show": 1, "sideshow": 1}
@@ -102,7 +103,7 @@ async def one_round(mode: str, tables: int, moves: int, seed: int, folder: Path)
     try:
         for t in range(tables):
             code, _, _ = await service.create(
-                {"name": "Host", "seats": 6, "hands": 30, "turn_seconds": None}
+                read_request({"name": "Host", "seats": 6, "hands": 30, "turn_seconds": None})
             )
             for k in range(1, 6):
                 await service.join(code, f"P{t}-{k}")

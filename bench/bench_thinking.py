@@ -28,6 +28,7 @@ from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.live.service import TableService, Timing
 from teenpatti.tables.live.thinker import Failed, Thinker
 from teenpatti.tables.play.commands import convert
+from teenpatti.tables.play.settings import read_request
 
 TIMING = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, idle_after=1e9)
 TICK = 0.005
@@ -53,13 +54,15 @@ async def play(args: argparse.Namespace, inline: bool, folder: Path) -> tuple[li
     codes = []
     for _ in range(args.tables):
         code, _, _ = await service.create(
-            {
-                "name": "Asha",
-                "seats": args.seats,
-                "computer": True,
-                "turn_seconds": None,
-                "bots": args.bots,
-            }
+            read_request(
+                {
+                    "name": "Asha",
+                    "seats": args.seats,
+                    "computer": True,
+                    "turn_seconds": None,
+                    "bots": args.bots,
+                }
+            )
         )
         codes.append(code)
     late: list[float] = []

@@ -17,7 +17,8 @@ Bad input gets a stable code and keeps nothing:
 Traceback (most recent call last):
     ...
 teenpatti.push.endpoint.PushError: that subscription's keys are not valid
->>> parse_subscription({"endpoint": "https://10.0.0.7/x", "keys": {}}, allowed).endpoint
+>>> parse_subscription({"endpoint": "https://10.0.0.7/x", "keys": {"p256dh": key, "auth": ""}},
+...                    allowed)
 Traceback (most recent call last):
     ...
 teenpatti.push.endpoint.PushError: alerts are sent only through a browser's push service
@@ -35,8 +36,11 @@ import base64
 import binascii
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
+import msgspec
+
+from ..tables.play.fault import Fault, typed
 from .endpoint import DEFAULT_HOSTS, ENDPOINT_MAX, PushError, PushHosts, parse_endpoint
 
 __all__ = [
@@ -45,6 +49,8 @@ __all__ = [
     "PushError",
     "PushHosts",
     "Subscription",
+    "SubscriptionBody",
+    "SubscriptionKeys",
     "parse_subscription",
 ]
 
@@ -64,10 +70,10 @@ class Subscription:
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
 
 
-def _b64(text: Any, size: int) -> bytes | None:
+def _b64(text: str, size: int) -> bytes | None:
     """The ``size`` bytes ``text`` spells in unpadded base64url, if it is their one spelling
     (no padding, no ``+`` or ``/``, no stray bits in the last character)."""
-    if not isinstance(text, str) or len(text) != (size * 4 + 2) // 3:
+    if len(text) != (size * 4 + 2) // 3:
         return None
     if not _B64URL.fullmatch(text):
         return None
@@ -79,16 +85,34 @@ def _b64(text: Any, size: int) -> bytes | None:
     return raw if len(raw) == size and canonical == text else None
 
 
+class SubscriptionKeys(msgspec.Struct, frozen=True):
+    """The phone's P-256 public key and its 16-byte secret, in unpadded base64url."""
+
+    p256dh: str
+    auth: str
+
+
+class SubscriptionBody(msgspec.Struct, frozen=True):
+    """``POST /api/tables/{code}/push``: a browser's ``PushSubscription.toJSON()`` (other
+    fields, such as ``expirationTime``, are left alone)."""
+
+    endpoint: Annotated[str, msgspec.Meta(min_length=1, max_length=ENDPOINT_MAX)]
+    keys: SubscriptionKeys
+
+
+def _refused(fault: Fault, data: Any) -> PushError:
+    if len(fault.path) > 1 and fault.path[0] == "keys":
+        return PushError("push/keys", "that subscription's keys are not valid")
+    return PushError("push/invalid", "send the subscription as the browser gives it")
+
+
 def parse_subscription(data: Any, hosts: PushHosts) -> Subscription:
-    """A browser's ``PushSubscription.toJSON()``, checked; or :class:`PushError`."""
-    if not isinstance(data, dict) or not isinstance(data.get("keys"), dict):
-        raise PushError("push/invalid", "send the subscription as the browser gives it")
-    endpoint = data.get("endpoint")
-    if not isinstance(endpoint, str) or not 0 < len(endpoint) <= ENDPOINT_MAX:
-        raise PushError("push/invalid", "send the subscription as the browser gives it")
-    parse_endpoint(endpoint, hosts)
-    keys = data["keys"]
-    point, secret = _b64(keys.get("p256dh"), 65), _b64(keys.get("auth"), 16)
+    """A browser's ``PushSubscription.toJSON()`` (parsed JSON), typed and checked; or
+    :class:`PushError`."""
+    body = typed(data, SubscriptionBody, _refused)
+    parse_endpoint(body.endpoint, hosts)
+    keys = body.keys
+    point, secret = _b64(keys.p256dh, 65), _b64(keys.auth, 16)
     if point is None or secret is None:
         raise PushError("push/keys", "that subscription's keys are not valid")
     from cryptography.hazmat.primitives.asymmetric import ec
@@ -97,4 +121,4 @@ def parse_subscription(data: Any, hosts: PushHosts) -> Subscription:
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
     except ValueError:
         raise PushError("push/keys", "that subscription's keys are not valid") from None
-    return Subscription(endpoint, keys["p256dh"], keys["auth"])
+    return Subscription(body.endpoint, keys.p256dh, keys.auth)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import logging
 from pathlib import Path
-from typing import Any
 
 import msgspec
 import segno
@@ -17,8 +16,10 @@ from starlette.routing import Route
 from ..engine.rules import catalogue
 from ..tables.play.chat import EMOJI, PHRASES, TEXT_MAX
 from ..tables.play.errors import Refusal
-from ..tables.play.settings import HANDS_MAX
+from ..tables.play.settings import HANDS_MAX, read_request
+from ..tables.wire.messages import TableSeat
 from . import logs
+from .bodies import Catalogue, Joined, Opened, ServerInfo, TableInfo, answer, encoded, read_join
 from .edge import address_key
 from .limits import Refused
 from .site import Gone, Site, bearer, client_host, status_of
@@ -28,25 +29,26 @@ __all__ = ["lobby_routes", "rules_served"]
 log = logging.getLogger("teenpatti.web")
 
 
-def rules_served() -> dict[str, Any]:
+def rules_served() -> Catalogue:
     """What ``GET /api/rules`` serves: the engine's catalogue of presets and options, with this
     server's limit on a game's hands, and the chat's quick phrases, reactions and longest text
     (defined once, in :mod:`teenpatti.tables.play.chat`).
 
     >>> served = rules_served()
-    >>> served["options"]["hands"]["max"], served["chat"]["text_max"], served["chat"]["phrases"][0]
+    >>> served.options["hands"].max, served.chat.text_max, served.chat.phrases[0]
     (100, 120, 'shabash')
     """
     rules = catalogue()
     rules["options"]["hands"]["max"] = HANDS_MAX  # the most a game here may have
     rules["chat"] = {"phrases": list(PHRASES), "emoji": list(EMOJI), "text_max": TEXT_MAX}
-    return rules
+    return msgspec.convert(rules, Catalogue)  # the engine's dict, typed once at start
 
 
-def lobby_routes(site: Site, rules: dict[str, Any], static: Path) -> list[Route]:
+def lobby_routes(site: Site, rules: Catalogue, static: Path) -> list[Route]:
     """The lobby's routes over ``site``; ``rules`` is the catalogue ``/api/rules`` serves,
     ``static`` the page's folder."""
     service = site.service
+    served = encoded(rules)  # the same bytes for every request
 
     async def create_table(request: Request) -> Response:
         if not site.same_origin(request):
@@ -66,7 +68,7 @@ def lobby_routes(site: Site, rules: dict[str, Any], static: Path) -> list[Route]
         if site.live_tables() >= site.caps.per_process:
             return site.error("server/full", "this server has all the tables it can hold", 503)
         try:
-            code, token, seat = await service.create(await site.body(request))
+            code, token, seat = await service.create(read_request(await site.body(request)))
         except Refusal as error:
             return site.error(error.code, error.reason, status_of(error))
         except Gone:
@@ -74,15 +76,9 @@ def lobby_routes(site: Site, rules: dict[str, Any], static: Path) -> list[Route]
         site.opened_by.setdefault(key, []).append(code)
         logs.set_table(code)
         log.info("table %s opened", code)
-        return JSONResponse(
-            {
-                "code": code,
-                "token": token,
-                "seat": seat,
-                "link": f"/t/{code}",
-                "share": site.share(code),
-            },
-            status_code=201,
+        return answer(
+            Opened(code=code, token=token, seat=seat, link=f"/t/{code}", share=site.share(code)),
+            201,
         )
 
     async def table_info(request: Request) -> Response:
@@ -94,17 +90,21 @@ def lobby_routes(site: Site, rules: dict[str, Any], static: Path) -> list[Route]
         turn = None if hand is None or hand.finished else hand.actor
         # the shown cards' proofs belong to the table's own states and histories, not the lobby
         # (nor whether a socket is open: only the serving process knows)
-        seats = [
-            {k: v for k, v in row.items() if k not in ("proof", "connected")}
-            for row in msgspec.to_builtins(state.seats)
-        ]
+        fields = TableSeat.__struct_fields__
+        seats = [TableSeat(**{k: getattr(row, k) for k in fields}) for row in state.seats]
         # how long the table has stood since its last move (My tables: "waiting 3 h")
         waited = round(max(0.0, service.clock.time() - live.since)) if live.since else None
-        return JSONResponse(
-            {"code": state.code, "status": state.status}
-            | {"settings": msgspec.to_builtins(state.settings), "version": state.version}
-            | {"seats": seats, "share": site.share(live.table.code), "turn": turn}
-            | {"waited": waited}
+        return answer(
+            TableInfo(
+                code=state.code,
+                status=state.status,
+                settings=state.settings,
+                version=state.version,
+                seats=seats,
+                share=site.share(live.table.code),
+                turn=turn,
+                waited=waited,
+            )
         )
 
     async def join_table(request: Request) -> Response:
@@ -116,14 +116,13 @@ def lobby_routes(site: Site, rules: dict[str, Any], static: Path) -> list[Route]
         if isinstance(live, Response):
             return live
         try:
-            body = await site.body(request)
-            name = body.get("name") if isinstance(body, dict) else None
-            token, seat = await service.join(live.table.code, name, bearer(request))
+            asked = read_join(await site.body(request))
+            token, seat = await service.join(live.table.code, asked.name, bearer(request))
         except Refusal as error:
             return site.error(error.code, error.reason, status_of(error))
         except Gone:
             return site.error("message/incomplete", "the request did not arrive whole")
-        return JSONResponse({"token": token, "seat": seat})
+        return answer(Joined(token=token, seat=seat))
 
     async def hand_histories(request: Request) -> Response:
         token = bearer(request)
@@ -163,20 +162,20 @@ def lobby_routes(site: Site, rules: dict[str, Any], static: Path) -> list[Route]
         live = await site.look_up(request)
         if isinstance(live, Response):
             return live
-        link = site.share(live.table.code)["url"]
+        link = site.share(live.table.code).url
         out = io.BytesIO()
         segno.make(link, error="m").save(out, kind="svg", xmldecl=False, scale=6, border=2)
         return Response(out.getvalue(), media_type="image/svg+xml")
 
     async def rules_catalogue(request: Request) -> Response:
-        return JSONResponse(rules)
+        return Response(served, media_type="application/json")
 
     async def index(request: Request) -> Response:
         page = static / "index.html"
         if page.is_file():
             return FileResponse(page)
-        return JSONResponse(
-            {"teenpatti": "table server", "api": "/api/tables", "docs": "docs/protocol.md"}
+        return answer(
+            ServerInfo(teenpatti="table server", api="/api/tables", docs="docs/protocol.md")
         )
 
     return [

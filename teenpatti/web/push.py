@@ -18,15 +18,16 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from ..push.sender import Pusher
-from ..push.subscription import ENDPOINT_MAX, parse_subscription
+from ..push.subscription import parse_subscription
 from ..tables.live.service import TableService
 from ..tables.live.table import LiveTable
 from ..tables.play.errors import Refusal
 from ..tables.play.table import token_hash
+from .bodies import PushKey, Subscribed, answer, read_forget
 from .site import status_of
 
 __all__ = ["push_routes"]
@@ -50,7 +51,7 @@ def push_routes(
         sender = pusher()
         if sender is None:
             return error("push/off", "this server sends no turn alerts", 404)
-        return JSONResponse({"key": sender.config.keys.public})
+        return answer(PushKey(key=sender.config.keys.public))
 
     async def holder(request: Request) -> tuple[LiveTable, str, Pusher] | Response:
         sender = pusher()
@@ -84,7 +85,7 @@ def push_routes(
             return error(refused.code, refused.reason, status_of(refused))
         except Exception:
             return error("store/unavailable", "alerts cannot be set now: try again", 503)
-        return JSONResponse({"subscribed": True}, status_code=201)
+        return answer(Subscribed(), 201)
 
     async def unsubscribe(request: Request) -> Response:
         found = await holder(request)
@@ -92,14 +93,11 @@ def push_routes(
             return found
         live, who, sender = found
         try:
-            data = await body(request)
+            endpoint = read_forget(await body(request)).endpoint
         except Refusal as refused:
             return error(refused.code, refused.reason, status_of(refused))
         except Exception:  # the client went away while it sent
             return error("message/incomplete", "the request did not arrive whole", 400)
-        endpoint = data.get("endpoint") if isinstance(data, dict) else None
-        if not isinstance(endpoint, str) or not 0 < len(endpoint) <= ENDPOINT_MAX:
-            return error("push/invalid", "send the endpoint to forget", 400)
         try:
             await sender.keep.remove(live.table.table_id, who, endpoint)
         except Exception:

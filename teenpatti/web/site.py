@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.websockets import WebSocket
@@ -22,6 +23,7 @@ from ..engine import EngineError
 from ..push.sender import Pusher
 from ..tables.live.service import LiveTable, TableService
 from ..tables.play.errors import Refusal, TableError
+from .bodies import ErrorBody, ErrorDetail, Share
 from .call import Calls
 from .limits import Lobby, Refused, retry_after
 from .reach import Reach
@@ -90,11 +92,11 @@ class Site:
         wait = retry_after(refused.retry_after)
         return self.error(refused.code, refused.reason, 429, {"Retry-After": wait})
 
-    def share(self, code: str) -> dict[str, Any]:
+    def share(self, code: str) -> Share:
         """The link to share for table ``code`` (never built from the request: see
         :mod:`~teenpatti.web.reach`)."""
         found = self.reach.link()
-        return {"url": f"{found.base}/t/{code}", "local_only": found.local_only}
+        return Share(url=f"{found.base}/t/{code}", local_only=found.local_only)
 
     def same_origin(self, request: Request) -> bool:
         """:func:`same_origin` with this server's public address."""
@@ -131,7 +133,7 @@ def error_response(
     """``{"error": {"code", "reason"}}`` with ``status``."""
     # ASCII JSON: a code or reason may quote what the client sent (an unknown rule's name), and
     # text that cannot be written as UTF-8 (a lone surrogate) must not turn the reply into a 500.
-    body = json.dumps({"error": {"code": code, "reason": reason}})
+    body = json.dumps(msgspec.to_builtins(ErrorBody(error=ErrorDetail(code=code, reason=reason))))
     return Response(body, status_code=status, media_type="application/json", headers=headers)
 
 

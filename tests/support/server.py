@@ -41,6 +41,7 @@ from teenpatti.engine.deck import check_card
 from teenpatti.engine.history import verify_deal
 from teenpatti.tables.wire import messages
 from teenpatti.tables.wire.patch import PatchError, apply
+from teenpatti.web import bodies
 
 FAST_WITH_MESSAGE_LIMIT = (
     "--bot-delay",
@@ -315,24 +316,26 @@ class Api:
                 response = await client.request(method, path, headers=headers)
         with contextlib.suppress(ValueError):
             _remember_tokens(response.json(), path)
+        if response.status_code >= 400 and response.headers.get("content-type") == JSON:
+            strictly(bodies.ErrorBody, response)  # every refusal, whatever the route
         return response
 
     async def create(self, **body: Any) -> dict[str, Any]:
         """Open a table; returns ``{"code", "token", "seat", "link"}``."""
         response = await self.request("POST", "/api/tables", json_body=body)
         assert response.status_code == 201, response.text
-        return dict(response.json())
+        return strictly(bodies.Opened, response)
 
     async def join(self, code: str, name: str) -> dict[str, Any]:
         """Take a seat; returns ``{"token", "seat"}``."""
         response = await self.request("POST", f"/api/tables/{code}/join", json_body={"name": name})
         assert response.status_code == 200, response.text
-        return dict(response.json())
+        return strictly(bodies.Joined, response)
 
     async def info(self, code: str) -> dict[str, Any]:
         response = await self.request("GET", f"/api/tables/{code}")
         assert response.status_code == 200, response.text
-        return dict(response.json())
+        return strictly(bodies.TableInfo, response)
 
     async def hands(self, code: str, token: str | None = "seated") -> list[dict[str, Any]]:
         """The table's hand histories, asked with a seat token of the table (by default one the
@@ -344,6 +347,21 @@ class Api:
             response = await client.get(f"/api/tables/{code}/hands", headers=headers)
         assert response.status_code == 200, response.text
         return list(response.json())
+
+
+JSON = "application/json"
+
+
+def strictly(kind: type[msgspec.Struct], response: httpx.Response) -> dict[str, Any]:
+    """A lobby answer's body, checked against its type (no key the type does not have, each
+    value of its type), as JSON values."""
+    as_sent: dict[str, Any] = response.json()  # a refusal may quote a lone surrogate
+    try:
+        typed = msgspec.convert(as_sent, kind)
+    except msgspec.ValidationError as error:
+        raise AssertionError(f"{kind.__name__}: {error}: {response.text[:300]}") from None
+    assert msgspec.to_builtins(typed) == as_sent, response.text[:300]
+    return as_sent
 
 
 def _remember_tokens(data: Any, path: str) -> None:

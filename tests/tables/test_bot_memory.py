@@ -19,6 +19,7 @@ from teenpatti.engine import view
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.live.service import TableService, Timing
 from teenpatti.tables.play.commands import convert
+from teenpatti.tables.play.settings import read_request
 
 FAST = Timing(bot_delay=(0.0, 0.0), result_pause=0.0, first_deal=0.0, reconnect_grace=60.0)
 
@@ -28,7 +29,9 @@ def test_computer_players_learn_across_the_hands_of_a_game(tmp_path: Path) -> No
         service = TableService(SqliteStore(tmp_path / "s.sqlite3"), FAST)
         await service.start()
         code, _, seat = await service.create(
-            {"name": "Asha", "seats": 3, "computer": True, "turn_seconds": None, "bots": "hard"}
+            read_request(
+                {"name": "Asha", "seats": 3, "computer": True, "turn_seconds": None, "bots": "hard"}
+            )
         )
         assert seat == 0
         live = service.get(code)

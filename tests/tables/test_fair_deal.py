@@ -23,6 +23,7 @@ from teenpatti.tables.live.service import TableService, Timing
 from teenpatti.tables.live.table import LiveTable
 from teenpatti.tables.live.time_source import ManualClock
 from teenpatti.tables.play.commands import convert
+from teenpatti.tables.play.settings import read_request
 from teenpatti.tables.play.table import TableError
 
 TIMING = Timing(
@@ -42,7 +43,9 @@ def run(body: Callable[[], Awaitable[None]]) -> None:
 async def started(service: TableService, hands: int = 10) -> LiveTable:
     """A started nepal table: the host, one guest, one computer player, no turn timer."""
     code, _, _ = await service.create(
-        {"name": "Host", "seats": 3, "preset": "nepal", "hands": hands, "turn_seconds": None}
+        read_request(
+            {"name": "Host", "seats": 3, "preset": "nepal", "hands": hands, "turn_seconds": None}
+        )
     )
     await service.join(code, "Guest")
     await service.command(code, 0, convert({"type": "start"}))

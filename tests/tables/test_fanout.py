@@ -15,6 +15,7 @@ from teenpatti.tables.live.service import TableService, Timing
 from teenpatti.tables.live.table import Connection
 from teenpatti.tables.live.time_source import ManualClock
 from teenpatti.tables.play.commands import convert
+from teenpatti.tables.play.settings import read_request
 
 TIMING = Timing(
     bot_delay=(1.0, 1.0),
@@ -33,7 +34,7 @@ def test_joined_messages_are_each_seats_whole_state(tmp_path: Path) -> None:
         service = TableService(store, TIMING, clock)
         try:
             code, _, _ = await service.create(
-                {"name": "Host", "seats": 3, "preset": "nepal", "turn_seconds": None}
+                read_request({"name": "Host", "seats": 3, "preset": "nepal", "turn_seconds": None})
             )
             await service.join(code, "Guest")
             live = service.get(code)

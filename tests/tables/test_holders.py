@@ -25,6 +25,7 @@ from teenpatti.tables.live.table import Connection
 from teenpatti.tables.live.time_source import ManualClock
 from teenpatti.tables.play import commands
 from teenpatti.tables.play.commands import convert
+from teenpatti.tables.play.settings import read_request
 from teenpatti.tables.play.table import token_hash
 from teenpatti.web.call import Calls
 from teenpatti.web.session import _handle
@@ -75,7 +76,9 @@ async def _story(tmp_path: Path, story: str) -> tuple[TableService, Any, Connect
     ``left``); the socket his phone opened before, and the code he should be refused with."""
     service = TableService(SqliteStore(tmp_path / f"{story}.sqlite3"), TIMING, ManualClock())
     await service.start()
-    code, _, _ = await service.create({"name": "Asha", "seats": 4, "play": "anytime", "late": True})
+    code, _, _ = await service.create(
+        read_request({"name": "Asha", "seats": 4, "play": "anytime", "late": True})
+    )
     bob, bob_seat = await service.join(code, "Bob")
     chandra, chandra_seat = await service.join(code, "Chandra")
     live = await service.find(code)

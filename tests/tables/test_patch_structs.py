@@ -25,6 +25,7 @@ from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.live.table import Connection
 from teenpatti.tables.live.time_source import ManualClock
 from teenpatti.tables.play.commands import convert
+from teenpatti.tables.play.settings import read_request
 from teenpatti.tables.wire import messages
 from teenpatti.tables.wire.messages import LoggedMove, RebuyOffer, State
 from teenpatti.tables.wire.patch import apply, diff
@@ -46,7 +47,15 @@ def played() -> tuple[tuple[State, ...], ...]:
         out: dict[int | None, list[State]] = {seat: [] for seat in SEATS}
         try:
             code, _, _ = await service.create(
-                {"name": "Host", "seats": 4, "preset": "classic", "hands": 3, "turn_seconds": None}
+                read_request(
+                    {
+                        "name": "Host",
+                        "seats": 4,
+                        "preset": "classic",
+                        "hands": 3,
+                        "turn_seconds": None,
+                    }
+                )
             )
             await service.join(code, "Guest")
             live = service.get(code)

@@ -24,6 +24,7 @@ from teenpatti.tables.live.service import TableService
 from teenpatti.tables.live.table import Connection
 from teenpatti.tables.live.time_source import ManualClock
 from teenpatti.tables.play.commands import convert
+from teenpatti.tables.play.settings import read_request
 from teenpatti.tables.play.table import token_hash
 from teenpatti.tables.wire.patch import apply
 
@@ -67,7 +68,15 @@ def test_patched_sockets_hold_the_whole_state_at_every_version(tmp_path: Path) -
         rng = random.Random(15)
         try:
             code, _, _ = await service.create(
-                {"name": "Host", "seats": 4, "preset": "nepal", "hands": 10, "turn_seconds": None}
+                read_request(
+                    {
+                        "name": "Host",
+                        "seats": 4,
+                        "preset": "nepal",
+                        "hands": 10,
+                        "turn_seconds": None,
+                    }
+                )
             )
             await service.join(code, "Guest")
             live = service.get(code)
@@ -173,7 +182,9 @@ def test_a_socket_whose_seat_moved_up_gets_the_whole_state(tmp_path: Path) -> No
         store = SqliteStore(tmp_path / "s.sqlite3")
         service = TableService(store, TIMING, ManualClock())
         try:
-            code, _, _ = await service.create({"name": "Host", "seats": 4, "turn_seconds": None})
+            code, _, _ = await service.create(
+                read_request({"name": "Host", "seats": 4, "turn_seconds": None})
+            )
             asha, _ = await service.join(code, "Asha")
             token, seat = await service.join(code, "Bikash")
             assert seat == 2

@@ -25,6 +25,7 @@ from teenpatti.tables.live.table import Connection, LiveTable
 from teenpatti.tables.live.time_source import ManualClock, SystemClock
 from teenpatti.tables.live.timers import RETRY_MAX
 from teenpatti.tables.play.commands import convert
+from teenpatti.tables.play.settings import read_request
 from teenpatti.tables.play.table import TableError
 from teenpatti.web.app import create_app
 
@@ -85,7 +86,9 @@ async def started(
     """A started table of ``1 + guests`` persons and ``computers`` computer players."""
     seats = 1 + guests + computers
     code, host, _ = await service.create(
-        {"name": "Host", "seats": seats, "preset": "nepal", "turn_seconds": turn_seconds}
+        read_request(
+            {"name": "Host", "seats": seats, "preset": "nepal", "turn_seconds": turn_seconds}
+        )
     )
     tokens = [host]
     for i in range(guests):
@@ -260,8 +263,8 @@ def test_a_damaged_table_is_quarantined_and_the_others_serve(tmp_path: Path) -> 
 
     async def body() -> None:
         service = TableService(SqliteStore(path), TIMING, ManualClock())
-        bad, _, _ = await service.create({"name": "A"})
-        good, _, _ = await service.create({"name": "B"})
+        bad, _, _ = await service.create(read_request({"name": "A"}))
+        good, _, _ = await service.create(read_request({"name": "B"}))
         table_id = service.get(bad).table.table_id
         await service.stop()
         with sqlite3.connect(path) as db:
@@ -301,7 +304,9 @@ def test_idle_and_computer_only_tables_leave_memory(tmp_path: Path) -> None:
         clock = ManualClock()
         service = TableService(SqliteStore(tmp_path / "s.sqlite3"), TIMING, clock)
         await service.start()
-        code, _, _ = await service.create({"name": "Solo", "computer": True, "seats": 3})
+        code, _, _ = await service.create(
+            read_request({"name": "Solo", "computer": True, "seats": 3})
+        )
         live = service.get(code)
         # The host never connects: after the grace, the computer plays their seat too, and
         # with nobody watching, the table stops.
@@ -329,8 +334,8 @@ def test_tables_past_their_keeping_time_are_removed(tmp_path: Path) -> None:
         clock = ManualClock(start=SystemClock().time())
         service = TableService(store, TIMING, clock)
         await service.start()
-        old, _, _ = await service.create({"name": "Old"})
-        fresh, _, _ = await service.create({"name": "New"})
+        old, _, _ = await service.create(read_request({"name": "Old"}))
+        fresh, _, _ = await service.create(read_request({"name": "New"}))
         with sqlite3.connect(path) as db:  # the old table was last used long ago
             db.execute(
                 "UPDATE events SET at = at - ? WHERE table_id = ?",
@@ -395,7 +400,7 @@ def test_start_up_loads_nothing_and_announcements_of_other_tables_are_ignored(
 
     async def body() -> None:
         first = TableService(SqliteStore(path), TIMING, ManualClock())
-        codes = [(await first.create({"name": f"P{i}"}))[0] for i in range(20)]
+        codes = [(await first.create(read_request({"name": f"P{i}"})))[0] for i in range(20)]
         await first.stop()
         store = SqliteStore(path)
         reads: list[str] = []

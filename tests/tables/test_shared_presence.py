@@ -20,6 +20,7 @@ from teenpatti.tables.live.service import TableService, Timing
 from teenpatti.tables.live.table import Connection, LiveTable
 from teenpatti.tables.live.time_source import ManualClock
 from teenpatti.tables.play.commands import convert
+from teenpatti.tables.play.settings import read_request
 
 GRACE = 30.0
 TIMING = Timing(
@@ -147,7 +148,7 @@ async def two_processes(
         await service.start()
     a = services[0]
     code, host, _ = await a.create(
-        {"name": "Host", "seats": 3, "preset": "nepal", "turn_seconds": 60}
+        read_request({"name": "Host", "seats": 3, "preset": "nepal", "turn_seconds": 60})
     )
     guest, _ = await a.join(code, "Guest")
     await a.command(code, 0, convert({"type": "start"}))

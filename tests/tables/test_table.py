@@ -35,6 +35,7 @@ from teenpatti.tables.live.service import TableService, Timing
 from teenpatti.tables.play.commands import Move, convert, read
 from teenpatti.tables.play.errors import Refusal
 from teenpatti.tables.play.events import Act, Event, Played, Seated, decode
+from teenpatti.tables.play.settings import read_request
 from teenpatti.tables.play.table import (
     BOT_NAMES,
     NAME_MAX,
@@ -107,13 +108,13 @@ def test_the_service_gives_every_table_its_own_code(
 ) -> None:
     async def body() -> None:
         service = TableService(SqliteStore(tmp_path / "s.sqlite3"), SLOW)
-        made = [(await service.create({"name": f"P{i}"}))[0] for i in range(300)]
+        made = [(await service.create(read_request({"name": f"P{i}"})))[0] for i in range(300)]
         assert len(set(made)) == 300 and all(looks_like_code(c) for c in made)
         # A code that is taken already is never given again: the service draws another.
         taken = made[0]
         draws = iter([taken, taken, "ZZZZZZ"])
         monkeypatch.setattr(service_module, "new_code", lambda: next(draws))
-        code, token, seat = await service.create({"name": "Late"})
+        code, token, seat = await service.create(read_request({"name": "Late"}))
         assert (code, seat) == ("ZZZZZZ", 0)
         assert service.get(taken).table.seats[0].name == "P0"
         assert service.get("zzzzzz").table.seat_of(token) == 0
@@ -129,7 +130,7 @@ def test_a_table_plays_the_rules_edition_it_was_opened_under(tmp_path: Path) -> 
     # under edition 1, where a show whose payment reaches the pot limit stays a show.
     async def body() -> None:
         service = TableService(SqliteStore(tmp_path / "e.sqlite3"), SLOW)
-        code, _, _ = await service.create({"name": "Asha"})
+        code, _, _ = await service.create(read_request({"name": "Asha"}))
         assert service.get(code).table.rules.edition == RULES_EDITION == 2
         await service.stop()
         await service.store.close()
@@ -544,7 +545,7 @@ def test_two_services_on_one_file_the_stale_one_catches_up(tmp_path: Path) -> No
         first = TableService(SqliteStore(path), SLOW)
         await first.start()
         code, host, _ = await first.create(
-            {"name": "A", "seats": 2, "preset": "limited", "turn_seconds": None}
+            read_request({"name": "A", "seats": 2, "preset": "limited", "turn_seconds": None})
         )
         guest, _ = await first.join(code, "B")
         await first.command(code, 0, convert({"type": "start"}))
@@ -582,7 +583,7 @@ def test_two_services_on_one_file_the_stale_one_catches_up(tmp_path: Path) -> No
 def test_seat_for_refuses_bad_tokens(tmp_path: Path) -> None:
     async def body() -> None:
         service = TableService(SqliteStore(tmp_path / "s.sqlite3"), SLOW)
-        code, token, _ = await service.create({"name": "A"})
+        code, token, _ = await service.create(read_request({"name": "A"}))
         live = service.get(code)
         assert service.seat_for(live, token) == 0
         assert service.seat_for(live, None) is None
@@ -607,7 +608,7 @@ def test_computer_table_starts_at_once_and_restarts_from_its_log(tmp_path: Path)
     async def body() -> None:
         service = TableService(SqliteStore(path), fast)
         code, token, seat = await service.create(
-            {"name": "Asha", "seats": 3, "computer": True, "turn_seconds": None}
+            read_request({"name": "Asha", "seats": 3, "computer": True, "turn_seconds": None})
         )
         live = service.get(code)
         assert seat == 0 and live.table.status == "playing"

@@ -47,6 +47,7 @@ from teenpatti.tables.live.time_source import ManualClock
 from teenpatti.tables.play.commands import convert
 from teenpatti.tables.play.errors import Refusal
 from teenpatti.tables.play.events import decode
+from teenpatti.tables.play.settings import read_request
 from teenpatti.tables.play.table import Table, token_hash
 from teenpatti.tables.wire.patch import apply
 
@@ -236,7 +237,7 @@ class TableModel(RuleBasedStateMachine):
             data["play"] = "anytime"
         elif data.get("play") != "live":
             data["turn_seconds"] = 10
-        self.code, token, _ = self.run(self.service.create(data))
+        self.code, token, _ = self.run(self.service.create(read_request(data)))
         self.tokens.append(token)
         for name in NAMES[:friends]:
             self.join(name, 0, False)

@@ -23,6 +23,7 @@ from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.live.service import TableService, Timing
 from teenpatti.tables.play.commands import convert
 from teenpatti.tables.play.events import Act, decode
+from teenpatti.tables.play.settings import read_request
 
 VIEW = view(Hand(Rules(), [1000, 1000], 1, seed=bytes(32)), 0)
 """A view of a seat whose turn it is (for a decision made outside any table)."""
@@ -86,7 +87,15 @@ class Table:
             service = TableService(SqliteStore(path / "t.sqlite3"), FAST)
             await service.start()
         code, _, seat = await service.create(
-            {"name": "Asha", "seats": 3, "computer": True, "turn_seconds": None, "bots": "random"}
+            read_request(
+                {
+                    "name": "Asha",
+                    "seats": 3,
+                    "computer": True,
+                    "turn_seconds": None,
+                    "bots": "random",
+                }
+            )
         )
         assert seat == 0
         asked = asyncio.Event()
@@ -170,7 +179,7 @@ def test_the_event_loop_serves_other_tables_while_a_computer_thinks(tmp_path: Pa
         before = t.version
         # The computer is still thinking: another table opens and plays on the same loop.
         code, _, _ = await t.service.create(
-            {"name": "Bikash", "seats": 2, "computer": False, "turn_seconds": None}
+            read_request({"name": "Bikash", "seats": 2, "computer": False, "turn_seconds": None})
         )
         other = t.service.get(code).table
         await t.service.command(code, 0, convert({"type": "chat", "text": "namaste"}))

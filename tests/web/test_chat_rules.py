@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 from typing import Any, get_args
 
+import msgspec
+
 from teenpatti.tables.play import chat, commands
 from teenpatti.web.lobby import rules_served
 
@@ -24,7 +26,7 @@ def page_constant(name: str, source: str) -> Any:
 
 
 def test_the_page_offers_what_the_server_serves() -> None:
-    served = rules_served()["chat"]
+    served = msgspec.to_builtins(rules_served().chat)
     source = SOCIAL.read_text()
     assert page_constant("PHRASES", source) == served["phrases"]
     assert page_constant("EMOJI", source) == served["emoji"]
@@ -41,4 +43,4 @@ def test_one_definition_behind_the_types_and_the_checks() -> None:
 
 def test_the_check_reads_the_page(tmp_path: Path) -> None:
     changed = SOCIAL.read_text().replace('"bye"]', '"bye", "namaste"]')
-    assert page_constant("PHRASES", changed) != rules_served()["chat"]["phrases"]
+    assert page_constant("PHRASES", changed) != rules_served().chat.phrases

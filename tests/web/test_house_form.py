@@ -15,6 +15,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from support.page_strings import node, page_strings
 
 from teenpatti.engine.errors import EngineError
@@ -38,7 +39,7 @@ NUMBERS = (None, 0, 1, 2, 3, 4, 5, 7, 10, 20, 30, 50, 64, 99, 100, 101, 256, 100
 
 def served() -> dict[str, Any]:
     """The catalogue as GET /api/rules serves it (the server adds its limit on hands)."""
-    cat: dict[str, Any] = json.loads(json.dumps(rules_served()))
+    cat: dict[str, Any] = msgspec.to_builtins(rules_served())
     return cat
 
 

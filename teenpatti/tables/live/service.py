@@ -24,6 +24,8 @@ import secrets
 from importlib import import_module
 from typing import Any, Protocol
 
+from msgspec import UNSET
+
 from ...bus.base import Bus
 from ...bus.memory import MemoryBus
 from ...engine import RULES_EDITION
@@ -50,7 +52,7 @@ from ..play.commands import (
 )
 from ..play.errors import TableError, Unavailable
 from ..play.events import Created, Event, Host, encode
-from ..play.settings import Settings
+from ..play.settings import Settings, TableRequest
 from ..play.table import Table, clean_name, token_hash
 from .cluster import Cluster
 from .codes import new_code, new_seed, new_token
@@ -235,13 +237,12 @@ class TableService:
         await self.bus.close()
 
     # ------------------------------------------------------------------ lobby
-    async def create(self, data: Any) -> tuple[str, str, int]:
-        """Open a table for a host; returns ``(code, token, seat)``. With ``"computer": true``
-        the host plays the computer at once."""
-        if not isinstance(data, dict):
-            raise TableError("settings/invalid", "table settings must be an object")
-        name = clean_name(data.get("name"))
-        settings = Settings.from_json(data)
+    async def create(self, asked: TableRequest) -> tuple[str, str, int]:
+        """Open a table for a host (a request typed where it arrived: the lobby decodes it, a
+        Python caller reads its dict with :func:`~teenpatti.tables.play.settings.read_request`);
+        returns ``(code, token, seat)``. With ``computer`` the host plays the computer at once."""
+        name = clean_name(None if asked.name is UNSET else asked.name)
+        settings = Settings.of(asked)
         token = new_token()
         first = Created(
             settings=settings,
@@ -263,7 +264,7 @@ class TableService:
         table = Table(table_id, code)
         table.apply(first)
         self.registry.add(table, self.clock.time())
-        if data.get("computer"):
+        if asked.computer:
             await self.command(code, 0, Start())
         return code, token, 0
 

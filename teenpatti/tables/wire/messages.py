@@ -50,6 +50,7 @@ __all__ = [
     "SignalFrom",
     "Standing",
     "State",
+    "TableSeat",
     "decode",
     "encode",
 ]
@@ -72,8 +73,9 @@ class Proof(_Part):
     path: list[tuple[Literal["L", "R"], str]]
 
 
-class SeatRow(_Part, kw_only=True):
-    """A seat as a viewer sees it; the hand's fields only while a game has a hand."""
+class TableSeat(_Part, kw_only=True):
+    """A seat as the lobby shows it (``GET /api/tables/{code}``): a :class:`SeatRow` without
+    its cards' proofs or whether its person is connected."""
 
     seat: int
     name: str
@@ -91,6 +93,11 @@ class SeatRow(_Part, kw_only=True):
     cards: list[str] | UnsetType | None = UNSET
     """``null`` where this viewer may not see them."""
     category: Category | UnsetType | None = UNSET
+
+
+class SeatRow(TableSeat, kw_only=True):
+    """A seat as a viewer sees it; the hand's fields only while a game has a hand."""
+
     proof: list[Proof] | UnsetType = UNSET
     connected: bool
     """Whether the seat's person has a socket open (a computer's seat always)."""
