@@ -29,10 +29,10 @@ test("a phrase is shown in the phone's language; reactions and typed text as the
   i18n.setLang("en");
 });
 
-test("every quick phrase the page offers has its words in both languages", () => {
-  for (const key of social.PHRASES) {
-    for (const lang of ["en", "ne"]) assert.ok(i18n.STRINGS[lang][`phrase.${key}`], `${lang} phrase.${key}`);
-  }
+test("the chat offers what the catalogue serves, and nothing before it arrives", () => {
+  const chat = { phrases: ["shabash", "bye"], emoji: ["🎉"], text_max: 120 };
+  assert.deepEqual(social.chatRules({ chat }), chat);
+  assert.deepEqual(social.chatRules(null), { phrases: [], emoji: [], text_max: undefined });
 });
 
 test("a bubble shows a long message's start and says it is cut; the log keeps it whole", () => {

@@ -5,15 +5,20 @@
 // their seat, after a confirmation). The server
 // holds who the host is and what is allowed (docs/protocol.md); this module only asks.
 
+import { catalogue } from "./catalogue.js";
 import { h } from "./dom.js";
 import { joinNames, num, t } from "./i18n.js";
 import { isMyTurn, seatName } from "./moves.js";
 import { invitePanel } from "./share.js";
 
-/** The quick phrases' keys and the reactions, as the server knows them. */
-export const PHRASES = ["shabash", "ramro_khel", "chito", "good_luck", "nice_hand", "oops", "thanks", "bye"];
-export const EMOJI = ["👍", "😂", "😮", "😢", "😡", "🎉", "🙏", "🔥"];
-export const TEXT_MAX = 120;
+/**
+ * The quick phrases' keys, the reactions and the longest text, as the server defines them (the
+ * catalogue's `chat`, GET /api/rules): none until the catalogue has arrived (the table draws
+ * itself again then), so the page never offers a phrase the server would refuse.
+ */
+export function chatRules(cat = catalogue()) {
+  return (cat && cat.chat) || { phrases: [], emoji: [], text_max: undefined };
+}
 const BUBBLE_MS = 4000;
 const LOG_SHOWN = 20;
 
@@ -233,6 +238,7 @@ export function socialPanel(view, st) {
 function chatPanel(view, st) {
   const social = view.social;
   const seated = st.you !== null;
+  const offered = chatRules();
   const shown = (st.chat || []).filter((m) => !social.isMuted(st, m.seat)).slice(-LOG_SHOWN);
   // what a mute hides is said, with how many and whose, so the chat never looks empty by mistake
   const hidden = (st.chat || []).filter((m) => social.isMuted(st, m.seat));
@@ -278,7 +284,7 @@ function chatPanel(view, st) {
           h(
             "div",
             { class: "chat-phrases", role: "group", "aria-label": t("chat.phrases"), "data-key": "phrases" },
-            PHRASES.map((key) =>
+            offered.phrases.map((key) =>
               h(
                 "button",
                 { type: "button", class: "btn small", "data-key": key, "data-testid": `phrase-${key}`, onclick: () => social.say({ phrase: key }) },
@@ -289,7 +295,7 @@ function chatPanel(view, st) {
           h(
             "div",
             { class: "chat-emoji", role: "group", "aria-label": t("chat.emoji"), "data-key": "emoji" },
-            EMOJI.map((emoji, i) =>
+            offered.emoji.map((emoji, i) =>
               h(
                 "button",
                 { type: "button", class: "btn small emoji", "data-key": `e${i}`, "data-testid": `emoji-${i}`, onclick: () => social.say({ emoji }) },
@@ -314,7 +320,7 @@ function chatPanel(view, st) {
                 { class: "chat-form row", "data-key": "form", onsubmit: send },
                 h("input", {
                   type: "text",
-                  maxlength: TEXT_MAX,
+                  maxlength: offered.text_max,
                   "aria-label": t("chat.placeholder"),
                   placeholder: t("chat.placeholder"),
                   autocomplete: "off",
