@@ -101,8 +101,9 @@ async def run(tables: int, moves: int, seed: int) -> dict[str, float]:
             for k in range(1, 6):
                 await service.join(code, f"P{t}-{k}")
             live = service.get(code)
+            sockets = live.presence.connections
             for seat in range(6):
-                live.connections.add(Connection(seat, 100_000, None, NullSink(), patches=True))
+                sockets.add(Connection(seat, 100_000, None, NullSink(), patches=True))
             await service.command(code, 0, convert({"type": "start"}))
             lives.append(live)
         await clock.advance(0.0)

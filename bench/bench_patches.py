@@ -108,8 +108,9 @@ async def one_round(mode: str, tables: int, moves: int, seed: int, folder: Path)
             for k in range(1, 6):
                 await service.join(code, f"P{t}-{k}")
             live = service.get(code)
+            sockets = live.presence.connections
             for seat in (0, 1, 2, 3, 4, 5, None):
-                live.connections.add(Connection(seat, limit=100_000, patches=mode == "patches"))
+                sockets.add(Connection(seat, limit=100_000, patches=mode == "patches"))
             await service.command(code, 0, convert({"type": "start"}))
             lives.append(live)
         await clock.advance(0.0)
@@ -121,7 +122,7 @@ async def one_round(mode: str, tables: int, moves: int, seed: int, folder: Path)
         made = 0
         while made < moves:
             for live in lives:
-                for conn in live.connections:  # what the setup sent
+                for conn in live.presence.connections:  # what the setup sent
                     while not conn.queue.empty():
                         conn.queue.get_nowait()
                 table = live.table
@@ -129,7 +130,7 @@ async def one_round(mode: str, tables: int, moves: int, seed: int, folder: Path)
                 if chosen is None:
                     continue
                 actor, action = chosen
-                hand = live.render.public_state().hand
+                hand = live.fanout.render.public_state().hand
                 done = 0 if hand is None else len(hand.actions)
                 started = time.process_time()
                 await service.command(table.code, actor, convert({"type": "act", "action": action}))
@@ -137,11 +138,11 @@ async def one_round(mode: str, tables: int, moves: int, seed: int, folder: Path)
                 move_cpu += time.process_time() - started
                 made += 1
                 size = 0
-                for conn in live.connections:
+                for conn in live.presence.connections:
                     while not conn.queue.empty():
                         message = conn.queue.get_nowait()
                         size += len(message.encode()) if message else 0
-                per_socket = size / len(live.connections)
+                per_socket = size / len(live.presence.connections)
                 sent += size
                 by_length.setdefault(bucket(done), []).append(per_socket)
                 if made >= moves:

@@ -188,7 +188,7 @@ class Calls:
         if roster == call.sent:
             return
         call.sent = roster
-        for conn in list(live.connections):
+        for conn in list(live.presence.connections):
             if conn.seat is not None:
                 conn.push(self._roster(live, call, conn if conn in call.members else None))
         if not call.members:
@@ -209,4 +209,4 @@ class Calls:
     @staticmethod
     def _holds(live: LiveTable, conn: Connection) -> bool:
         """Whether the socket is still its table's and holds a seat."""
-        return conn.seat is not None and conn in live.connections and not conn.dropped
+        return conn.seat is not None and conn in live.presence.connections and not conn.dropped

@@ -85,7 +85,7 @@ def lobby_routes(site: Site, rules: Catalogue, static: Path) -> list[Route]:
         live = await site.look_up(request)
         if isinstance(live, Response):
             return live
-        state = live.render.public_state()
+        state = live.fanout.render.public_state()
         hand = state.hand
         turn = None if hand is None or hand.finished else hand.actor
         # the shown cards' proofs belong to the table's own states and histories, not the lobby
@@ -93,7 +93,8 @@ def lobby_routes(site: Site, rules: Catalogue, static: Path) -> list[Route]:
         fields = TableSeat.__struct_fields__
         seats = [TableSeat(**{k: getattr(row, k) for k in fields}) for row in state.seats]
         # how long the table has stood since its last move (My tables: "waiting 3 h")
-        waited = round(max(0.0, service.clock.time() - live.since)) if live.since else None
+        since = live.writer.since
+        waited = round(max(0.0, service.clock.time() - since)) if since else None
         return answer(
             TableInfo(
                 code=state.code,

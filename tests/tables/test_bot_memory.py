@@ -51,7 +51,7 @@ def test_computer_players_learn_across_the_hands_of_a_game(tmp_path: Path) -> No
                 break
             await service.command(code, 0, convert({"type": "act", "action": {"do": "pack"}}))
         finished = list(game.played)
-        bots = {s: b for s, b in live.bots.items() if isinstance(b, HardBot)}
+        bots = {s: b for s, b in live.computers.bots.items() if isinstance(b, HardBot)}
         assert set(bots) == {1, 2}
         for s, bot in bots.items():
             spectator = TableModel()

@@ -39,12 +39,12 @@ def test_joined_messages_are_each_seats_whole_state(tmp_path: Path) -> None:
             await service.join(code, "Guest")
             live = service.get(code)
             sockets = {seat: Connection(seat) for seat in (None, 0, 1)}
-            live.connections.update(sockets.values())
+            live.presence.connections.update(sockets.values())
 
             def check() -> None:
                 public = service.fanout._public(live)
                 for seat, conn in sockets.items():
-                    state = live.render.state_for(seat, public)
+                    state = live.fanout.render.state_for(seat, public)
                     whole = json.loads(msgspec.json.encode(state))
                     message = service.render(live, seat)
                     assert json.loads(message) == whole

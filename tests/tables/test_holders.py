@@ -105,7 +105,7 @@ def test_a_socket_whose_person_is_gone_is_refused_every_message(tmp_path: Path, 
         calls = Calls(time=service.clock.time)
         try:
             for kind, fields in MESSAGES.items():
-                before = msgspec.json.encode(live.render.public_state())
+                before = msgspec.json.encode(live.fanout.render.public_state())
                 version = live.table.version
                 text = json.dumps({"type": kind, **fields})
                 reply = await _handle(service, calls, live, conn, text)
@@ -113,7 +113,8 @@ def test_a_socket_whose_person_is_gone_is_refused_every_message(tmp_path: Path, 
                 error = json.loads(reply)
                 assert (error["type"], error["code"]) == ("error", expected), (story, kind, error)
                 assert live.table.version == version, (story, kind)
-                assert msgspec.json.encode(live.render.public_state()) == before, (story, kind)
+                after = msgspec.json.encode(live.fanout.render.public_state())
+                assert after == before, (story, kind)
                 assert conn.queue.empty(), (story, kind)  # no state was sent to it either
         finally:
             await service.stop()

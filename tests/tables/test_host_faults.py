@@ -29,7 +29,7 @@ def test_a_paused_table_runs_no_clock_and_the_turn_starts_afresh_on_resume(
         code = live.table.code
         await clock.advance(0.5)  # the deal
         await service.tasks.settle()
-        assert live.table.hand_in_play and live.deadline is not None
+        assert live.table.hand_in_play and live.clocks.deadline is not None
         # The store is down: the pause is refused (retryable) and the table is as it was.
         store.down = True
         with pytest.raises(Refusal) as refused:
@@ -38,13 +38,13 @@ def test_a_paused_table_runs_no_clock_and_the_turn_starts_afresh_on_resume(
         store.down = False
         await service.command(code, 0, convert({"type": "pause"}))
         version = live.table.version
-        assert live.timer is None and live.deadline is None
+        assert live.clocks.timer is None and live.clocks.deadline is None
         await clock.advance(600.0)  # ten minutes: nobody is packed, no clock fires
         await service.tasks.settle()
         assert live.table.version == version and live.table.paused
         await clock.advance(5.0)
         await service.command(code, 0, convert({"type": "resume"}))
-        assert live.deadline == pytest.approx(clock.time() + 30)  # a whole turn again
+        assert live.clocks.deadline == pytest.approx(clock.time() + 30)  # a whole turn again
         await clock.advance(30.1)
         await service.tasks.settle()
         assert live.table.version > version + 1  # the timer moved the table on
@@ -65,19 +65,19 @@ def test_chat_never_moves_the_turn_deadline(tmp_path: Path) -> None:
         hand = live.table.game.hand  # type: ignore[union-attr]
         assert hand is not None
         actor = hand.actor
-        deadline = live.deadline
+        deadline = live.clocks.deadline
         version = live.table.version
         for i in range(4):  # the other player chats all turn long
             await clock.advance(7.0)
             await service.command(
                 code, 1 - actor, convert({"type": "chat", "emoji": chat.EMOJI[i]})
             )
-            assert live.deadline == deadline
+            assert live.clocks.deadline == deadline
         # a move chosen before the chat is not stale because of it
         message = {"type": "act", "action": {"do": "see"}, "version": version}
         if any(a.kind.value == "see" for a in hand.legal_actions(actor)):
             await service.command(code, actor, convert(message))
-            deadline = live.deadline
+            deadline = live.clocks.deadline
             version = live.table.version
         await clock.advance(deadline - clock.time() + 0.01)  # type: ignore[operator]
         await service.tasks.settle()

@@ -59,19 +59,19 @@ def played() -> tuple[tuple[State, ...], ...]:
             )
             await service.join(code, "Guest")
             live = service.get(code)
-            live.connections.add(Connection(0))
+            live.presence.connections.add(Connection(0))
             await service.command(code, 0, convert({"type": "start"}))
             for _ in range(600):
                 await service.tasks.settle()
                 public = service.fanout._public(live)
                 for seat in SEATS:
-                    out[seat].append(live.render.state_for(seat, public))
+                    out[seat].append(live.fanout.render.state_for(seat, public))
                 if live.table.status == "finished":
                     break
                 game = live.table.game
                 hand = None if game is None else game.hand
                 if hand is not None and not hand.finished and hand.actor in (0, 1):
-                    legal = live.render.state(hand.actor).legal
+                    legal = live.fanout.render.state(hand.actor).legal
                     if legal:
                         move = rng.choice(legal)
                         action: dict[str, Any] = {"do": move.do.value}

@@ -83,7 +83,7 @@ def test_patched_sockets_hold_the_whole_state_at_every_version(tmp_path: Path) -
             seats: list[int | None] = [None, 0, 1]
             whole = {seat: Connection(seat, limit=10_000) for seat in seats}
             patched = {seat: Connection(seat, limit=10_000, patches=True) for seat in seats}
-            live.connections.update([*whole.values(), *patched.values()])
+            live.presence.connections.update([*whole.values(), *patched.values()])
             held: dict[int | None, dict[str, Any] | None] = dict.fromkeys(seats)
             kinds = {"state": 0, "patch": 0}
             seeds: set[str] = set()  # every deck seed of the game so far, committed or dealt
@@ -190,7 +190,7 @@ def test_a_socket_whose_seat_moved_up_gets_the_whole_state(tmp_path: Path) -> No
             assert seat == 2
             live = service.get(code)
             conn = Connection(2, token_hash=token_hash(token), patches=True)
-            live.connections.update([conn, Connection(1, token_hash=token_hash(asha))])
+            live.presence.connections.update([conn, Connection(1, token_hash=token_hash(asha))])
             service.fanout.broadcast(live)
             service.fanout.broadcast(live)
             assert [m["type"] for m in drain(conn)] == ["state", "patch"]

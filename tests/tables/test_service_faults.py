@@ -139,8 +139,9 @@ def test_a_lost_acknowledgement_reloads_the_table(tmp_path: Path) -> None:
         await service.tasks.settle()
         stored = await log_of(store, live)
         assert live.table.version == stored[-1], "the process is behind its own log"
-        assert live.table.hand_in_play and not live.stale
-        assert live.timer is not None or live.deadline is not None  # the turn's clock is set
+        assert live.table.hand_in_play and not live.writer.stale
+        clocks = live.clocks
+        assert clocks.timer is not None or clocks.deadline is not None  # the turn's clock is set
         await service.stop()
 
     run(body)
@@ -216,15 +217,15 @@ def test_a_new_process_keeps_the_turn_deadline(tmp_path: Path) -> None:
         live, _ = await started(first)
         code = live.table.code
         # The first deal, 0.5 s after the start, begins the first turn and its deadline.
-        await until(first, lambda: live.deadline is not None, "no deadline after the deal")
-        deadline = live.deadline
+        await until(first, lambda: live.clocks.deadline is not None, "no deadline after the deal")
+        deadline = live.clocks.deadline
         assert deadline is not None
         await first.stop()
         # The process taking the table over starts 10 s later by its own clock.
         later = ManualClock(start=SystemClock().time() + 10.0)
         second = TableService(SqliteStore(path), TIMING, later)
         again = await second.find(code)
-        assert again.deadline == pytest.approx(deadline, abs=0.5)
+        assert again.clocks.deadline == pytest.approx(deadline, abs=0.5)
         await second.stop()
 
     run(body)

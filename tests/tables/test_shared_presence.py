@@ -176,7 +176,7 @@ def kill(service: TableService, bus: BoardBus) -> None:
         task.cancel()
     for live in service.tables.values():
         service.clocks.cancel(live)
-        for handle in live.graces.values():
+        for handle in live.presence.graces.values():
             handle.cancel()
     service.tasks.cancel()
 
@@ -204,7 +204,7 @@ def test_a_lapsed_record_does_not_hand_over_a_person_seen_moments_ago(tmp_path: 
         _, on_a = await on(a, code, guest)
         here_b, _ = await on(b, code, guest)
         await settle(clock, [a, b], 2.0)  # lease rounds: each process sees the other's sockets
-        assert 1 in live.remote
+        assert 1 in live.cluster.remote
         a.disconnect(live, on_a)  # the guest's socket on A closes: A's grace starts
         await settle(clock, [a, b], 16.0)
         bus_b.down = True  # B stops renewing: its record lapses PRESENCE_TTL later
@@ -235,7 +235,7 @@ def test_a_takeover_gives_an_absent_person_the_rest_of_their_grace(tmp_path: Pat
         await settle(clock, [a, b], 5.0)
         kill(a, bus_a)  # A dies with the table's clocks; B takes them after the lease's TTL
         await settle(clock, [a, b], TIMING.lease_ttl + 2 * TIMING.lease_every)
-        assert here_b.owned, "B never took the table's clocks over"
+        assert here_b.cluster.owned, "B never took the table's clocks over"
         assert not handed(here_b, 1), "handed over at once on the takeover"
         await settle(clock, [a, b], left_at + GRACE - 1.0 - clock.time())
         assert not handed(here_b, 1), "the grace was cut short"

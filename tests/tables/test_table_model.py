@@ -539,7 +539,7 @@ class TableModel(RuleBasedStateMachine):
             assert seat.code == ("seat/removed" if removed else "seat/left")
             assert all(s.token_hash != token_hash(token) for s in table.seats)
         held = {token_hash(t) for t in self.gone}
-        assert not any(c.token_hash in held for c in self.live.connections)
+        assert not any(c.token_hash in held for c in self.live.presence.connections)
 
     def log_replays(self) -> None:
         table = self.table

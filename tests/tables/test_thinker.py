@@ -102,7 +102,7 @@ class Table:
         loop = asyncio.get_running_loop()
         bots = {s: GatedBot(fail, lambda: loop.call_soon_threadsafe(asked.set)) for s in (1, 2)}
         # Before the first deal's clock has run: nothing has been awaited since the table opened.
-        service.get(code).bots.update(bots)
+        service.get(code).computers.bots.update(bots)
         return cls(service, code, bots, asked)
 
     @property
@@ -188,10 +188,10 @@ def test_the_event_loop_serves_other_tables_while_a_computer_thinks(tmp_path: Pa
         # A chat message at the thinking table changes no game state: the computer is not
         # asked again (the decision under way stays the table's one clock).
         live = t.service.get(t.code)
-        thinking = live.timer
+        thinking = live.clocks.timer
         assert thinking is not None
         await t.service.command(t.code, 0, convert({"type": "chat", "phrase": "shabash"}))
-        assert live.timer is thinking
+        assert live.clocks.timer is thinking
         assert t.bots[seat].asked.empty()
         before = t.version
         t.bots[seat].go.put(None)
@@ -273,7 +273,7 @@ def test_a_decision_called_off_before_its_turn_is_never_made(tmp_path: Path) -> 
         seat, _ = await first.computer_asked()
         queued = second.service.get(second.code)
         await first.until(
-            lambda: queued.timer is not None and first.service.thinker.waiting == 2,
+            lambda: queued.clocks.timer is not None and first.service.thinker.waiting == 2,
             "the second table's computer was never queued",
         )
         await second.service.command(second.code, 0, convert({"type": "pause"}))

@@ -29,14 +29,14 @@ def test_looking_at_your_cards_keeps_the_deadline(tmp_path: Path) -> None:
         hand = live.table.game.hand  # type: ignore[union-attr]
         assert hand is not None and hand.actor is not None
         actor = hand.actor
-        deadline = live.deadline
+        deadline = live.clocks.deadline
         assert deadline == pytest.approx(clock.time() + 60)
         await clock.advance(40.0)
         version = live.table.version
         message = {"type": "act", "action": {"do": "see"}, "version": version}
         await service.command(code, actor, convert(message))
         assert live.table.version == version + 1 and hand.actor == actor
-        assert live.deadline == deadline  # 20 s left, as before the look
+        assert live.clocks.deadline == deadline  # 20 s left, as before the look
         state = as_sent.state(live.table, actor)
         assert state["hand"]["actor"] == actor
         # a process that loads the table counts the turn from the deal, not from the look
@@ -71,7 +71,8 @@ def test_a_move_after_a_look_starts_the_next_turn_afresh(tmp_path: Path) -> None
         move = {"type": "act", "action": {"do": "chaal"}, "version": live.table.version}
         await service.command(code, actor, convert(move))
         assert hand.actor == 1 - actor
-        assert live.deadline == pytest.approx(clock.time() + 60)  # the next player's whole turn
+        # the next player's whole turn
+        assert live.clocks.deadline == pytest.approx(clock.time() + 60)
         await service.stop()
 
     run(body)

@@ -20,13 +20,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ...bus.base import MISSED, PRESENCE, Bus
-from .registry import Registry
-from .table import LiveTable, Timing
 from .time_source import Clock, Rounds, Tasks
 
-__all__ = ["PRESENCE_TTL", "Cluster"]
+if TYPE_CHECKING:
+    from .registry import Registry
+    from .table import LiveTable, Timing
+
+__all__ = ["PRESENCE_TTL", "Cluster", "ClusterPart"]
 
 log = logging.getLogger("teenpatti.tables")
 
@@ -34,6 +38,16 @@ PRESENCE_TTL = 10.0
 """Seconds a process's record of its sockets lives unless renewed (every lease round, each
 second): long enough to ride out a Redis pause of several seconds without showing anyone offline,
 short beside the reconnect grace, so a dead process's sockets stop counting well before it ends."""
+
+
+@dataclass(eq=False, slots=True)
+class ClusterPart:
+    """The cluster's part of a live table (``live.cluster``): only this module changes it."""
+
+    owned: bool = True
+    """Whether this process runs the table's clocks (it holds the table's lease)."""
+    remote: set[int] = field(default_factory=set)
+    """Seats with a socket open in another process (read from the bus)."""
 
 
 class Cluster:
@@ -119,7 +133,7 @@ class Cluster:
     async def _show(self, live: LiveTable) -> None:
         code = live.table.code
         try:
-            seats = _seats(live) if live.connections else None
+            seats = _seats(live) if live.presence.connections else None
             await self.bus.present(
                 {code: seats}, PRESENCE_TTL, {code: self._left(live)}, self._keep
             )
@@ -136,7 +150,7 @@ class Cluster:
     def _left(self, live: LiveTable) -> dict[int, float]:
         """The departures from this process still inside their grace."""
         now = self.clock.time()
-        return {s: t for s, t in live.left.items() if now - t < self._keep}
+        return {s: t for s, t in live.presence.left.items() if now - t < self._keep}
 
     async def last_seen(self, live: LiveTable) -> dict[int, float]:
         """When other processes last saw each seat of the table (epoch seconds), read now."""
@@ -150,46 +164,45 @@ class Cluster:
         if not self.clustered:
             return set()
         await self._refresh([live])
-        return live.remote
+        return live.cluster.remote
 
     async def _refresh(self, tables: list[LiveTable]) -> None:
         """Read the other processes' presence for these tables; resend the states that change."""
         online = await self.bus.online([t.table.code for t in tables])
         for live in tables:
             remote = online.get(live.table.code, set())
-            if remote != live.remote:
-                live.remote = remote
-                for seat in remote & set(live.graces):  # back, on another process
-                    live.graces.pop(seat).cancel()
+            if remote != live.cluster.remote:
+                live.cluster.remote = remote
+                live.presence.back(remote)  # back, on another process: no grace
                 self._broadcast(live)
 
     async def share_presence(self, tables: list[LiveTable]) -> None:
         """Renew this process's presence records and read the others' (the lease round)."""
         left = {t.table.code: gone for t in tables if (gone := self._left(t))}
         mine: dict[str, list[int] | None] = {
-            t.table.code: _seats(t) if t.connections else None
+            t.table.code: _seats(t) if t.presence.connections else None
             for t in tables
-            if t.connections or t.table.code in left
+            if t.presence.connections or t.table.code in left
         }
         for code in self._shown - set(mine):
             mine[code] = None  # no socket left here, and nobody left recently
         await self.bus.present(mine, PRESENCE_TTL, left, self._keep)
         self._shown = {code for code, seats in mine.items() if seats is not None or code in left}
-        await self._refresh([t for t in tables if t.connections or t.owned])
+        await self._refresh([t for t in tables if t.presence.connections or t.cluster.owned])
 
     async def _catch_up_safely(self, live: LiveTable) -> None:
         try:
             async with live.lock:
                 await self._catch_up(live)
-        except Exception as error:  # the store is down: the reconciler catches up later
-            live.stale = True
+        except Exception as error:  # the store is down: the writer marked the table stale,
+            # and the reconciler catches it up later
             log.warning("table %s: catching up failed: %s", live.table.code, error)
 
     # ------------------------------------------------------------------ leases
     def won(self, live: LiveTable) -> None:
         """After this process wrote to a playing table, it takes the table's clocks if free
         (in the background: a slow bus must not hold the table's lock)."""
-        if self.clustered and not live.owned and live.table.status == "playing":
+        if self.clustered and not live.cluster.owned and live.table.status == "playing":
             self.tasks.spawn(self._take(live), f"table {live.table.code} lease")
 
     async def _take(self, live: LiveTable) -> None:
@@ -198,8 +211,8 @@ class Cluster:
         except Exception as error:  # the bus is down: the lease keeper tries again
             log.warning("lease of table %s: %s", live.table.code, error)
             return
-        if held and not live.owned:
-            live.owned = True
+        if held and not live.cluster.owned:
+            live.cluster.owned = True
             self._schedule(live)
 
     async def keep_leases(self) -> None:
@@ -232,14 +245,14 @@ class Cluster:
         wanted_set = set(map(id, wanted))
         for live in tables:
             keep = id(live) in wanted_set and live.table.code in held
-            if keep == live.owned:
+            if keep == live.cluster.owned:
                 continue
             if not keep and id(live) not in wanted_set:
                 try:
                     await self.bus.release(live.table.code)
                 except Exception as error:
                     log.warning("lease of table %s not released: %s", live.table.code, error)
-            live.owned = keep
+            live.cluster.owned = keep
             if keep:  # taking over: what the last holder stored comes first
                 log.info("table %s: running its clocks", live.table.code)
                 await self._catch_up_safely(live)
@@ -247,4 +260,4 @@ class Cluster:
 
 
 def _seats(live: LiveTable) -> list[int]:
-    return sorted({c.seat for c in live.connections if c.seat is not None})
+    return sorted({c.seat for c in live.presence.connections if c.seat is not None})

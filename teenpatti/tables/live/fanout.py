@@ -1,7 +1,8 @@
 """Fan-out: every socket of a table gets its own view of each version, rendered once per seat.
 
 The public state is built once per version by the live table's
-:class:`~teenpatti.tables.wire.render.Render`, as a :class:`~teenpatti.tables.wire.messages.State`;
+:class:`~teenpatti.tables.wire.render.Render` (kept in the fan-out's part of the table,
+:class:`FanoutPart`), as a :class:`~teenpatti.tables.wire.messages.State`;
 what this process adds (the turn's deadline, the time now, who is online) is laid over it here
 (``msgspec.structs.replace``), and each seat's cards are added for that seat only
 (``Render.state_for``, through the engine's view gate).
@@ -19,19 +20,24 @@ from __future__ import annotations
 
 import itertools
 import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import msgspec
 from msgspec import UNSET
 
 from ...metrics import Metrics
 from ..wire import messages
-from ..wire.messages import Append, Delete, Op, Patch, Set
+from ..wire.messages import Append, Delete, Op, Patch, SeatRow, Set, State
 from ..wire.outgoing import Shared
 from ..wire.patch import diff
-from .table import Connection, LiveTable, Sent
 from .time_source import Clock
 
-__all__ = ["Fanout"]
+if TYPE_CHECKING:
+    from ..wire.render import Render
+    from .table import Connection, LiveTable
+
+__all__ = ["Fanout", "FanoutPart", "Sent"]
 
 _encode = msgspec.json.Encoder().encode
 _serials = itertools.count()
@@ -43,6 +49,30 @@ PublicOps = tuple[list[Op], str]
 the whole state is not larger)."""
 
 
+@dataclass(eq=False, slots=True)
+class Sent:
+    """One broadcast of a table: its number, the public state it sent and each seat's state
+    (the seats of the sockets it went to)."""
+
+    serial: int
+    public: State
+    states: dict[int | None, State]
+
+
+@dataclass(eq=False, slots=True)
+class FanoutPart:
+    """The fan-out's part of a live table (``live.fanout``): only this module changes it."""
+
+    render: Render
+    """What each viewer sees of the table, as the wire's types, with the caches that let
+    consecutive states share their parts."""
+    sent: Sent | None = None
+    """The last broadcast: what a patch to its sockets starts from."""
+    rows: dict[int, tuple[SeatRow, bool, SeatRow]] = field(default_factory=dict)
+    """Each seat's row as last sent, with the table's row it was made from and whether the
+    seat was online (reused while both are the same)."""
+
+
 class Fanout:
     """Renders tables' states and sends them to their sockets."""
 
@@ -52,7 +82,7 @@ class Fanout:
 
     def connected(self, live: LiveTable) -> list[bool]:
         """Which seats have a socket open now, in this process or another."""
-        seats = {c.seat for c in live.connections} | live.remote
+        seats = {c.seat for c in live.presence.connections} | live.cluster.remote
         return [i in seats for i in range(len(live.table.seats))]
 
     def render(self, live: LiveTable, seat: int | None) -> str:
@@ -67,16 +97,17 @@ class Fanout:
 
     def broadcast(self, live: LiveTable, but: Connection | None = None) -> None:
         """Send every socket its own state, or a patch to it (each seat's rendered once)."""
-        if not live.connections:
+        if not live.presence.connections:
             return
         started = time.perf_counter()
         public = self._public(live)
         sent = Sent(next(_serials), public, {})
-        before = live.sent
+        mine = live.fanout
+        before = mine.sent
         shared: PublicOps | None = None  # the public operations, and their patch as sent
         messages: dict[tuple[int | None, bool], str] = {}  # each framed once for its sockets
         wanted = False  # whether any socket applies patches (else nothing is kept for them)
-        for conn in list(live.connections):
+        for conn in list(live.presence.connections):
             if conn.seat is not None and not self._still_seated(live, conn):
                 continue
             if conn is but:
@@ -84,7 +115,7 @@ class Fanout:
             seat = conn.seat
             state = sent.states.get(seat)
             if state is None:
-                state = sent.states[seat] = live.render.state_for(seat, public)
+                state = sent.states[seat] = mine.render.state_for(seat, public)
             patch = (
                 conn.patches
                 and before is not None
@@ -112,7 +143,7 @@ class Fanout:
             conn.held = sent.serial
             wanted = wanted or conn.patches
             conn.push(message)
-        live.sent = sent if wanted else None
+        mine.sent = sent if wanted else None
         self.metrics.broadcast.observe(time.perf_counter() - started)
 
     @staticmethod
@@ -152,7 +183,7 @@ class Fanout:
             conn.seat = found
             conn.held = -1  # it holds its old seat's state: the whole new one next
             return True
-        live.connections.discard(conn)
+        live.presence.drop(conn)
         conn.seat = None  # its closing starts no reconnect grace
         removed = conn.token_hash is not None and table.removed.get(conn.token_hash)
         code, reason = (
@@ -166,9 +197,9 @@ class Fanout:
 
     def _public(self, live: LiveTable) -> messages.State:
         """The public state with what this process adds: the clock and who is online."""
-        public = live.render.public_state()
+        public = live.fanout.render.public_state()
         online = self.connected(live)
-        kept = live.rows
+        kept = live.fanout.rows
         rows = []
         for row in public.seats:
             seat = row.seat
@@ -184,11 +215,11 @@ class Fanout:
             kept[seat] = (row, on, mine)
             rows.append(mine)
         return msgspec.structs.replace(
-            public, seats=rows, deadline=live.deadline, now=self.clock.time()
+            public, seats=rows, deadline=live.clocks.deadline, now=self.clock.time()
         )
 
     def _render(self, live: LiveTable, seat: int | None, public: messages.State) -> str:
-        return _encode(live.render.state_for(seat, public)).decode()
+        return _encode(live.fanout.render.state_for(seat, public)).decode()
 
 
 def _message(before: Sent, sent: Sent, ops: list[Op]) -> Patch:

@@ -15,20 +15,55 @@ one that died gives an absent person what is left of their grace, neither a fres
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Coroutine
-from typing import Any
+from collections.abc import Callable, Coroutine, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ..play.events import Control, Event
 from ..play.table import Table
 from .fanout import Fanout
-from .table import Connection, LiveTable, Timing
-from .time_source import Clock, Tasks
+from .time_source import Clock, Handle, Tasks
 from .timers import RETRY_MAX
 from .writer import Make
 
-__all__ = ["Presence", "give_back"]
+if TYPE_CHECKING:
+    from .table import Connection, LiveTable, Timing
+
+__all__ = ["Presence", "PresencePart", "give_back"]
 
 log = logging.getLogger("teenpatti.tables")
+
+
+@dataclass(eq=False, slots=True)
+class PresencePart:
+    """Presence's part of a live table (``live.presence``): only this module changes it."""
+
+    connections: set[Connection] = field(default_factory=set)
+    """The table's sockets in this process."""
+    graces: dict[int, Handle] = field(default_factory=dict)
+    """The reconnect grace running for each absent person's seat."""
+    left: dict[int, float] = field(default_factory=dict)
+    """When each absent seat's last socket in this process closed (shared with the others:
+    the reconnect grace counts from the last time any process saw the person)."""
+
+    def drop(self, conn: Connection) -> None:
+        """Let a socket go without a grace: its person left the table or was removed (the
+        fan-out found it so, and closes it)."""
+        self.connections.discard(conn)
+
+    def back(self, seats: Iterable[int]) -> None:
+        """Call off the graces of these seats: their persons are online on another process."""
+        for seat in seats:
+            grace = self.graces.pop(seat, None)
+            if grace is not None:
+                grace.cancel()
+
+    def close(self) -> None:
+        """Call off every grace and close every socket (the service stops)."""
+        for grace in self.graces.values():
+            grace.cancel()
+        for conn in list(self.connections):
+            conn.close()
 
 
 class Presence:
@@ -63,16 +98,15 @@ class Presence:
 
     async def connect(self, live: LiveTable, conn: Connection) -> None:
         """Add a socket; its person takes the seat back from the computer if it had it."""
-        live.connections.add(conn)
+        here = live.presence
+        here.connections.add(conn)
         self._watched(live)
         seat = conn.seat
         if seat is not None:
-            live.left.pop(seat, None)
-            grace = live.graces.pop(seat, None)
-            if grace is not None:
-                grace.cancel()
-        first = seat is not None and sum(c.seat == seat for c in live.connections) == 1
-        if first or len(live.connections) == 1:  # a seat online, or the table's first socket
+            here.left.pop(seat, None)
+            here.back([seat])
+        first = seat is not None and sum(c.seat == seat for c in here.connections) == 1
+        if first or len(here.connections) == 1:  # a seat online, or the table's first socket
             self._moved(live)
         # Back from the computer (the new state goes to every socket); if the store is down, the
         # reconciler gives the seat back later.
@@ -86,13 +120,14 @@ class Presence:
 
     def disconnect(self, live: LiveTable, conn: Connection) -> None:
         """Remove a socket; if its seat has no socket left, start the reconnect grace."""
-        live.connections.discard(conn)
+        here = live.presence
+        here.connections.discard(conn)
         seat = conn.seat
-        if seat is None or any(c.seat == seat for c in live.connections):
-            if not live.connections:
+        if seat is None or any(c.seat == seat for c in here.connections):
+            if not here.connections:
                 self._moved(live)  # the table's last socket here: no announcements needed
             return
-        live.left[seat] = self.clock.time()
+        here.left[seat] = self.clock.time()
         self._moved(live)
         self.fanout.broadcast(live)  # the others see this seat go offline
         if live.table.settings.turn_seconds is None:
@@ -114,10 +149,10 @@ class Presence:
         table = live.table
         if table.settings.turn_seconds is None or table.status != "playing" or table.paused:
             return
-        online = {c.seat for c in live.connections} | live.remote
+        online = {c.seat for c in live.presence.connections} | live.cluster.remote
         for seat, info in enumerate(table.seats):
             absent = info.token_hash is not None and not info.bot and seat not in online
-            if absent and seat not in live.graces:
+            if absent and seat not in live.presence.graces:
                 # Looked at at once: the bus says how much of the grace is left (the person
                 # may have left a process that has since died); if nobody knows, all of it.
                 self._grace(live, seat, 0.0)
@@ -128,23 +163,25 @@ class Presence:
         """Look at ``seat`` again in ``seconds`` (the whole grace by default); ``since``: when
         this process first found the person absent (the grace's start if nobody saw them)."""
         code = live.table.code
+        graces = live.presence.graces
         start = self.clock.time() if since is None else since
 
         def run_out() -> None:
-            live.graces.pop(seat, None)
+            graces.pop(seat, None)
             self.tasks.spawn(self._take_over(live, seat, start), f"table {code} grace")
 
-        old = live.graces.pop(seat, None)
+        old = graces.pop(seat, None)
         if old is not None:
             old.cancel()
         delay = self.timing.reconnect_grace if seconds is None else seconds
-        live.graces[seat] = self.clock.call_later(delay, run_out)
+        graces[seat] = self.clock.call_later(delay, run_out)
 
     async def _take_over(self, live: LiveTable, seat: int, since: float) -> None:
         """The grace ran out: hand the seat over if nobody has seen the person for a whole
         grace (counted from the latest sighting by any process, else from ``since``)."""
         code = live.table.code
-        if any(c.seat == seat for c in live.connections):
+        here = live.presence
+        if any(c.seat == seat for c in here.connections):
             return
         try:
             if seat in await self._elsewhere(live):
@@ -155,21 +192,21 @@ class Presence:
             seen = (await self._last_seen(live)).get(seat)
         except Exception as error:  # the bus is down: the grace waits for it
             log.warning("table %s: presence unknown: %s", code, error)
-            if seat not in live.graces:
+            if seat not in here.graces:
                 self._grace(live, seat, RETRY_MAX, since)
             return
-        sightings = [t for t in (seen, live.left.get(seat)) if t is not None]
+        sightings = [t for t in (seen, here.left.get(seat)) if t is not None]
         last = max(sightings) if sightings else since
         remaining = last + self.timing.reconnect_grace - self.clock.time()
         if remaining > 0:
-            if seat not in live.graces:
+            if seat not in here.graces:
                 self._grace(live, seat, remaining, since)
             return
 
         def hand_over(table: Table) -> list[Event]:
             # Checked again under the table's lock: the person may have come back while the
             # bus was asked.
-            if any(c.seat == seat for c in live.connections):
+            if any(c.seat == seat for c in here.connections):
                 return []
             return self._hand_over(table, seat)
 
@@ -177,10 +214,10 @@ class Presence:
             done = await self._commit(live, hand_over)
         except Exception as error:  # the store is down: try again shortly
             log.warning("table %s: seat %d not handed over yet: %s", code, seat, error)
-            if seat not in live.graces:
+            if seat not in here.graces:
                 self._grace(live, seat, RETRY_MAX, since)
             return
-        if done and any(c.seat == seat for c in live.connections):
+        if done and any(c.seat == seat for c in here.connections):
             # The person came back while the hand-over was being stored: their socket found the
             # seat still theirs, so it is given back now, before the computer can move for them.
             await self._give_back(live, seat)
@@ -202,7 +239,7 @@ class Presence:
     def reclaim_seats(self, live: LiveTable) -> None:
         """A seat another process handed to the computer goes back to its person if they are
         connected here."""
-        for seat in {c.seat for c in live.connections if c.seat is not None}:
+        for seat in {c.seat for c in live.presence.connections if c.seat is not None}:
             info = live.table.seats[seat]
             if info.bot and info.token_hash is not None and not info.late:
                 self.tasks.spawn(self._give_back(live, seat), f"table {live.table.code}")

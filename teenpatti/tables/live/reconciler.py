@@ -20,18 +20,31 @@ Store errors are logged once per outage and the round goes on with what it can d
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .cluster import Cluster
-from .presence import Presence
-from .registry import Registry
-from .table import LiveTable
 from .time_source import Clock, Rounds
-from .timers import Clocks
-from .writer import Writer
 
-__all__ = ["Reconciler"]
+if TYPE_CHECKING:
+    from .cluster import Cluster
+    from .presence import Presence
+    from .registry import Registry
+    from .table import LiveTable
+    from .timers import Clocks
+    from .writer import Writer
+
+__all__ = ["Reconciler", "ReconcilerPart"]
 
 log = logging.getLogger("teenpatti.tables")
+
+
+@dataclass(eq=False, slots=True)
+class ReconcilerPart:
+    """The reconciler's part of a live table (``live.reconciler``): only this module changes
+    it."""
+
+    touched: float = 0.0
+    """When the table was last seen in use (it leaves memory after a while unused)."""
 
 
 class Reconciler:
@@ -84,13 +97,20 @@ class Reconciler:
             await self.cluster.resend()
         now = self.clock.time()
         for live in tables:
-            if live.owned:
+            if live.cluster.owned:
                 self.clocks.ensure(live)
                 self.presence.ensure(live)
-            busy = live.connections or live.timer is not None or live.graces or live.stale
-            if busy or not live.touched:
-                live.touched = now
-            elif now - live.touched >= self.idle and not live.lock.locked():
+            here = live.presence
+            busy = (
+                here.connections
+                or live.clocks.timer is not None
+                or here.graces
+                or live.writer.stale
+            )
+            mine = live.reconciler
+            if busy or not mine.touched:
+                mine.touched = now
+            elif now - mine.touched >= self.idle and not live.lock.locked():
                 self.clocks.cancel(live)
                 self.registry.drop(live)
         if now - self._purged >= self.purge_every:
@@ -106,7 +126,7 @@ class Reconciler:
         self._purged = now
         for code in codes:
             live = self.registry.tables.get(code)
-            if live is not None and not live.connections:
+            if live is not None and not live.presence.connections:
                 self.clocks.cancel(live)
                 self.registry.drop(live)
         if codes:
@@ -114,7 +134,11 @@ class Reconciler:
 
     async def _catch_up(self, tables: list[LiveTable]) -> None:
         shared = self.cluster.clustered
-        check = [t for t in tables if t.stale or (shared and (t.owned or t.connections))]
+        check = [
+            t
+            for t in tables
+            if t.writer.stale or (shared and (t.cluster.owned or t.presence.connections))
+        ]
         if not check:
             return
         try:
@@ -128,10 +152,9 @@ class Reconciler:
             log.warning("reconciler: the store answers again")
             self._store_down = False
         for live in check:
-            if live.stale or latest.get(live.table.table_id, 0) > live.table.version:
+            if live.writer.stale or latest.get(live.table.table_id, 0) > live.table.version:
                 try:
                     async with live.lock:
                         await self.writer.catch_up(live)
-                except Exception as error:
-                    live.stale = True
+                except Exception as error:  # the writer marked the table stale: next round
                     log.warning("table %s: catching up failed: %s", live.table.code, error)

@@ -7,6 +7,10 @@
 - :mod:`~teenpatti.tables.live.presence`: sockets, the reconnect grace, seats the computer plays;
 - :mod:`~teenpatti.tables.live.cluster`: other processes (bus announcements, clock leases).
 
+Each keeps its part of every table in memory, a part of the
+:class:`~teenpatti.tables.live.table.LiveTable` that it alone changes (``live.clocks`` is what
+``self.clocks`` keeps of the table; see :mod:`~teenpatti.tables.live.table`).
+
 This module holds the lobby (create, join, find) and the commands, and wires the parts together.
 Time comes from an injectable :class:`~teenpatti.tables.live.time_source.Clock`, so tests drive
 the clocks.
@@ -228,10 +232,7 @@ class TableService:
             task.cancel()
         for live in self.tables.values():
             self.clocks.cancel(live)
-            for handle in live.graces.values():
-                handle.cancel()
-            for conn in list(live.connections):
-                conn.close()
+            live.presence.close()
         self.tasks.cancel()
         self.thinker.close()
         await self.bus.close()
@@ -280,7 +281,7 @@ class TableService:
         here before the announcement arrives (read your own writes, whichever process you hit).
         """
         live = await self.registry.find(code)
-        if self.clustered or live.stale:
+        if self.clustered or live.writer.stale:
             async with live.lock:
                 await self.writer.reload(live)
         return live

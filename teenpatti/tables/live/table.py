@@ -1,27 +1,47 @@
-"""What the service keeps of a table in memory: its state, its lock, its sockets and its clocks;
-and the service's clock settings.
+"""What the service keeps of a table in memory: its state, its lock, and one part for each
+module of the live server that keeps something of the table; and the service's clock settings.
 
-:class:`LiveTable` is plain data: the parts of :mod:`teenpatti.tables.live.service` (registry,
-writer, clocks, fan-out, presence, cluster) each change only their own fields of it.
+A :class:`LiveTable` is made of parts, each a small class in the module that owns it, and only
+that module changes a part's fields (the others read them, or call the part's methods, which
+live in the owner's module); ``tests/test_live_parts.py`` reads the source and holds that. Each
+part is named as the service's component that keeps it (``live.clocks`` is what
+``service.clocks`` keeps of the table):
+
+========================  ==================  ==============================================
+part                      owner               fields
+========================  ==================  ==============================================
+``live.writer``           :mod:`.writer`      ``since``, ``stale``
+``live.clocks``           :mod:`.timers`      ``timer``, ``deadline``, ``armed``, ``failures``
+``live.computers``        :mod:`.thinker`     ``bots``, ``observed``
+``live.presence``         :mod:`.presence`    ``connections``, ``graces``, ``left``
+``live.fanout``           :mod:`.fanout`      ``render``, ``sent``, ``rows``
+``live.cluster``          :mod:`.cluster`     ``owned``, ``remote``
+``live.reconciler``       :mod:`.reconciler`  ``touched``
+``live.chat_limit``       :mod:`.service`     a :class:`~teenpatti.tables.play.chat.Limiter`
+========================  ==================  ==============================================
+
+This module imports the parts' modules; they import it for its types only (under
+``TYPE_CHECKING``), so that no import goes round in a circle.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from ..play.chat import Limiter
 from ..play.table import Table
-from ..wire.messages import SeatRow, State
 from ..wire.outgoing import Sink, frame
 from ..wire.render import Render
-from .time_source import Handle
+from .cluster import ClusterPart
+from .fanout import FanoutPart
+from .presence import PresencePart
+from .reconciler import ReconcilerPart
+from .thinker import ComputersPart
+from .timers import ClocksPart
+from .writer import WriterPart
 
-if TYPE_CHECKING:  # the computer players are imported when one first moves (a quick start-up)
-    from ...bots import DecidesActions
-
-__all__ = ["Connection", "LiveTable", "Sent", "Timing"]
+__all__ = ["Connection", "LiveTable", "Timing"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +92,9 @@ class Connection:
         """The client applies patches (it did not say ``"patches": false`` in its hello): it is
         sent what changed since the state it holds rather than each whole state."""
         self.held = -1
-        """The broadcast whose state this socket was sent last (:attr:`LiveTable.sent`), -1
-        when it was sent a state outside a broadcast (its hello, a sync) or none."""
+        """The broadcast whose state this socket was sent last (the fan-out's
+        :attr:`~.fanout.FanoutPart.sent`), -1 when it was sent a state outside a broadcast (its
+        hello, a sync) or none."""
         self.token_hash = token_hash
         """The hash of the seat token this socket said hello with: when it no longer holds a
         seat (its person left or was removed) the socket is told and closed."""
@@ -107,57 +128,48 @@ class Connection:
             self.queue.put_nowait(None)
 
 
-@dataclass(eq=False)
 class LiveTable:
-    """A table in memory: its state, its lock, its connections and its pending clocks."""
+    """A table in memory: its state, its lock, and the parts the service's components keep of
+    it (see the module's docstring for who owns which). The parts are made with the table and
+    never replaced."""
+
+    __slots__ = (
+        "chat_limit",
+        "clocks",
+        "cluster",
+        "computers",
+        "fanout",
+        "lock",
+        "presence",
+        "reconciler",
+        "table",
+        "writer",
+    )
 
     table: Table
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    connections: set[Connection] = field(default_factory=set)
-    timer: Handle | None = None
-    deadline: float | None = None
-    armed: tuple[int, bool] = (-1, False)
-    """The game version the clock was set for, and whether this process ran the clocks then."""
-    graces: dict[int, Handle] = field(default_factory=dict)
-    bots: dict[int, DecidesActions] = field(default_factory=dict)
-    observed: object | None = None
-    """The last finished hand the computer players were shown (each is shown a hand once)."""
-    owned: bool = True
-    """Whether this process runs the table's clocks (it holds the table's lease)."""
-    since: float = 0.0
-    """When the table's last event other than a part of the next deal was stored (the turn's
-    deadline and the pause before a deal count from it)."""
-    stale: bool = False
-    """An append's outcome is unknown (the store failed mid-way): reload before going on."""
-    failures: int = 0
-    """Store errors in a row for this table's clock (logged once, retried with back-off)."""
-    remote: set[int] = field(default_factory=set)
-    """Seats with a socket open in another process (read from the bus)."""
-    left: dict[int, float] = field(default_factory=dict)
-    """When each absent seat's last socket in this process closed (shared with the others:
-    the reconnect grace counts from the last time any process saw the person)."""
-    touched: float = 0.0
-    """When the table was last seen in use (it leaves memory after a while unused)."""
-    chat_limit: Limiter = field(default_factory=Limiter)
-    """Chat messages per seat, counted in this process."""
-    sent: Sent | None = None
-    """The last broadcast: what a patch to its sockets starts from."""
-    rows: dict[int, tuple[SeatRow, bool, SeatRow]] = field(default_factory=dict)
-    """Each seat's row as last sent, with the table's row it was made from and whether the
-    seat was online (the fan-out reuses it while both are the same)."""
-    render: Render = field(init=False)
-    """What each viewer sees of the table, as the wire's types, with the caches that let
-    consecutive states share their parts (the fan-out's)."""
+    """The table's state (the writer applies its events to it)."""
+    lock: asyncio.Lock
+    """Held while a command is checked, stored and applied, and while the table catches up."""
+    writer: WriterPart
+    clocks: ClocksPart
+    computers: ComputersPart
+    presence: PresencePart
+    fanout: FanoutPart
+    cluster: ClusterPart
+    reconciler: ReconcilerPart
+    chat_limit: Limiter
+    """Chat messages per seat, counted in this process (the service's commands)."""
 
-    def __post_init__(self) -> None:
-        self.render = Render(self.table)
-
-
-@dataclass(eq=False, slots=True)
-class Sent:
-    """One broadcast of a table: its number, the public state it sent and each seat's state
-    (the seats of the sockets it went to)."""
-
-    serial: int
-    public: State
-    states: dict[int | None, State]
+    def __init__(self, table: Table, *, owned: bool = True, since: float = 0.0) -> None:
+        """``owned``: this process runs the table's clocks; ``since``: when its last game event
+        was stored (see :attr:`WriterPart.since <.writer.WriterPart.since>`)."""
+        self.table = table
+        self.lock = asyncio.Lock()
+        self.writer = WriterPart(since=since)
+        self.clocks = ClocksPart()
+        self.computers = ComputersPart()
+        self.presence = PresencePart()
+        self.fanout = FanoutPart(Render(table))
+        self.cluster = ClusterPart(owned=owned)
+        self.reconciler = ReconcilerPart()
+        self.chat_limit = Limiter()

@@ -38,21 +38,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...engine.actions import Action
-from ...engine.view import HandView
+from ...engine.hand import Hand
+from ...engine.view import HandView, view
 from .rounds import Rounds
 
 if TYPE_CHECKING:  # the computer players are imported when one first moves (a quick start-up)
     from ...bots import DecidesActions
     from ...metrics import Metrics
 
-__all__ = ["Failed", "Thinker", "pending_decisions"]
+__all__ = ["ComputersPart", "Failed", "Thinker", "pending_decisions"]
 
 log = logging.getLogger("teenpatti.tables")
 
@@ -161,3 +164,38 @@ class Thinker:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+@dataclass(eq=False, slots=True)
+class ComputersPart:
+    """The computer players of one live table (``live.computers``), each made when it first
+    moves and kept while the table is in memory: only this module changes it."""
+
+    bots: dict[int, DecidesActions] = field(default_factory=dict)
+    """The computer player of each seat the computer has played."""
+    observed: Hand | None = None
+    """The last finished hand the computer players were shown (each is shown a hand once)."""
+
+    def player(self, seat: int, kind: str) -> DecidesActions:
+        """The computer player at ``seat`` (made now, of ``kind``, if it has not moved yet)."""
+        bot = self.bots.get(seat)
+        if bot is None:
+            # Imported here, not at the top: the players' tables and numpy cost a third of the
+            # server's start-up, and a process may serve for a while before a computer moves.
+            from ...bots import load_bot
+
+            bot = self.bots[seat] = load_bot(kind, seed=secrets.randbits(32))
+        return bot
+
+    def show(self, hand: Hand | None, thinker: Thinker) -> None:
+        """Show a finished hand, once, to each computer player that learns across hands (an
+        ``observe(view)`` method), as its own seat sees it: public facts and its own cards
+        only. They are shown it on the computers' thread, in turn with their decisions, so that
+        a player never learns while it decides."""
+        if hand is None or not hand.finished or self.observed is hand:
+            return
+        self.observed = hand
+        for seat, bot in self.bots.items():
+            observe = getattr(bot, "observe", None)
+            if observe is not None and hand.dealt[seat]:
+                thinker.tell(observe, view(hand, seat))

@@ -9,7 +9,8 @@ broken player never stops its table.
 A table needs at most one clock at a time, and which one follows from its state alone
 (:meth:`Clocks.schedule`), so it is set again after every version that changed the game (a chat
 message or a vote leaves the clock as it was). A paused table runs no clock. Every process shows
-the turn's deadline; only the process running the table's clocks (``live.owned``) sets them. A
+the turn's deadline; only the process running the table's clocks (``live.cluster.owned``) sets
+them. A
 clock that fires after the table moved on does nothing. A clock whose move cannot be stored (the
 store is down) logs it once and tries again with back-off; the reconciler sets any clock that is
 missing.
@@ -21,7 +22,8 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable, Coroutine
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from ...engine import IllegalAction, view
 from ...engine.actions import Action
@@ -30,12 +32,14 @@ from ..play.commands import Move
 from ..play.errors import Refusal, Unavailable
 from ..play.events import Act, Event
 from .codes import new_seed
-from .table import LiveTable, Timing
 from .thinker import Failed, Thinker
 from .time_source import Clock, Handle, Rounds, Tasks
 from .writer import Make
 
-__all__ = ["RETRY_FIRST", "RETRY_MAX", "Clocks", "show_finished_hand", "wants_clocks"]
+if TYPE_CHECKING:
+    from .table import LiveTable, Timing
+
+__all__ = ["RETRY_FIRST", "RETRY_MAX", "Clocks", "ClocksPart", "wants_clocks"]
 
 log = logging.getLogger("teenpatti.tables")
 
@@ -45,30 +49,27 @@ RETRY_MAX = 2.0
 """The longest wait between two tries: a table moves within this of its store coming back."""
 
 
+@dataclass(eq=False, slots=True)
+class ClocksPart:
+    """The clocks' part of a live table (``live.clocks``): only this module changes it."""
+
+    timer: Handle | None = None
+    """The table's one clock, if set (a computer's decision under way counts as one)."""
+    deadline: float | None = None
+    """When the turn's player packs (the clients are shown it), if a turn timer runs."""
+    armed: tuple[int, bool] = (-1, False)
+    """The game version the clock was set for, and whether this process ran the clocks then."""
+    failures: int = 0
+    """Store errors in a row for this table's clock (logged once, retried with back-off)."""
+
+
 def wants_clocks(live: LiveTable) -> bool:
     """Whether a table's clocks should run: someone watches it here, or a person sits at it
     (their turn timer and reconnect grace matter). A table the computer plays alone, with
     nobody watching, stops until someone opens it again."""
-    return bool(live.connections) or any(
+    return bool(live.presence.connections) or any(
         s.token_hash is not None and not s.bot for s in live.table.seats
     )
-
-
-def show_finished_hand(live: LiveTable, thinker: Thinker) -> None:
-    """Show the table's finished hand, once, to each computer player that learns across hands
-    (an ``observe(view)`` method), as its own seat sees it: public facts and its own cards only.
-    The players keep what they learn for as long as the table is in memory. They are shown it
-    on the computers' thread, in turn with their decisions, so that a player never learns
-    while it decides."""
-    game = live.table.game
-    hand = game.hand if game is not None else None
-    if hand is None or not hand.finished or live.observed is hand:
-        return
-    live.observed = hand
-    for seat, bot in live.bots.items():
-        observe = getattr(bot, "observe", None)
-        if observe is not None and hand.dealt[seat]:
-            thinker.tell(observe, view(hand, seat))
 
 
 class _Thinking:
@@ -109,7 +110,9 @@ class Clocks:
 
     def schedule(self, live: LiveTable) -> None:
         """Set the one clock a table needs next, from its state (after every version)."""
-        if live.timer is not None and live.armed == (live.table.game_version, live.owned):
+        clocks = live.clocks
+        now = (live.table.game_version, live.cluster.owned)
+        if clocks.timer is not None and clocks.armed == now:
             return  # nothing in the game (or in who runs its clocks) changed: the clock stands
         self.cancel(live)
         self._arm(live)
@@ -117,22 +120,25 @@ class Clocks:
     def ensure(self, live: LiveTable) -> None:
         """Set the table's clock if it needs one and none is set (the reconciler's check: a
         clock lost to an error, or a table whose clocks this process has just taken over)."""
-        if live.timer is None:
+        if live.clocks.timer is None:
             self._arm(live)
 
     def cancel(self, live: LiveTable) -> None:
         """Call off the table's clock."""
-        if live.timer is not None:
-            live.timer.cancel()
-        live.timer = None
-        live.deadline = None
+        clocks = live.clocks
+        if clocks.timer is not None:
+            clocks.timer.cancel()
+        clocks.timer = None
+        clocks.deadline = None
 
     def _arm(self, live: LiveTable) -> None:
         table = live.table
         game = table.game
         timing = self.timing
-        live.armed = (table.game_version, live.owned)
-        show_finished_hand(live, self.thinker)
+        owned = live.cluster.owned
+        live.clocks.armed = (table.game_version, owned)
+        # the finished hand, once, to each computer player that learns across hands
+        live.computers.show(game.hand if game is not None else None, self.thinker)
         if game is None or game.finished or table.paused or not wants_clocks(live):
             return
         hand = game.hand
@@ -141,8 +147,8 @@ class Clocks:
             # parts that come in meanwhile do not put the deal off.
             pause = timing.first_deal if hand is None else timing.result_pause
             now = self.clock.time()
-            since = live.since if 0 < live.since <= now else now
-            if live.owned:
+            since = live.writer.since if 0 < live.writer.since <= now else now
+            if owned:
                 deal = self._job(live, lambda: [table.hand_event(new_seed())])
                 self._later(live, since + pause - now, deal)
             return
@@ -151,17 +157,17 @@ class Clocks:
         if table.seats[seat].bot:
             low, high = timing.bot_delay
             delay = low + (high - low) * secrets.randbelow(1000) / 1000
-            if live.owned:
+            if owned:
                 self._later(live, delay, lambda version: self._think(live, version, seat))
         elif table.settings.turn_seconds is not None:
             # The deadline counts from the event that began the turn, as stored: a process that
             # takes the clocks over keeps the deadline the clients were shown.
             now = self.clock.time()
-            since = live.since if 0 < live.since <= now else now
-            live.deadline = since + table.settings.turn_seconds
-            if live.owned:
+            since = live.writer.since if 0 < live.writer.since <= now else now
+            deadline = live.clocks.deadline = since + table.settings.turn_seconds
+            if owned:
                 timeout = self._job(live, lambda: [self._timeout_event(live, seat)])
-                self._later(live, live.deadline - now, timeout)
+                self._later(live, deadline - now, timeout)
 
     def _later(
         self, live: LiveTable, delay: float, start: Callable[[int], Coroutine[Any, Any, None]]
@@ -170,18 +176,19 @@ class Clocks:
         now (the job does nothing if the table has moved on by then)."""
         version = live.table.game_version
         code = live.table.code
+        clocks = live.clocks
         due = self.clock.time() + max(0.0, delay)
         handle: Handle | None = None
 
         def fire() -> None:
             nonlocal handle
             self.metrics.lateness.observe(max(0.0, self.clock.time() - due))
-            if live.timer is handle:
-                live.timer = None
+            if clocks.timer is handle:
+                clocks.timer = None
             handle = None  # the handle holds this function: no cycle is left once it has run
             self.tasks.spawn(self._count(start, version), f"table {code} clock")
 
-        handle = live.timer = self.clock.call_later(delay, fire)
+        handle = clocks.timer = self.clock.call_later(delay, fire)
 
     async def _count(self, start: Callable[[int], Coroutine[Any, Any, None]], version: int) -> None:
         try:
@@ -201,18 +208,13 @@ class Clocks:
         game = table.game
         if table.game_version != version or game is None or game.hand is None:
             return  # the table moved on; this clock is stale
-        if live.timer is not None:
+        clocks = live.clocks
+        if clocks.timer is not None:
             return  # a clock was set again meanwhile (the reconciler's round): it will ask
-        bot = live.bots.get(seat)
-        if bot is None:
-            # Imported here, not at the top: the players' tables and numpy cost a third of the
-            # server's start-up, and a process may serve for a while before a computer moves.
-            from ...bots import load_bot
-
-            bot = live.bots[seat] = load_bot(table.settings.bots, seed=secrets.randbits(32))
+        bot = live.computers.player(seat, table.settings.bots)
         # While it thinks, the decision is the table's clock: a chat message or the reconciler's
         # round does not ask again, and a change to the game calls it off.
-        thinking = live.timer = _Thinking()
+        thinking = clocks.timer = _Thinking()
         answer: Action | Failed | None = None  # None: no answer within the limit
         try:
             thinking.future = self.thinker.ask(bot, view(game.hand, seat))
@@ -224,8 +226,8 @@ class Clocks:
         except TimeoutError:
             pass
         finally:
-            if live.timer is thinking:
-                live.timer = None
+            if clocks.timer is thinking:
+                clocks.timer = None
         if thinking.cancelled or table.game_version != version:
             return  # asked in a state that is gone: nothing to play
         if answer is None:
@@ -264,20 +266,21 @@ class Clocks:
         except Exception as error:
             self._retry(live, version, job, error)
         else:
-            if live.failures:
+            if live.clocks.failures:
                 log.warning("table %s: clock running again", table.code)
-                live.failures = 0
+                live.clocks.failures = 0
 
     def _retry(
         self, live: LiveTable, version: int, job: Callable[[], list[Event]], error: Exception
     ) -> None:
-        live.failures += 1
+        clocks = live.clocks
+        clocks.failures += 1
         self.metrics.error("clock/retry")
-        if live.failures == 1:
+        if clocks.failures == 1:
             log.warning("table %s: clock failed (%s): retrying", live.table.code, error)
-        if live.table.game_version != version or live.timer is not None:
+        if live.table.game_version != version or clocks.timer is not None:
             return  # the table moved on meanwhile, and its next clock is set
-        delay = min(RETRY_MAX, RETRY_FIRST * 2 ** (live.failures - 1))
+        delay = min(RETRY_MAX, RETRY_FIRST * 2 ** (clocks.failures - 1))
         self._later(live, delay, self._job(live, job))
 
     def _bot_event(self, live: LiveTable, seat: int, action: Action | None) -> Act:

@@ -19,16 +19,19 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ...metrics import Metrics
 from ...store.base import EventStore, VersionConflict
 from ..play.events import Event, decode, encode
 from ..play.table import Table, TableError, Unavailable
 from ..play.turns import looks_only
-from .table import LiveTable
 from .time_source import Clock
 
-__all__ = ["Applied", "Make", "Writer"]
+if TYPE_CHECKING:
+    from .table import LiveTable
+
+__all__ = ["Applied", "Make", "Writer", "WriterPart"]
 
 log = logging.getLogger("teenpatti.tables")
 
@@ -37,6 +40,18 @@ Make = Callable[[Table], list[Event]]
 
 ATTEMPTS = 5
 """How many times a command is checked again after losing the compare-and-set."""
+
+
+@dataclass(eq=False, slots=True)
+class WriterPart:
+    """The writer's part of a live table (``live.writer``): only this module changes it."""
+
+    since: float = 0.0
+    """When the table's last event other than a part of the next deal was stored (the turn's
+    deadline and the pause before a deal count from it)."""
+    stale: bool = False
+    """An append's outcome is unknown (the store failed mid-way), or catching up failed:
+    reload before going on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +93,7 @@ class Writer:
         table = live.table
         for _ in range(ATTEMPTS):
             async with live.lock:
-                if live.stale:
+                if live.writer.stale:
                     await self.reload(live)
                 events = make(table)
                 if not events:
@@ -94,7 +109,7 @@ class Writer:
                 except Exception as error:
                     # Stored or not, we cannot tell: reload before serving this table again.
                     self.metrics.error("store/append")
-                    live.stale = True
+                    live.writer.stale = True
                     log.warning("table %s: append failed (%s): reloading", table.code, error)
                     await self.reload(live)
                     raise Unavailable() from error
@@ -105,7 +120,7 @@ class Writer:
                     table.apply(event)
                 # the turn's clock counts from the game event that began the turn (not a See)
                 if table.game_version != before and not looks_only(events):
-                    live.since = self.clock.time()
+                    live.writer.since = self.clock.time()
                 self._applied(live, Applied(version, mine=True, last=True))
             return len(events)
         raise TableError("state/conflict", "the table is busy: try again")
@@ -116,23 +131,28 @@ class Writer:
         try:
             return await self.catch_up(live)
         except Exception as error:
-            live.stale = True
             raise Unavailable() from error
 
     async def catch_up(self, live: LiveTable) -> bool:
         """Apply the events other writers appended (the table's lock is held); ``True`` if any.
 
         Each version is passed on as its writer passes it on: one state per version, so a client
-        never misses a version because another process wrote it.
+        never misses a version because another process wrote it. On any error the table is
+        marked stale (reloaded before it is served again, or by the reconciler) and the error
+        raised.
         """
         table = live.table
-        events = await self.store.load(table.table_id, after=table.version)
-        live.stale = False
-        for i, stored in enumerate(events, 1):
-            before = table.game_version
-            event = decode(stored.data)
-            table.apply(event)
-            if table.game_version != before and not looks_only([event]):
-                live.since = stored.at
-            self._applied(live, Applied(stored.version, mine=False, last=i == len(events)))
+        try:
+            events = await self.store.load(table.table_id, after=table.version)
+            live.writer.stale = False
+            for i, stored in enumerate(events, 1):
+                before = table.game_version
+                event = decode(stored.data)
+                table.apply(event)
+                if table.game_version != before and not looks_only([event]):
+                    live.writer.since = stored.at
+                self._applied(live, Applied(stored.version, mine=False, last=i == len(events)))
+        except Exception:
+            live.writer.stale = True
+            raise
         return bool(events)
