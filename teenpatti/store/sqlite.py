@@ -112,23 +112,37 @@ class SqliteStore:
     """Tables and their event logs in one SQLite file (``:memory:`` for a throwaway store).
 
     ``busy_timeout`` is how long (seconds) a write waits for another process's lock on the file
-    before it fails (the writer thread waits, not the event loop).
+    before it fails (the writer thread waits, not the event loop). ``read_only``: the file of a
+    server that is running (or stopped), read as it is written, with nothing in it changed (no
+    migration, no writer; a write is refused).
     """
 
-    def __init__(self, path: str | Path, *, busy_timeout: float = 5.0) -> None:
+    def __init__(
+        self, path: str | Path, *, busy_timeout: float = 5.0, read_only: bool = False
+    ) -> None:
         self.path = str(path)
         memory = self.path == ":memory:"
-        if not memory:
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(
-            self.path, isolation_level=None, check_same_thread=False, timeout=busy_timeout
-        )
-        """The writing connection (the writer thread's)."""
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self._migrate()
-        if memory:  # one database per connection: read through the same one, in turn
+        self.read_only = read_only and not memory
+        if self.read_only:
+            self.db = sqlite3.connect(
+                Path(self.path).resolve().as_uri() + "?mode=ro",
+                uri=True,
+                isolation_level=None,
+                check_same_thread=False,
+                timeout=busy_timeout,
+            )
+        else:
+            if not memory:
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=busy_timeout
+            )
+            """The writing connection (the writer thread's)."""
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        if memory or self.read_only:  # one connection: read through it, in turn
             self._reader = self.db
         else:
             self._reader = sqlite3.connect(
@@ -136,13 +150,14 @@ class SqliteStore:
             )
         self._lock = threading.Lock()
         """Held while a connection is in use when readers and the writer share one."""
-        self._shared = memory
+        self._shared = memory or self.read_only
         self._writes: queue.SimpleQueue[_Write | None] = queue.SimpleQueue()
         self._closed = False
         self.commits = 0
         """Transactions the writer thread has committed (each one a batch of writes)."""
         self._thread = threading.Thread(target=self._writer, name="sqlite-writer", daemon=True)
-        self._thread.start()
+        if not self.read_only:
+            self._thread.start()
 
     def _migrate(self) -> None:
         self.db.executescript(_SCHEMA)
@@ -161,8 +176,10 @@ class SqliteStore:
     # ------------------------------------------------------------------ the writer thread
     async def _write(self, run: Callable[[sqlite3.Connection], Any]) -> Any:
         """Hand ``run`` to the writer thread; its result once its batch is committed."""
-        if self._closed:
-            raise sqlite3.ProgrammingError("the store is closed")
+        if self._closed or self.read_only:
+            raise sqlite3.ProgrammingError(
+                f"the store is {'closed' if self._closed else 'read-only'}"
+            )
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         _PENDING.add(future)
@@ -443,8 +460,9 @@ class SqliteStore:
         if self._closed:
             return
         self._closed = True
-        self._writes.put(None)
-        await asyncio.to_thread(self._thread.join)
+        if self._thread.is_alive():
+            self._writes.put(None)
+            await asyncio.to_thread(self._thread.join)
         if self._reader is not self.db:
             self._reader.close()
         self.db.close()

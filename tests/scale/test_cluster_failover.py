@@ -24,6 +24,7 @@ from support.cluster import (
     every_version_in_order,
     lease_holder,
     same_view,
+    stored_log,
     table_events,
 )
 from support.server import steady
@@ -221,18 +222,10 @@ async def _event_time(
     pg_url: str, code: str, version: int, clock_events: list[dict[str, Any]]
 ) -> float:
     """When the first clock event after ``version`` was stored (epoch seconds)."""
-    import asyncpg
-
     assert clock_events, "no clock fired after the kill"
-    conn = await asyncpg.connect(pg_url, timeout=10)
-    try:
-        at = await conn.fetchval(
-            "SELECT min(e.at) FROM events e JOIN tables t USING (table_id) WHERE t.code = $1"
-            " AND e.version > $2 AND (e.data->>'type' = 'hand'"
-            " OR e.data->>'by' IN ('bot', 'timer'))",
-            code,
-            version,
-        )
-    finally:
-        await conn.close()
-    return float(at)
+    return min(
+        event.at
+        for event in await stored_log(pg_url, code)
+        if event.version > version
+        and (event.data["type"] == "hand" or event.data.get("by") in ("bot", "timer"))
+    )

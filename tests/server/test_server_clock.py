@@ -7,8 +7,6 @@ never does. Nothing here waits for time to pass."""
 from __future__ import annotations
 
 import contextlib
-import json
-import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -17,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from support import in_loop
 from support.clocks import SteppedClock
+from support.server import stored_log
 
 from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.live.service import Timing
@@ -43,30 +42,12 @@ async def serving(
 
 def events(db: Path, code: str) -> list[dict[str, Any]]:
     """A table's log as stored."""
-    conn = sqlite3.connect(db, timeout=5)
-    try:
-        rows = conn.execute(
-            "SELECT e.data FROM events e JOIN tables t USING (table_id)"
-            " WHERE t.code = ? ORDER BY e.version",
-            (code,),
-        ).fetchall()
-    finally:
-        conn.close()
-    return [json.loads(r[0]) for r in rows]
+    return [event.data for event in stored_log(db, code)]
 
 
 def stored_at(db: Path, code: str) -> list[float]:
     """When each event of a table's log was stored (the server's clock), in version order."""
-    conn = sqlite3.connect(db, timeout=5)
-    try:
-        rows = conn.execute(
-            "SELECT e.at FROM events e JOIN tables t USING (table_id)"
-            " WHERE t.code = ? ORDER BY e.version",
-            (code,),
-        ).fetchall()
-    finally:
-        conn.close()
-    return [float(r[0]) for r in rows]
+    return [event.at for event in stored_log(db, code)]
 
 
 async def post(http: str, path: str, body: dict[str, Any]) -> dict[str, Any]:

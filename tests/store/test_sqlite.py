@@ -328,3 +328,38 @@ def test_an_earlier_versions_push_file_is_taken_in_once(tmp_path: Path, path: Pa
             await store.close()
 
     run(body())
+
+
+def test_a_read_only_store_reads_a_running_one_and_changes_nothing(
+    path: Path, store: SqliteStore
+) -> None:
+    """A second process (a test, an operator's look) reads a server's file as it is written,
+    through the store's own API; its writes are refused and the file is never migrated."""
+
+    async def body() -> None:
+        await store.create_table("t1", "AAAAAA", FIRST)
+        reader = SqliteStore(path, read_only=True)
+        try:
+            assert [r.code for r in await reader.tables()] == ["AAAAAA"]
+            assert await store.append("t1", 1, events(2)) == 3
+            assert [e.version for e in await reader.load("t1")] == [1, 2, 3]
+            found = await reader.find("AAAAAA")
+            assert found is not None and found.table_id == "t1"
+            with pytest.raises(sqlite3.ProgrammingError, match="read-only"):
+                await reader.append("t1", 3, events(1))
+            assert await store.append("t1", 3, events(1)) == 4  # the writer is not held up
+        finally:
+            await reader.close()
+
+    run(body())
+    old = path.with_name("old.sqlite3")
+    conn = sqlite3.connect(old)
+    conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    conn.execute("INSERT INTO meta VALUES ('schema_version', '1')")
+    conn.commit()
+    conn.close()
+    run(SqliteStore(old, read_only=True).close())
+    conn = sqlite3.connect(old)
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    conn.close()
+    assert "events" not in tables  # not migrated

@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import asyncpg
 import redis
 
 from support import server as support_server
 from teenpatti.engine import Action
+from teenpatti.store.base import StoredEvent
+from teenpatti.store.postgres import PostgresStore
 from teenpatti.tables.play.events import decode
 from teenpatti.tables.play.table import Table
 
@@ -47,16 +48,18 @@ FAST: tuple[str, ...] = tuple(support_server.FAST)
 # ---------------------------------------------------------------------- PostgreSQL
 async def table_events(url: str, code: str) -> list[tuple[int, dict[str, Any]]]:
     """A table's log as PostgreSQL holds it: ``(version, event)`` in version order."""
-    conn = await asyncpg.connect(url, timeout=10)
+    return [(event.version, event.data) for event in await stored_log(url, code)]
+
+
+async def stored_log(url: str, code: str) -> list[StoredEvent]:
+    """A table's log as PostgreSQL holds it, read through the store's own API (a store opened
+    beside the servers', as another process's would be)."""
+    store = await PostgresStore.open(url, max_size=1)
     try:
-        rows = await conn.fetch(
-            "SELECT e.version, e.data FROM events e JOIN tables t USING (table_id)"
-            " WHERE t.code = $1 ORDER BY e.version",
-            code,
-        )
+        found = await store.find(code)
+        return await store.load(found.table_id) if found else []
     finally:
-        await conn.close()
-    return [(int(r["version"]), json.loads(r["data"])) for r in rows]
+        await store.close()
 
 
 def contiguous(versions: list[int], first: int | None = None) -> bool:

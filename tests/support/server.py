@@ -21,14 +21,14 @@ import os
 import random
 import signal
 import socket
-import sqlite3
 import ssl
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import msgspec
@@ -39,6 +39,8 @@ from websockets.asyncio.client import ClientConnection
 from teenpatti.engine.cards import JOKERS, is_joker, parse_card
 from teenpatti.engine.deck import check_card
 from teenpatti.engine.history import verify_deal
+from teenpatti.store.base import StoredEvent
+from teenpatti.store.sqlite import SqliteStore
 from teenpatti.tables.wire import messages
 from teenpatti.tables.wire.patch import PatchError, apply
 from teenpatti.web import bodies
@@ -230,25 +232,12 @@ class Server:
         return len(os.listdir(f"/proc/{self.proc.pid}/fd"))
 
     def table_count(self) -> int:
-        """How many tables the store holds (read through a second SQLite connection)."""
-        conn = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5)
-        try:
-            return int(conn.execute("SELECT COUNT(*) FROM tables").fetchone()[0])
-        finally:
-            conn.close()
+        """How many tables the store holds (read through the store's own API, read-only)."""
+        return len(stored(self.db, lambda store: store.tables()))
 
     def events(self, code: str) -> list[dict[str, Any]]:
         """A table's event log as the store holds it."""
-        conn = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5)
-        try:
-            rows = conn.execute(
-                "SELECT e.data FROM events e JOIN tables t USING (table_id)"
-                " WHERE t.code = ? ORDER BY e.version",
-                (code,),
-            ).fetchall()
-        finally:
-            conn.close()
-        return [json.loads(r[0]) for r in rows]
+        return [event.data for event in stored_log(self.db, code)]
 
     def log(self) -> str:
         """What the server printed (uvicorn logs warnings and unhandled exceptions)."""
@@ -350,6 +339,33 @@ class Api:
 
 
 JSON = "application/json"
+T = TypeVar("T")
+
+
+def stored(db: Path, read: Callable[[SqliteStore], Awaitable[T]]) -> T:
+    """What ``read`` gets from the SQLite store in ``db`` (a running server's file, opened
+    read-only beside it, through the store's own API), from a sync or async test alike: the read
+    runs to its end on an event loop of its own."""
+
+    async def reading() -> T:
+        store = SqliteStore(db, read_only=True)
+        try:
+            return await read(store)
+        finally:
+            await store.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, reading()).result(timeout=30)
+
+
+def stored_log(db: Path, code: str) -> list[StoredEvent]:
+    """Table ``code``'s log as the store in ``db`` holds it, oldest first (none if no table)."""
+
+    async def log(store: SqliteStore) -> list[StoredEvent]:
+        found = await store.find(code)
+        return await store.load(found.table_id) if found else []
+
+    return stored(db, log)
 
 
 def strictly(kind: type[msgspec.Struct], response: httpx.Response) -> dict[str, Any]:
