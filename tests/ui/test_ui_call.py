@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 from support.chromium import ARGS, CHROMIUM, WAIT, need_chromium
 from support.page_server import Server
+from support.page_strings import page_strings
 
 from teenpatti.web.ice import turn_credential
 
@@ -303,7 +304,7 @@ def netns_three_phones_talk_mute_and_a_removed_player_drops_out(
         # Dipa's phone refuses the microphone: the page says so in Nepali, and she plays on.
         dipa.page.get_by_test_id("call-join").click()
         dipa.page.get_by_test_id("call-problem").get_by_text(
-            "माइक चलाउन अनुमति दिइएन: कलका लागि माइक चाहिन्छ। खेल चलिरहन्छ।"
+            page_strings()["strings"]["ne"]["call.noMic"]
         ).wait_for()
         assert dipa.page.locator("[data-testid=table][data-status='playing']").count() == 1
         assert dipa.stats() == []

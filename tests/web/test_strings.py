@@ -3,10 +3,12 @@ number a Nepali string shows is in Devanagari digits (card ranks and screen-read
 every error code the server can send has a sentence in both languages, and the words the style
 note retires stay out of the Nepali.
 
-The strings are read by Node from the very modules the page loads (``strings.mjs``)."""
+The strings are read by Node from the very modules the page loads (``strings.mjs``); the turn
+alerts' words, which the service worker holds itself, are read from ``sw.js``'s text."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +20,8 @@ from support.page_strings import page_strings
 from teenpatti.engine.rules import PRESETS
 
 ROOT = Path(__file__).resolve().parents[2]
-JS = ROOT / "teenpatti" / "web" / "static" / "js"
+STATIC = ROOT / "teenpatti" / "web" / "static"
+JS = STATIC / "js"
 LATIN_DIGIT = re.compile(r"[0-9]")
 PLACEHOLDER = re.compile(r"\{\w+\}")
 NAMES_WITH_DIGITS = ("AK47",)
@@ -80,11 +83,36 @@ def strings() -> dict[str, Any]:
     return page_strings()
 
 
+ALERT_LANGUAGE = re.compile(r" {2}(\w+): \{")
+ALERT_ENTRY = re.compile(r' {4}(\w+): ("(?:[^"\\]|\\.)*"),')
+
+
+def alert_words() -> dict[str, dict[str, str]]:
+    """The turn alerts' words by language, as ``sw.js`` writes them in ``WORDS`` (a service worker
+    loads no page module). Every line of the block must be read: a line in any other shape fails
+    rather than being skipped."""
+    text = (STATIC / "sw.js").read_text(encoding="utf-8")
+    block = text.split("const WORDS = {\n", 1)[1].split("\n};\n", 1)[0]
+    words: dict[str, dict[str, str]] = {}
+    lang = ""
+    for line in block.splitlines():
+        if found := ALERT_LANGUAGE.fullmatch(line):
+            lang = found[1]
+            words[lang] = {}
+        elif (found := ALERT_ENTRY.fullmatch(line)) and lang:
+            words[lang][found[1]] = json.loads(found[2])
+        else:
+            assert line == "  },", f"sw.js WORDS: a line this test cannot read: {line!r}"
+    return words
+
+
 def nepali_texts() -> Iterator[tuple[str, str]]:
     """Every Nepali string of the page, with where it comes from."""
     data = strings()
     for key, text in data["strings"]["ne"].items():
         yield f"i18n {key}", text
+    for key, text in alert_words()["ne"].items():
+        yield f"sw.js {key}", text
 
     def walk(node: Any, where: str) -> Iterator[tuple[str, str]]:
         if isinstance(node, dict):
@@ -108,6 +136,23 @@ def test_every_key_has_both_languages_with_the_same_placeholders() -> None:
         assert en[key].strip() and ne[key].strip(), f"{key} is empty"
         if key != "err.generic":  # Nepali names the code where English gives the server's reason
             assert set(PLACEHOLDER.findall(en[key])) == set(PLACEHOLDER.findall(ne[key])), key
+
+
+def test_the_turn_alerts_have_both_languages_with_the_same_placeholders() -> None:
+    """The service worker's words (a turn, a start, an end, a friend joining) are held like the
+    page's: the same keys in both languages, each title with its body, the same placeholders; and
+    ``nepali_texts`` gives every other test their Nepali."""
+    words = alert_words()
+    assert set(words) == {"en", "ne"}
+    en, ne = words["en"], words["ne"]
+    assert {"app", "turn", "turnBody"} <= set(en)
+    assert sorted(en) == sorted(ne)
+    for key in en:
+        assert key == "app" or key.endswith("Body") or f"{key}Body" in en, key
+        assert set(PLACEHOLDER.findall(en[key])) == set(PLACEHOLDER.findall(ne[key])), key
+    assert [where for where, _ in nepali_texts() if where.startswith("sw.js ")] == [
+        f"sw.js {key}" for key in ne
+    ]
 
 
 def test_every_rules_text_has_nepali() -> None:
@@ -292,14 +337,32 @@ def test_only_the_chat_says_message() -> None:
 
 UNREADABLE = ("err.action/malformed", "err.deal/part", "err.settings/invalid", "err.settings/rules")
 """Requests the page wrote and the server could not read, besides the ``message/`` codes."""
+NEXT_STEP_EN = re.compile(r": (reload|try again|play|choose|download|check)[^:]*\.$")
+"""The English sentence ends with what to do next, after a colon."""
 
 
-def test_a_message_the_server_could_not_take_says_what_to_do_next() -> None:
-    """A malformed request is the page's, not a chat message (सन्देश): say what to do next."""
+def test_what_could_not_be_read_says_what_to_do_next() -> None:
+    """A malformed request is the page's, not a chat message (सन्देश), and a hand history
+    ``teenpatti replay`` cannot read is the file's: each says what to do next (reload, play or
+    choose again; download the table's hands again, or check the file)."""
     data = strings()["strings"]
-    keys = [key for key in data["en"] if key.startswith("err.message/")]
-    assert keys
+    keys = [key for key in data["en"] if key.startswith(("err.message/", "err.history/"))]
+    assert {"err.message/invalid", "err.history/json", "err.history/file"} <= set(keys)
     for key in [*keys, *UNREADABLE]:
         assert "सन्देश" not in data["ne"][key], key
         assert re.search(r": [^:]+नुहोस्।$", data["ne"][key]), key
-        assert re.search(r": (reload|try again|play|choose)[^:]*\.$", data["en"][key]), key
+        assert NEXT_STEP_EN.search(data["en"][key]), key
+
+
+def test_the_lesson_quotes_the_button_it_asks_for() -> None:
+    """Each step of Learn by playing that waits for the learner's tap names the highlighted
+    button as the lesson shows it (the move and its price, ``learn.js``), in “ ”: “साइड सो ४०”
+    थिच्नुहोस्, never the move described in other words."""
+    lesson = json.loads((STATIC / "lesson.json").read_text(encoding="utf-8"))
+    ne = strings()["strings"]["ne"]
+    asked = [step for step in lesson["steps"] if step.get("learner")]
+    assert {step["do"] for step in asked} >= {"chaal", "see", "raise", "sideshow", "show"}
+    for step in asked:
+        chosen = next(option for option in step["legal"] if option["do"] == step["do"])
+        label = ne[f"act.{step['do']}"] + (" {cost}" if chosen.get("cost") else "")
+        assert f"“{label}” थिच्नुहोस्" in ne[step["say"]], (step["say"], label)
