@@ -309,9 +309,11 @@ def test_reduced_motion_moves_nothing_and_plays_at_once(phone, server) -> None:
 
 
 MOVING_JS = """() => document.getAnimations()
-  .filter((a) => !(a.effect && a.effect.target && a.effect.target.closest('[data-timer-bar]')))
+  .filter((a) => !(a.effect && a.effect.target
+    && a.effect.target.closest('[data-timer-bar], [data-timer-text]')))
   .map((a) => a.animationName || a.id || a.transitionProperty || 'an animation')"""
-"""What moves on the page but the timer bars (their scale, set four times a second)."""
+"""What moves on the page but the turn's clocks (its bars and countdown, run once a turn by the
+compositor, clock.js)."""
 
 
 def test_a_waiting_turn_stops_moving_but_for_its_timer(phone, server) -> None:

@@ -4,6 +4,7 @@
 
 import { cardsName, hand as handCards } from "./cards.js";
 import { actions, myHand } from "./actions.js";
+import { clockOf, countdown, timerBar } from "./clock.js";
 import { codeText, h } from "./dom.js";
 import { category, num, parts, t } from "./i18n.js";
 import { caption, latestNews, packedHow } from "./happened.js";
@@ -183,7 +184,7 @@ function seatBox(view, st, seat, j, winners, last) {
     ),
     active ? h("span", { class: "sr-only" }, t(me && !seat.late ? "seat.yourTurn" : "seat.turn")) : null,
     active && st.deadline
-      ? h("div", { class: "seat-timer", "aria-hidden": "true" }, h("div", { class: "bar", "data-timer-bar": "" }))
+      ? h("div", { class: "seat-timer", "aria-hidden": "true" }, timerBar())
       : null,
     chatBubble(view, st, i),
   );
@@ -207,17 +208,18 @@ function turnLine(st) {
     const seat = st.seats[hand.actor];
     text = seat && seat.bot ? t("turn.thinking", { name: seatName(st, hand.actor) }) : t("turn.other", { name: seatName(st, hand.actor) });
   }
-  const timed = hand && !hand.finished && st.deadline;
+  const clock = clockOf(st);
   return h(
     "div",
     { class: `turn-line${mine ? " mine" : ""}`, "data-testid": "turn-line", tabindex: "-1" },
     h("span", { class: "turn-text" }, text),
-    timed
+    clock
       ? h(
           "span",
-          { class: "timer", "data-testid": "timer" },
-          h("span", { class: "timer-text", "data-timer-text": "" }, ""),
-          h("span", { class: "timer-track", "aria-hidden": "true" }, h("span", { class: "bar", "data-timer-bar": "" })),
+          // the seconds the turn had left when its clock was first drawn
+          { class: "timer", "data-testid": "timer", "data-left": String(Math.ceil(clock.left)) },
+          countdown(clock),
+          h("span", { class: "timer-track", "aria-hidden": "true" }, timerBar()),
         )
       : null,
   );

@@ -6,6 +6,7 @@
 // holds who the host is and what is allowed (docs/protocol.md); this module only asks.
 
 import { catalogue } from "./catalogue.js";
+import { clockOf, countdown } from "./clock.js";
 import { h } from "./dom.js";
 import { joinNames, num, t } from "./i18n.js";
 import { isMyTurn, seatName } from "./moves.js";
@@ -310,7 +311,7 @@ function chatPanel(view, st) {
                 "p",
                 { class: "chat-turn", "data-key": "turn", "data-testid": "chat-turn" },
                 h("span", {}, t("turn.you")),
-                st.deadline ? h("span", { class: "timer", "data-timer-text": "" }, "") : null,
+                clockOf(st) ? h("span", { class: "timer" }, countdown(clockOf(st))) : null,
               )
             : null,
           st.settings.chat === false

@@ -7,7 +7,7 @@ import { alertsControl } from "./alerts.js";
 import { Call } from "./call.js";
 import { announcements, endsHand, startsHand } from "./announce.js";
 import { loadCatalogue } from "./catalogue.js";
-import { hurry, learnSkew, secondsLeft, tick } from "./clock.js";
+import { hurry, learnSkew, secondsLeft, startClocks } from "./clock.js";
 import { yourTurn } from "./cue.js";
 import { h, morphChildren } from "./dom.js";
 import { feel } from "./feel.js";
@@ -215,10 +215,9 @@ export class TableView {
     if (moves) moves.scrollIntoView({ block: "nearest", behavior: "instant" });
   }
 
-  /** Four times a second: the timer bars and text, and a warning before the time runs out. */
+  /** Four times a second: a warning before the time runs out (the clocks run by themselves). */
   onTick() {
     if (this.lost) return; // the clock is hidden: the state it counts from may be stale
-    tick(this.root, this.st);
     const warning = hurry(this.st, isMyTurn(this.st));
     if (warning) this.app.alert(warning);
   }
@@ -339,6 +338,6 @@ export class TableView {
     document.title = isMyTurn(st)
       ? `● ${t("turn.you")} · ${t("app.name")}`
       : `${hand ? t("table.hand", { n: hand.number, of: hand.of }) : t("table.code", { code: st.code })} · ${t("app.name")}`;
-    tick(this.root, st);
+    startClocks(this.root, st);
   }
 }
