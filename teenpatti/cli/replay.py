@@ -25,14 +25,14 @@ def replay(
     if file == "-":
         results = replay_text(sys.stdin.read())
     elif not Path(file).is_file():
-        results = [HistoryError("history/file", f"there is no file {file}").to_json()]
+        results = [HistoryError("history/file", f"there is no file {file}")]
     else:
         try:
             text = Path(file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
-            results = [HistoryError("history/file", f"cannot read {file}: {error}").to_json()]
+            results = [HistoryError("history/file", f"cannot read {file}: {error}")]
         else:
             results = replay_text(text)
     for result in results:
-        typer.echo(json.dumps(result, ensure_ascii=False))
-    raise typer.Exit(1 if any("error" in r for r in results) else 0)
+        typer.echo(json.dumps(result.to_json(), ensure_ascii=False))
+    raise typer.Exit(1 if any(isinstance(r, HistoryError) for r in results) else 0)

@@ -30,5 +30,5 @@ def verify(
     hands = data if isinstance(data, list) else [data]
     results = verify_game(hands)
     for result in results:
-        typer.echo(json.dumps(result))
-    raise typer.Exit(0 if results and all(r["verified"] for r in results) else 1)
+        typer.echo(json.dumps(result.to_json()))
+    raise typer.Exit(0 if results and all(r.verified for r in results) else 1)

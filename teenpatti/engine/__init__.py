@@ -28,7 +28,7 @@ from .cards import CardError, card_str, cards_str, parse_card, parse_cards
 from .errors import EngineError, IllegalAction, RulesError
 from .evaluate import Category, Evaluator, Ranking
 from .game import Game, Standing
-from .hand import EndedBy, Hand
+from .hand import EndedBy, Hand, HandResult
 from .history import HistoryError, export, load_hand, replay, replay_text
 from .pots import Pot
 from .rules import PRESETS, RULES_EDITION, Rules, preset
@@ -46,6 +46,7 @@ __all__ = [
     "Evaluator",
     "Game",
     "Hand",
+    "HandResult",
     "HandView",
     "HistoryError",
     "IllegalAction",

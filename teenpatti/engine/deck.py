@@ -35,7 +35,7 @@ import hmac
 import struct
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 __all__ = [
     "DECKS",
@@ -44,6 +44,7 @@ __all__ = [
     "DOMAIN",
     "PART_BYTES",
     "SEED_BYTES",
+    "CardProof",
     "CardTree",
     "Shuffle",
     "card_leaf",
@@ -267,6 +268,25 @@ def _node(left: bytes, right: bytes) -> bytes:
     return hashlib.sha256(_NODE_MSG + left + right).digest()
 
 
+@dataclass(frozen=True, slots=True)
+class CardProof:
+    """What proves one card dealt against the published root without telling any other card: its
+    dealing ``position``, its ``salt`` (hex) and the ``path`` of ``(side, sibling)`` from the
+    leaf up, ``side`` ``"L"`` when the sibling is on the left.
+
+    >>> CardProof(2, "ab", (("L", "cd"),)).to_json()
+    {'position': 2, 'salt': 'ab', 'path': [['L', 'cd']]}
+    """
+
+    position: int
+    salt: str
+    path: tuple[tuple[Literal["L", "R"], str], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """As a hand history and a state hold it: ``{"position", "salt", "path"}``."""
+        return {"position": self.position, "salt": self.salt, "path": [list(p) for p in self.path]}
+
+
 class CardTree:
     """The commitment to every card dealt from a ``teenpatti-deck/2`` seed: a Merkle tree over
     the salted cards in dealing order, published (its :attr:`root`) at the deal, before anyone
@@ -298,23 +318,25 @@ class CardTree:
         """The root, as 64 lowercase hex digits."""
         return self.levels[-1][0].hex()
 
-    def proof(self, position: int) -> dict[str, Any]:
+    def proof(self, position: int) -> CardProof:
         """What proves the card at ``position`` against :attr:`root` without telling any other
-        card: ``{"position": p, "salt": hex, "path": [[side, hex], ...]}``, the path from the
-        leaf up, ``side`` ``"L"`` when the sibling is on the left."""
-        path: list[list[str]] = []
+        card."""
+        path: list[tuple[Literal["L", "R"], str]] = []
         k = position
         for level in self.levels[:-1]:
             sibling = k ^ 1
             if sibling < len(level):
-                path.append(["L" if sibling < k else "R", level[sibling].hex()])
+                path.append(("L" if sibling < k else "R", level[sibling].hex()))
             k //= 2
-        return {"position": position, "salt": self.salts[position].hex(), "path": path}
+        return CardProof(position, self.salts[position].hex(), tuple(path))
 
 
-def check_card(root: str, card: int, proof: Any) -> bool:
-    """Whether ``proof`` (from :meth:`CardTree.proof`) shows ``card`` dealt at its position
-    under the published ``root``. A malformed proof is simply not a proof (``False``)."""
+def check_card(root: str, card: int, proof: CardProof | Any) -> bool:
+    """Whether ``proof`` (from :meth:`CardTree.proof`, or as a history holds it: its JSON)
+    shows ``card`` dealt at its position under the published ``root``. A malformed proof is
+    simply not a proof (``False``)."""
+    if isinstance(proof, CardProof):
+        proof = proof.to_json()
     try:
         position = proof["position"]
         h = card_leaf(position, card, bytes.fromhex(proof["salt"]))

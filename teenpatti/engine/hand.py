@@ -19,6 +19,7 @@ show [1030, 970]
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from itertools import compress
 from operator import gt
@@ -26,7 +27,7 @@ from operator import gt
 from . import prices
 from .actions import Action, ActionKind, LegalAction, Outcome
 from .cards import CardError, cards_str, is_joker
-from .deck import DECK_V1, CardTree, Shuffle
+from .deck import DECK_V1, CardProof, CardTree, Shuffle
 from .errors import IllegalAction
 from .evaluate import CARD_COUNT, Evaluator
 from .pots import Pot, cut_pots, share
@@ -43,7 +44,7 @@ from .rules import (
     Variant,
 )
 
-__all__ = ["EndedBy", "Hand"]
+__all__ = ["EndedBy", "Hand", "HandResult"]
 
 # The kinds of move as module constants: reading a member off its enum class costs a lookup
 # through the class each time, and the moves are checked and listed at every turn.
@@ -237,6 +238,48 @@ class EndedBy(StrEnum):
     ALL_IN = "all_in"
 
 
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """Where a hand stands, as a history's ``result`` holds it and ``teenpatti replay`` prints
+    it: a finished hand's chips, its pots and how it ended; an unfinished one's chips, pot, the
+    seat to act, the stake and the seat asked for a side show (if one is asked).
+
+    >>> HandResult(False, (990, 990), 20, to_act=1, stake=10).to_json()
+    {'finished': False, 'chips': [990, 990], 'pot': 20, 'to_act': 1, 'stake': 10}
+    """
+
+    finished: bool
+    chips: tuple[int, ...]
+    pot: int
+    pots: tuple[Pot, ...] = ()
+    ended_by: EndedBy | None = None
+    to_act: int | None = None
+    stake: int | None = None
+    waiting_for: int | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """The result as JSON values, in the order a history writes them."""
+        if self.finished:
+            assert self.ended_by is not None
+            return {
+                "finished": True,
+                "chips": list(self.chips),
+                "pot": 0,
+                "pots": [p.to_json() for p in self.pots],
+                "ended_by": self.ended_by.value,
+            }
+        out: dict[str, object] = {
+            "finished": False,
+            "chips": list(self.chips),
+            "pot": self.pot,
+            "to_act": self.to_act,
+            "stake": self.stake,
+        }
+        if self.waiting_for is not None:
+            out["waiting_for"] = self.waiting_for
+        return out
+
+
 class Hand:
     """The state of one hand, from the boot to the settlement.
 
@@ -333,7 +376,7 @@ class Hand:
         self.deck: list[int] = []
         """The cards dealt from the shuffle, in dealing order (the card turned up last)."""
         self._tree: CardTree | None = None
-        self._proofs: dict[int, list[dict[str, object]]] = {}
+        self._proofs: dict[int, list[CardProof]] = {}
         self.cards: list[tuple[int, ...] | None] = self._deal(cards, seed, deal_order)
         if facts.wild_rank and wild is None:
             if not self._rest:
@@ -431,7 +474,7 @@ class Hand:
             self._tree = CardTree(shuffle.seed, self.deck)
         return self._tree
 
-    def proofs(self, seat: int) -> list[dict[str, object]] | None:
+    def proofs(self, seat: int) -> list[CardProof] | None:
         """The proofs of ``seat``'s three cards against the published root (see
         :meth:`CardTree.proof`), or ``None`` without a ``teenpatti-deck/2`` shuffle."""
         tree = self.tree
@@ -442,7 +485,7 @@ class Hand:
             proofs = self._proofs[seat] = [tree.proof(p) for p in self.positions(seat)]
         return proofs
 
-    def wild_proof(self) -> dict[str, object] | None:
+    def wild_proof(self) -> CardProof | None:
         """The proof of the card turned up under ``wild_rank``, or ``None``."""
         tree = self.tree
         if tree is None or self.wild is None or len(self.deck) <= 3 * len(self.deal_order):
@@ -1160,24 +1203,17 @@ class Hand:
         """``seat``, short of its chaal, puts in every chip it has."""
         return self.apply(Action(seat, ActionKind.ALLIN))
 
-    def result(self) -> dict[str, object]:
-        """The outcome as ``teenpatti replay`` prints it."""
+    def result(self) -> HandResult:
+        """Where the hand stands: how it ended, or whose turn it is (see :class:`HandResult`)."""
         if self.finished:
             assert self.ended_by is not None
-            return {
-                "finished": True,
-                "chips": list(self.chips),
-                "pot": 0,
-                "pots": [p.to_json() for p in self.pots],
-                "ended_by": self.ended_by.value,
-            }
-        out: dict[str, object] = {
-            "finished": False,
-            "chips": list(self.chips),
-            "pot": self.pot,
-            "to_act": self.to_act,
-            "stake": self.stake,
-        }
-        if self.side_show is not None:
-            out["waiting_for"] = self.side_show[1]
-        return out
+            return HandResult(True, tuple(self.chips), 0, tuple(self.pots), self.ended_by)
+        asked = None if self.side_show is None else self.side_show[1]
+        return HandResult(
+            False,
+            tuple(self.chips),
+            self.pot,
+            to_act=self.to_act,
+            stake=self.stake,
+            waiting_for=asked,
+        )

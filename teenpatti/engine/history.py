@@ -6,8 +6,11 @@ project adds optional fields: on each action what it did (``paid``: the chips it
 ``stake``: the stake after it, ``loser``: the seat an accepted side show knocked out; replay ignores
 them), the fair deal (``deck``, ``commitment``, ``contributions``, ``cards_root``, ``secret`` or
 ``seed``: see :func:`export`; :func:`verify_deal` and :func:`verify_game` check them) and
-``result`` (what replay prints). :func:`replay` gives exactly the object ``teenpatti replay``
-prints; the commands read the files (the engine does no I/O).
+``result`` (what replay prints). :func:`replay` gives a
+:class:`~teenpatti.engine.hand.HandResult` (or the :class:`HistoryError` that stopped it),
+:func:`verify_deal` a :class:`Verified` or
+:class:`NotVerified`; their ``to_json()`` is what ``teenpatti replay`` and ``teenpatti verify``
+print. The commands read the files (the engine does no I/O).
 """
 
 from __future__ import annotations
@@ -15,14 +18,15 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, Literal
 
 from .actions import Action
 from .cards import JOKERS, CardError, cards_str, is_joker, parse_card, parse_cards
 from .deck import DECK_V1, DECK_V2, DECKS, PART_BYTES, CardTree, Shuffle, check_card, commitment
 from .errors import EngineError, IllegalAction
-from .hand import Hand
+from .hand import Hand, HandResult
 from .rules import RULES_EDITION, Rules, Variant
 from .view import can_see_cards
 
@@ -31,6 +35,10 @@ __all__ = [
     "FORMAT",
     "Everyone",
     "HistoryError",
+    "NotVerified",
+    "Replayed",
+    "Verdict",
+    "Verified",
     "export",
     "load_hand",
     "replay",
@@ -56,6 +64,61 @@ class HistoryError(EngineError):
     def to_json(self) -> dict[str, Any]:
         """``{"error": {"action": 1, "code": "show/seen_vs_blind", "reason": "..."}}``."""
         return {"error": {"action": self.action, "code": self.code, "reason": self.reason}}
+
+
+Replayed = HandResult | HistoryError
+"""What a replay comes to: where the hand stands, or what stopped it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verified:
+    """A deal found fair: dealt by ``deck`` (the algorithm); ``complete`` whether the whole hand
+    was checked (``False``: a history given out during a game, whose shown cards, the seats in
+    ``checked``, were proved against ``cards_root``); the ``commitment`` and ``cards_root`` it
+    was checked against.
+
+    >>> Verified("teenpatti-deck/2", complete=False, checked=(0, 2)).to_json()
+    {'verified': True, 'complete': False, 'deck': 'teenpatti-deck/2', 'checked': [0, 2]}
+    """
+
+    deck: str
+    complete: bool | None = None
+    commitment: str | None = None
+    cards_root: str | None = None
+    checked: tuple[int, ...] | None = None
+
+    @property
+    def verified(self) -> Literal[True]:
+        return True
+
+    def to_json(self) -> dict[str, Any]:
+        """What ``teenpatti verify`` prints: the fields that apply, ``verified`` first."""
+        out: dict[str, Any] = {"verified": True}
+        for key in ("complete", "deck", "commitment", "cards_root"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if self.checked is not None:
+            out["checked"] = list(self.checked)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class NotVerified:
+    """A deal that could not be shown fair, and why."""
+
+    reason: str
+
+    @property
+    def verified(self) -> Literal[False]:
+        return False
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"verified": false, "reason": ...}``."""
+        return {"verified": False, "reason": self.reason}
+
+
+Verdict = Verified | NotVerified
+"""What checking a deal comes to."""
 
 
 class Everyone(Enum):
@@ -97,7 +160,8 @@ def export(
             "cards": cards_str(c) if c and shown else "",
         }
         if shown and tree is not None and not reveal:
-            seat["proof"] = hand.proofs(s)
+            proofs = hand.proofs(s)
+            seat["proof"] = None if proofs is None else [p.to_json() for p in proofs]
         seats.append(seat)
     out: dict[str, Any] = {"format": FORMAT}
     if number is not None:
@@ -125,11 +189,12 @@ def export(
             out["contributions"] = [None if p is None else p.hex() for p in shuffle.parts]
             out["cards_root"] = tree.root
             if hand.wild is not None and not reveal:
-                out["wild_proof"] = hand.wild_proof()
+                wild = hand.wild_proof()
+                out["wild_proof"] = None if wild is None else wild.to_json()
             if reveal and hand.finished:
                 out["secret"] = shuffle.secret.hex()
     if with_result:
-        out["result"] = hand.result()
+        out["result"] = hand.result().to_json()
     return out
 
 
@@ -208,10 +273,11 @@ def load_hand(data: Any) -> tuple[Hand, list[Any]]:
     return hand, actions
 
 
-def replay(data: Any) -> dict[str, Any]:
-    """Replay one hand history through the engine; return what ``teenpatti replay`` prints.
+def replay(data: Any) -> Replayed:
+    """Replay one hand history through the engine: where it stands at its end.
 
-    An illegal action stops the replay there: the result is ``{"error": {"action": INDEX, ...}}``.
+    An illegal action stops the replay there: the result is the :class:`HistoryError` naming it
+    (``{"error": {"action": INDEX, ...}}`` as JSON).
     """
     try:
         hand, actions = load_hand(data)
@@ -221,25 +287,25 @@ def replay(data: Any) -> dict[str, Any]:
             except IllegalAction as error:
                 raise HistoryError(error.code, error.reason, index) from None
     except HistoryError as error:
-        return error.to_json()
+        return error
     return hand.result()
 
 
-def replay_text(text: str) -> list[dict[str, Any]]:
+def replay_text(text: str) -> list[Replayed]:
     """Replay every hand in a JSON text (one object, or an array of them)."""
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as error:  # bad JSON or UTF-8, or nested too deep
-        return [HistoryError("history/json", f"not valid JSON: {error}").to_json()]
+        return [HistoryError("history/json", f"not valid JSON: {error}")]
     if isinstance(data, list):
         if not data:
-            return [HistoryError("history/format", "the file holds no hands").to_json()]
+            return [HistoryError("history/format", "the file holds no hands")]
         return [replay(item) for item in data]
     return [replay(data)]
 
 
-def _refuse(reason: str) -> dict[str, Any]:
-    return {"verified": False, "reason": reason}
+def _refuse(reason: str) -> NotVerified:
+    return NotVerified(reason)
 
 
 def _hex_bytes(text: Any, size: int) -> bytes | None:
@@ -251,7 +317,7 @@ def _hex_bytes(text: Any, size: int) -> bytes | None:
         return None
 
 
-def verify_deal(data: Any) -> dict[str, Any]:
+def verify_deal(data: Any) -> Verdict:
     """Check a hand's fair deal from its history alone.
 
     ``teenpatti-deck/2`` (``deck`` says which; none is ``teenpatti-deck/1``): the revealed
@@ -262,8 +328,7 @@ def verify_deal(data: Any) -> dict[str, Any]:
     checked against ``cards_root`` with its proof (``"complete": false``).
     ``teenpatti-deck/1``: the ``seed`` matches the ``commitment`` and deals the cards shown.
 
-    Returns ``{"verified": true, "commitment": ..., ...}`` or ``{"verified": false, "reason":
-    ...}``.
+    Returns a :class:`Verified` or a :class:`NotVerified` (its reason).
     """
     if not isinstance(data, dict):
         return _refuse("a hand history must be a JSON object")
@@ -291,7 +356,7 @@ def verify_deal(data: Any) -> dict[str, Any]:
             return _refuse(f"seat {seat} was dealt {shown} from this seed, not what the file shows")
     if dealt.wild != recorded.wild:
         return _refuse("the card turned up is not the one this seed deals")
-    return {"verified": True, "deck": DECK_V1, "commitment": published.lower()}
+    return Verified(DECK_V1, commitment=published.lower())
 
 
 def _candidates(text: str) -> list[int]:
@@ -300,7 +365,7 @@ def _candidates(text: str) -> list[int]:
     return list(JOKERS) if is_joker(card) else [card]
 
 
-def _check_shown(data: dict[str, Any], root: str) -> dict[str, Any]:
+def _check_shown(data: dict[str, Any], root: str) -> Verdict:
     """Check every card a history given out during a game shows against ``root``."""
     seats = data.get("seats")
     if not isinstance(seats, list):
@@ -332,10 +397,10 @@ def _check_shown(data: dict[str, Any], root: str) -> dict[str, Any]:
             ok = False
         if not ok:
             return _refuse("the card turned up is not the one committed to at the deal")
-    return {"verified": True, "complete": False, "deck": DECK_V2, "checked": checked}
+    return Verified(DECK_V2, complete=False, checked=tuple(checked))
 
 
-def _verify_v2(data: dict[str, Any]) -> dict[str, Any]:
+def _verify_v2(data: dict[str, Any]) -> Verdict:
     published, root = data.get("commitment"), data.get("cards_root")
     if not isinstance(published, str) or not isinstance(root, str):
         return _refuse("the hand has no commitment and cards_root to check")
@@ -379,31 +444,25 @@ def _verify_v2(data: dict[str, Any]) -> dict[str, Any]:
                 recorded.apply(Action.from_json(move))
             except IllegalAction as error:
                 return _refuse(f"action {index} is not legal: {error.reason}")
-        if recorded.result() != data["result"]:
+        if recorded.result().to_json() != data["result"]:
             return _refuse("the moves and the cards do not give the result the history shows")
-    return {
-        "verified": True,
-        "complete": True,
-        "deck": DECK_V2,
-        "commitment": published.lower(),
-        "cards_root": root.lower(),
-    }
+    return Verified(DECK_V2, complete=True, commitment=published.lower(), cards_root=root.lower())
 
 
-def verify_game(hands: Sequence[Any]) -> list[dict[str, Any]]:
+def verify_game(hands: Sequence[Any]) -> list[Verdict]:
     """Check every hand of a game (:func:`verify_deal`) and the chain between them: the hands
     numbered 1, 2, 3... in order, each starting with the chips the one before left, every
     server secret fresh (no commitment used twice). A break fails the hand after it.
 
     >>> verify_game([])
-    [{'verified': False, 'reason': 'the file holds no hands'}]
+    [NotVerified(reason='the file holds no hands')]
     """
     if not hands:
         return [_refuse("the file holds no hands")]
     results = [verify_deal(hand) for hand in hands]
     seen: set[str] = set()
     for k, (hand, result) in enumerate(zip(hands, results, strict=True)):
-        if not result["verified"] or not isinstance(hand, dict):
+        if not result.verified or not isinstance(hand, dict):
             continue
         published = str(hand.get("commitment"))
         if published in seen:

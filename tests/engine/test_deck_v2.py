@@ -25,7 +25,7 @@ from teenpatti.engine.deck import (
 )
 from teenpatti.engine.game import Game
 from teenpatti.engine.hand import Hand
-from teenpatti.engine.history import EVERYONE, export, verify_deal, verify_game
+from teenpatti.engine.history import EVERYONE, Verified, export, verify_deal, verify_game
 from teenpatti.engine.view import can_see_cards
 
 SECRET = bytes(range(32))
@@ -85,7 +85,7 @@ def test_each_card_proves_alone(seed: bytes, count: int) -> None:
         assert check_card(tree.root, card, proof)
         other = cards[(position + 1) % count] if count > 1 else (card + 1) % 52
         assert not check_card(tree.root, other, proof)
-        moved = {**proof, "position": (position + 1) % 64}
+        moved = {**proof.to_json(), "position": (position + 1) % 64}
         assert not check_card(tree.root, card, moved)
     assert not check_card(tree.root, cards[0], {"position": 0, "salt": "zz", "path": []})
     assert not check_card(tree.root, cards[0], None)
@@ -132,8 +132,8 @@ def game() -> Game:
 
 def test_a_whole_game_verifies(game: Game) -> None:
     results = verify_game(game.histories)
-    assert all(r["verified"] and r["complete"] for r in results), results
-    assert {r["deck"] for r in results} == {DECK_V2}
+    assert all(r.verified and r.complete for r in results), results
+    assert {r.to_json()["deck"] for r in results} == {DECK_V2}
 
 
 @pytest.mark.parametrize(
@@ -141,7 +141,7 @@ def test_a_whole_game_verifies(game: Game) -> None:
 )
 def test_variants_verify(preset: str, options: dict[str, Any]) -> None:
     histories = played_game(3, preset, **options).histories
-    assert all(r["verified"] for r in verify_game(histories))
+    assert all(r.verified for r in verify_game(histories))
 
 
 def tampered(histories: list[dict[str, Any]], change: Any) -> list[dict[str, Any]]:
@@ -180,9 +180,9 @@ TAMPERING = {
 def test_each_kind_of_tampering_fails_clearly(game: Game, kind: str) -> None:
     change, words = TAMPERING[kind]
     results = verify_game(tampered(game.histories, change))
-    failed = [r for r in results if not r["verified"]]
+    failed = [r for r in results if not r.verified]
     assert failed, kind
-    assert words in failed[0]["reason"]
+    assert words in failed[0].to_json()["reason"]
 
 
 def test_a_history_during_the_game_holds_only_what_the_rules_showed(game: Game) -> None:
@@ -197,7 +197,7 @@ def test_a_history_during_the_game_holds_only_what_the_rules_showed(game: Game) 
                 assert bool(row["cards"]) == visible, (viewer, seat)
                 assert ("proof" in row) == visible
             result = verify_deal(history)
-            assert result["verified"] and not result["complete"]
+            assert isinstance(result, Verified) and not result.complete
     complete = export(game.played[0], game.names, viewer=EVERYONE, reveal=True)
     assert all(row["cards"] for row in complete["seats"])
 
@@ -208,4 +208,4 @@ def test_a_forged_card_in_a_history_during_the_game_fails(game: Game) -> None:
     cards = row["cards"].split()
     cards[0] = "As" if cards[0] != "As" else "Ks"
     row["cards"] = " ".join(cards)
-    assert not verify_deal(history)["verified"]
+    assert not verify_deal(history).verified

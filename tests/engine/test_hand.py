@@ -57,7 +57,7 @@ def snapshot(hand: Hand) -> dict[str, Any]:
     state["pot"] = hand.pot
     state["players_in"] = hand.players_in
     state["waiting_for"] = hand.waiting_for
-    state["result"] = hand.result()
+    state["result"] = hand.result().to_json()
     state["legal"] = [hand.legal_actions(s) for s in range(hand.seats)]
     return state
 
@@ -347,7 +347,7 @@ def test_show_outcome_and_ties(
     hand.show(0)  # seat 0 asks
     assert hand.finished and hand.ended_by == "show"
     assert hand.chips == chips
-    assert hand.result() == {
+    assert hand.result().to_json() == {
         "finished": True,
         "chips": chips,
         "pot": 0,
@@ -559,7 +559,7 @@ def test_side_show_accepted(asker: str, asked: str, loser: int) -> None:
     assert recorded == Action(1, K.SIDESHOW, None, 2)
     assert hand.contributed[1] == 30 and hand.stake == 10
     assert (hand.to_act, hand.waiting_for, hand.side_show) == (1, 2, (1, 2))
-    assert hand.result() == {
+    assert hand.result().to_json() == {
         "finished": False,
         "chips": [990, 970, 970],
         "pot": 70,
@@ -577,7 +577,7 @@ def test_side_show_accepted(asker: str, asked: str, loser: int) -> None:
     assert hand.to_act == 0  # the player after the asker
     assert not hand.finished
     assert hand.shown == [False, False, False]
-    assert "waiting_for" not in hand.result()
+    assert "waiting_for" not in hand.result().to_json()
 
 
 def test_side_show_with_suits_breaking_the_tie() -> None:
@@ -766,7 +766,7 @@ def test_pot_limit_stops_betting_and_everyone_shows() -> None:
     hand.raise_(1)  # pot 30 + 10 + 20 = 60
     assert hand.finished and hand.ended_by == "pot_limit"
     assert hand.shown == [True, True, True]
-    assert hand.result() == {
+    assert hand.result().to_json() == {
         "finished": True,
         "chips": [990, 1030, 980],
         "pot": 0,
@@ -859,7 +859,7 @@ def test_all_in_with_a_packed_players_chips_in_the_main_pot() -> None:
     assert hand.contributed == [10, 50, 30, 45]
     assert hand.finished and hand.ended_by == "all_in"
     assert hand.shown == [False, True, True, True]
-    assert hand.result() == {
+    assert hand.result().to_json() == {
         "finished": True,
         "chips": [990, 950, 975, 130],
         "pot": 0,
@@ -896,7 +896,7 @@ def test_several_all_in_levels_at_the_boot() -> None:
     assert hand.finished and hand.ended_by == "all_in"
     assert hand.log == []
     assert hand.contributed == [5, 8, 10, 10]
-    assert hand.result() == {
+    assert hand.result().to_json() == {
         "finished": True,
         "chips": [20, 9, 994, 990],
         "pot": 0,
@@ -922,7 +922,7 @@ def test_short_boot_goes_straight_to_showdown() -> None:
     assert hand.finished and hand.ended_by == "all_in"
     assert hand.to_act is None
     assert hand.shown == [True, True]
-    assert hand.result() == {
+    assert hand.result().to_json() == {
         "finished": True,
         "chips": [996, 8],
         "pot": 0,
@@ -978,7 +978,7 @@ def test_last_player_takes_the_pot_unseen() -> None:
     hand.pack(2)
     assert hand.finished and hand.ended_by == "last_player"
     assert hand.shown == [False, False, False]
-    assert hand.result() == {
+    assert hand.result().to_json() == {
         "finished": True,
         "chips": [1030, 990, 980],
         "pot": 0,

@@ -166,7 +166,7 @@ def state(hand: Hand) -> dict[str, Any]:
     out = {
         k: list(v) if isinstance(v, list) else v for k, v in vars(hand).items() if k != "evaluator"
     }
-    out["result"] = hand.result()
+    out["result"] = hand.result().to_json()
     return out
 
 
@@ -347,7 +347,7 @@ def test_no_view_shows_a_card_its_seat_may_not_see(spec: Spec) -> None:
 def test_replaying_an_export_gives_the_same_result(spec: Spec) -> None:
     hand = play(spec)
     exported = export(hand)
-    assert exported["result"] == hand.result()
+    assert exported["result"] == hand.result().to_json()
     # The deck's seed is revealed only once the hand is over; its commitment is always there.
     assert ("seed" in exported) == hand.finished
     assert "commitment" in exported
@@ -471,7 +471,7 @@ def test_a_game(game_spec: tuple[Rules, int, bytes, int]) -> None:
         assert holders == 1
     assert len(game.histories) == game.hands_played
     for history in game.histories:
-        assert replay(history) == history["result"]
+        assert replay(history).to_json() == history["result"]
     standings = game.standings()
     assert sorted(s.seat for s in standings) == list(range(players))
     assert [s.chips for s in standings] == sorted(game.chips, reverse=True)

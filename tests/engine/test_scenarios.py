@@ -96,7 +96,7 @@ def test_replay_matches_expected(path: Path) -> None:
     expected_file = _expected_path(path)
     assert expected_file.is_file(), f"{path.name} has no {expected_file.name}"
     expected = _as_list(json.loads(expected_file.read_text(encoding="utf-8")))
-    results = replay_text(path.read_text(encoding="utf-8"))
+    results = [r.to_json() for r in replay_text(path.read_text(encoding="utf-8"))]
     if len(expected) == 1 and "error" in expected[0] and expected[0]["error"]["action"] is None:
         # A file-level rejection is one error for the whole file.
         assert results, f"{path.name}: replay gave no result"

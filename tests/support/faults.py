@@ -36,7 +36,7 @@ from support.cluster import (
     server_helpers,
     table_events,
 )
-from teenpatti.engine.history import replay, verify_deal
+from teenpatti.engine.history import HistoryError, replay, verify_deal
 
 __all__ = ["PgProxy", "Player", "check_table", "never_back", "play_through_faults"]
 
@@ -263,8 +263,8 @@ async def check_table(pg_url: str, code: str, people: set[int]) -> dict[str, int
     total = game.rules.starting_chips * game.seats
     for history in game.histories:
         result = replay(history)
-        assert "error" not in result, (code, result)
-        assert verify_deal(history)["verified"], (code, history.get("seed"))
+        assert not isinstance(result, HistoryError), (code, result)
+        assert verify_deal(history).verified, (code, history.get("seed"))
     if table.hand_in_play:
         assert game.hand is not None
         assert sum(game.hand.chips) + game.hand.pot == total, (code, game.hand.chips)

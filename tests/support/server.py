@@ -524,7 +524,7 @@ def history_problems(histories: list[dict[str, Any]], you: int | None, finished:
             allowed = shown or you == seat or (you is not None and frozenset((you, seat)) in pairs)
             if not allowed:
                 out.append(f"{where}: seat {seat}'s cards {row['cards']} were not shown to it")
-        if not verify_deal(history)["verified"]:
+        if not verify_deal(history).verified:
             out.append(f"{where}: the cards it shows do not prove against cards_root")
     return out
 

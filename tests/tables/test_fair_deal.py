@@ -171,7 +171,7 @@ def test_secrets_stay_hidden_until_the_game_ends_then_the_whole_chain_verifies(
                 played = table.game.played if table.game else []
                 for hand, history in zip(played, table.histories(seat), strict=True):
                     assert "secret" not in history
-                    assert verify_game([history])[0]["verified"]
+                    assert verify_game([history])[0].verified
                     for other, row in enumerate(history["seats"]):
                         assert bool(row["cards"]) == can_see_cards(hand, seat, other)
             if not table.hand_in_play:
@@ -197,7 +197,7 @@ def test_secrets_stay_hidden_until_the_game_ends_then_the_whole_chain_verifies(
         assert live.table.status == "finished" and sent >= 2
         histories = live.table.histories(None)
         assert histories and all("secret" in h for h in histories)
-        assert all(r["verified"] and r["complete"] for r in verify_game(histories))
+        assert all(r.verified and r.complete for r in verify_game(histories))
         assert any(c is not None for h in histories for c in h["contributions"])
         assert as_sent.state(live.table, None)["hand"]["secret"] is not None
         await service.stop()

@@ -121,7 +121,7 @@ def test_the_page_and_teenpatti_verify_agree(tmp_path: Path) -> None:
         timeout=120,
     )
     page = json.loads(out.stdout)
-    python = [verify_deal(case["history"]) for case in cases]
+    python = [verify_deal(case["history"]).to_json() for case in cases]
     assert len(page) == len(python)
     for case, ours, theirs in zip(cases, page, python, strict=True):
         assert ours["verified"] == theirs["verified"], (case["history"].get("hand"), ours, theirs)

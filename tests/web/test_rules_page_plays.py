@@ -13,6 +13,7 @@ from typing import Any
 
 from support.page_strings import page_strings
 
+from teenpatti.engine.hand import HandResult
 from teenpatti.engine.history import replay_text
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
@@ -50,5 +51,6 @@ def test_the_show_tie_sentence_holds_under_todays_rules() -> None:
         ("potlimit-show-reaches-limit-ties-share-nepal", True),
     ):
         (outcome,) = replay_text((SCENARIOS / f"{name}.json").read_text(encoding="utf-8"))
-        winners = outcome["pots"][-1]["winners"]
+        assert isinstance(outcome, HandResult), outcome
+        winners = outcome.pots[-1].winners
         assert (len(winners) > 1) == shared, name

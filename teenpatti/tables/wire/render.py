@@ -372,7 +372,9 @@ class Render:
             out["contributions"] = [None if p is None else p.hex() for p in shuffle.parts]
             out["cards_root"] = tree.root
             wild = hand.wild_proof()
-            out["wild_proof"] = None if wild is None else msgspec.convert(wild, Proof)
+            out["wild_proof"] = (
+                None if wild is None else msgspec.convert(wild, Proof, from_attributes=True)
+            )
         return out
 
     def _cards(
@@ -395,6 +397,6 @@ class Render:
         out = shown[seat] = (
             cards_str(cards).split(),
             evaluator.category(cards, wild),
-            UNSET if proofs is None else msgspec.convert(proofs, list[Proof]),
+            UNSET if proofs is None else msgspec.convert(proofs, list[Proof], from_attributes=True),
         )
         return out
