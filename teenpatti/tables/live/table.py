@@ -35,6 +35,7 @@ from ..wire.outgoing import Sink, frame
 from ..wire.render import Render
 from .cluster import ClusterPart
 from .fanout import FanoutPart
+from .outbox import Outbox
 from .presence import PresencePart
 from .reconciler import ReconcilerPart
 from .thinker import ComputersPart
@@ -79,6 +80,8 @@ class Connection:
     reader never slows its table.
     """
 
+    __slots__ = ("dropped", "held", "patches", "queue", "seat", "sink", "token_hash", "writing")
+
     def __init__(
         self,
         seat: int | None,
@@ -98,7 +101,7 @@ class Connection:
         self.token_hash = token_hash
         """The hash of the seat token this socket said hello with: when it no longer holds a
         seat (its person left or was removed) the socket is told and closed."""
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(limit)
+        self.queue = Outbox(limit)
         self.dropped = False
         self.sink = sink
         self.writing = False
