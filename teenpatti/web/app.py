@@ -1,10 +1,16 @@
-"""The ASGI app: :func:`create_app` wires the parts, each in a module of its own:
+"""The ASGI app: :func:`create_app` wires the parts, each in a module of its own, and its lifespan
+opens what they use (the store, the bus, the turn alerts' sender), makes the table service over
+them and starts it, and closes them all again when the app stops, in one place:
 
 - :mod:`~teenpatti.web.lobby`: the lobby's HTTP routes (JSON) and the page;
 - :mod:`~teenpatti.web.session`: one WebSocket per client (the hello, the receive loop, sending);
 - :mod:`~teenpatti.web.operations`: health, readiness and metrics;
 - :mod:`~teenpatti.web.push`: the turn alerts' routes;
-- :mod:`~teenpatti.web.site`: what they share (the service, the limits, HTTP refusals).
+- :mod:`~teenpatti.web.site`: what they share (the service, the limits, HTTP refusals), made by
+  the lifespan and handed to every request and socket in its state.
+
+A test may build the app and run its lifespan itself (Starlette's ``app.router.lifespan_context``)
+to reach the service it made: ``state["site"].service``.
 
 See ``docs/protocol.md``.
 """
@@ -25,10 +31,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..bus.base import Bus
+from ..metrics import Metrics
 from ..push.keep import StoreKeep
 from ..push.sender import PushConfig, Pusher
 from ..store.base import EventStore
 from ..tables.live.service import TableService, Timing
+from ..tables.live.table import LiveTable
 from ..tables.live.time_source import Clock
 from .call import Calls
 from .headers import SecurityHeaders
@@ -40,7 +48,7 @@ from .push import push_routes
 from .reach import Reach
 from .session import send_queued, session_route
 from .shell import shell_routes
-from .site import BODY_SECONDS, MAX_MESSAGE, Site, TableLimits, bearer
+from .site import BODY_SECONDS, MAX_MESSAGE, Site, TableLimits
 
 __all__ = ["MAX_MESSAGE", "TableLimits", "create_app", "send_queued"]
 
@@ -66,7 +74,9 @@ def create_app(
     body_seconds: float = BODY_SECONDS,
 ) -> Starlette:
     """The app over ``store`` (or an async function that opens it when the app starts) and
-    ``bus`` (an async function that opens it; in-process when ``None``).
+    ``bus`` (an async function that opens it when the app starts; in-process when ``None``).
+    Nothing is opened or started until the app's lifespan starts, and the lifespan closes what it
+    opened (the store handed in too) when the app stops.
 
     ``lobby_rate`` limits the requests per client address that name a table, create one or open
     a socket, and ``lookup_misses`` the codes per address that name no table (see
@@ -86,70 +96,49 @@ def create_app(
     :mod:`teenpatti.push`). ``ice`` names the STUN and TURN servers of the tables' voice calls
     (see :mod:`teenpatti.web.ice`; none: the phones of one network still talk to each other).
     A request's body has ``body_seconds`` to arrive, or it is answered ``408 http/timeout``."""
-    service = TableService(store if not callable(store) else _NotOpen(), timing, clock)
-    site = Site(
-        service,
-        reach or Reach(),
-        Lobby(lobby_rate, lookup_misses),
-        tables or TableLimits(),
-        calls=Calls(ice, service.clock.time),
-        body_seconds=body_seconds,
-    )
     rules = rules_served()  # the same for every request: built once
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        if callable(store):
-            service.store = await store()
-        opened = service.store
-        if bus is not None:
-            service.use_bus(await bus())
-        if push is not None:
-            keep = StoreKeep(service.store)
-            config = await push()
-            site.pushers.append(Pusher(config, keep, service.metrics, service.fanout.connected))
-            service.alerts = site.pushers[0]
-        await service.start()
-        site.ready.append(True)
-        freezer = asyncio.create_task(_freeze_every(freeze_every)) if freeze_every else None
-        try:
-            yield
-        finally:
-            if freezer is not None:
-                freezer.cancel()
-            await service.stop()
-            for pusher in site.pushers:
-                await pusher.close()
-            await opened.close()
+    async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Site]]:
+        # Everything the app opens is opened here and closed here, in the reverse order
+        # (whatever fails on the way: what was opened before it is closed).
+        async with contextlib.AsyncExitStack() as opened:
+            events = await store() if callable(store) else store
+            opened.push_async_callback(events.close)
+            metrics = Metrics()
+            pusher = None
+            if push is not None:
+                pusher = Pusher(await push(), StoreKeep(events), metrics, LiveTable.connected)
+                opened.push_async_callback(pusher.close)
+            shared = await bus() if bus is not None else None
+            service = TableService(events, timing, clock, shared, metrics, alerts=pusher)
+            opened.push_async_callback(service.stop)  # (it closes the bus)
+            await service.start()
+            if freeze_every:
+                freezer = asyncio.create_task(_freeze_every(freeze_every))
+                opened.callback(freezer.cancel)
+            site = Site(
+                service,
+                reach or Reach(),
+                Lobby(lobby_rate, lookup_misses),
+                tables or TableLimits(),
+                pusher=pusher,
+                calls=Calls(ice, service.clock.time),
+                body_seconds=body_seconds,
+            )
+            yield {"site": site}  # in every request's and socket's state (site_of)
 
     routes: list[Any] = [
-        *operator_routes(site),
-        *lobby_routes(site, rules, STATIC),
-        session_route(site, message_rate, refusals, hello_timeout),
-        *push_routes(
-            service,
-            lambda: site.pushers[0] if site.pushers else None,
-            look_up=site.look_up,
-            body=site.body,
-            error=lambda code, reason, status: site.error(code, reason, status),
-            same_origin=site.same_origin,
-            bearer=bearer,
-        ),
+        *operator_routes(),
+        *lobby_routes(rules, STATIC),
+        session_route(message_rate, refusals, hello_timeout),
+        *push_routes(),
     ]
     if STATIC.is_dir():
         routes += shell_routes(STATIC)
         routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
     middleware = [Middleware(SecurityHeaders), Middleware(_NoCache)]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
-    app.state.service = service
-    return app
-
-
-class _NotOpen:
-    """Stands for the store until the app's start-up opens it."""
-
-    def __getattr__(self, name: str) -> Any:
-        raise RuntimeError("the event store is opened when the app starts")
+    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
 
 
 class _NoCache:

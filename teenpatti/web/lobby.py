@@ -22,7 +22,7 @@ from . import logs
 from .bodies import Catalogue, Joined, Opened, ServerInfo, TableInfo, answer, encoded, read_join
 from .edge import address_key
 from .limits import Refused
-from .site import Gone, Site, bearer, client_host, status_of
+from .site import Gone, bearer, client_host, site_of, status_of
 
 __all__ = ["lobby_routes", "rules_served"]
 
@@ -44,13 +44,13 @@ def rules_served() -> Catalogue:
     return msgspec.convert(rules, Catalogue)  # the engine's dict, typed once at start
 
 
-def lobby_routes(site: Site, rules: Catalogue, static: Path) -> list[Route]:
-    """The lobby's routes over ``site``; ``rules`` is the catalogue ``/api/rules`` serves,
-    ``static`` the page's folder."""
-    service = site.service
+def lobby_routes(rules: Catalogue, static: Path) -> list[Route]:
+    """The lobby's routes (over the app's :class:`~.site.Site`); ``rules`` is the catalogue
+    ``/api/rules`` serves, ``static`` the page's folder."""
     served = encoded(rules)  # the same bytes for every request
 
     async def create_table(request: Request) -> Response:
+        site = site_of(request)
         if not site.same_origin(request):
             return site.error(
                 "origin/forbidden", "tables are opened from this server's own page", 403
@@ -68,7 +68,7 @@ def lobby_routes(site: Site, rules: Catalogue, static: Path) -> list[Route]:
         if site.live_tables() >= site.caps.per_process:
             return site.error("server/full", "this server has all the tables it can hold", 503)
         try:
-            code, token, seat = await service.create(read_request(await site.body(request)))
+            code, token, seat = await site.service.create(read_request(await site.body(request)))
         except Refusal as error:
             return site.error(error.code, error.reason, status_of(error))
         except Gone:
@@ -82,6 +82,7 @@ def lobby_routes(site: Site, rules: Catalogue, static: Path) -> list[Route]:
         )
 
     async def table_info(request: Request) -> Response:
+        site = site_of(request)
         live = await site.look_up(request)
         if isinstance(live, Response):
             return live
@@ -94,7 +95,7 @@ def lobby_routes(site: Site, rules: Catalogue, static: Path) -> list[Route]:
         seats = [TableSeat(**{k: getattr(row, k) for k in fields}) for row in state.seats]
         # how long the table has stood since its last move (My tables: "waiting 3 h")
         since = live.writer.since
-        waited = round(max(0.0, service.clock.time() - since)) if since else None
+        waited = round(max(0.0, site.service.clock.time() - since)) if since else None
         return answer(
             TableInfo(
                 code=state.code,
@@ -109,6 +110,7 @@ def lobby_routes(site: Site, rules: Catalogue, static: Path) -> list[Route]:
         )
 
     async def join_table(request: Request) -> Response:
+        site = site_of(request)
         if not site.same_origin(request):
             return site.error(
                 "origin/forbidden", "tables are joined from this server's own page", 403
@@ -118,7 +120,7 @@ def lobby_routes(site: Site, rules: Catalogue, static: Path) -> list[Route]:
             return live
         try:
             asked = read_join(await site.body(request))
-            token, seat = await service.join(live.table.code, asked.name, bearer(request))
+            token, seat = await site.service.join(live.table.code, asked.name, bearer(request))
         except Refusal as error:
             return site.error(error.code, error.reason, status_of(error))
         except Gone:
@@ -126,6 +128,7 @@ def lobby_routes(site: Site, rules: Catalogue, static: Path) -> list[Route]:
         return answer(Joined(token=token, seat=seat))
 
     async def hand_histories(request: Request) -> Response:
+        site = site_of(request)
         token = bearer(request)
         live = await site.look_up(request, token)
         if isinstance(live, Response):
@@ -139,7 +142,7 @@ def lobby_routes(site: Site, rules: Catalogue, static: Path) -> list[Route]:
         else:
             return site.error("hands/game", "say which game by its number: 1, 2, ...")
         try:  # a token sent is checked, even where none is needed (a finished game's hands)
-            seat = service.seat_for(live, token)
+            seat = site.service.seat_for(live, token)
         except Refusal as error:
             return site.error(error.code, error.reason, 403)
         if game != table.games_played or table.status == "finished":
@@ -160,6 +163,7 @@ def lobby_routes(site: Site, rules: Catalogue, static: Path) -> list[Route]:
         )
 
     async def qr_code(request: Request) -> Response:
+        site = site_of(request)
         live = await site.look_up(request)
         if isinstance(live, Response):
             return live

@@ -11,7 +11,7 @@ from starlette.routing import Route
 
 from ..metrics import CONTENT_TYPE, NOT_READY
 from ..tables.live.service import TableService
-from .site import Site
+from .site import site_of
 
 __all__ = ["READY_TIMEOUT", "operator_routes"]
 
@@ -19,33 +19,34 @@ READY_TIMEOUT = 2.0
 """How long ``/readyz`` waits for the store and the bus to answer."""
 
 
-def operator_routes(site: Site) -> list[Route]:
-    """The operator's routes over ``site``."""
-    service = site.service
-    metrics = service.metrics
+def operator_routes() -> list[Route]:
+    """The operator's routes (over the app's :class:`~.site.Site`)."""
 
     async def healthz(request: Request) -> Response:
         return JSONResponse({"status": "ok"})
 
     async def readyz(request: Request) -> Response:
+        service = site_of(request).service
         checks: dict[str, str] = {}
         for name, probe in (("store", _ping_store), ("bus", _ping_bus)):
             try:
                 await asyncio.wait_for(probe(service), READY_TIMEOUT)
                 checks[name] = "ok"
-            except Exception as error:  # down, slow or not opened yet: not ready
+            except Exception as error:  # down or slow: not ready
                 checks[name] = f"{type(error).__name__}: {error}"[:200]
-        checks["tables"] = "loaded" if site.ready else "loading"
+        # A request is served only once the app has started (its lifespan made the service,
+        # started it and handed it to every request), so the tables are ready to be loaded.
+        checks["tables"] = "loaded"
         up = all(v in ("ok", "loaded") for v in checks.values())
         if not up:
-            metrics.error(NOT_READY)
+            service.metrics.error(NOT_READY)
         body = {"status": "ready" if up else "not ready", **checks}
         return JSONResponse(
             body | {"live_tables": len(service.tables)}, status_code=200 if up else 503
         )
 
     async def prometheus(request: Request) -> Response:
-        return Response(metrics.render(), media_type=CONTENT_TYPE)
+        return Response(site_of(request).service.metrics.render(), media_type=CONTENT_TYPE)
 
     return [
         Route("/healthz", healthz),

@@ -14,94 +14,81 @@ reach it. Bad input is refused with a stable code (``push/invalid``, ``push/endp
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
 from ..push.sender import Pusher
 from ..push.subscription import parse_subscription
-from ..tables.live.service import TableService
 from ..tables.live.table import LiveTable
 from ..tables.play.errors import Refusal
 from ..tables.play.table import token_hash
 from .bodies import PushKey, Subscribed, answer, read_forget
-from .site import status_of
+from .site import Site, bearer, site_of, status_of
 
 __all__ = ["push_routes"]
 
-Error = Callable[[str, str, int], Response]
 
-
-def push_routes(
-    service: TableService,
-    pusher: Callable[[], Pusher | None],
-    *,
-    look_up: Callable[[Request, str | None], Awaitable[LiveTable | Response]],
-    body: Callable[[Request], Awaitable[Any]],
-    error: Error,
-    same_origin: Callable[[Request], bool],
-    bearer: Callable[[Request], str | None],
-) -> list[Route]:
-    """The routes, over the app's own helpers (its lobby limits, errors and checks)."""
+def push_routes() -> list[Route]:
+    """The routes, over the app's :class:`~.site.Site` (its lobby limits, errors and checks)."""
 
     async def key(request: Request) -> Response:
-        sender = pusher()
-        if sender is None:
-            return error("push/off", "this server sends no turn alerts", 404)
-        return answer(PushKey(key=sender.config.keys.public))
+        site = site_of(request)
+        if site.pusher is None:
+            return site.error("push/off", "this server sends no turn alerts", 404)
+        return answer(PushKey(key=site.pusher.config.keys.public))
 
-    async def holder(request: Request) -> tuple[LiveTable, str, Pusher] | Response:
-        sender = pusher()
+    async def holder(request: Request, site: Site) -> tuple[LiveTable, str, Pusher] | Response:
+        sender = site.pusher
         if sender is None:
-            return error("push/off", "this server sends no turn alerts", 404)
-        if not same_origin(request):
-            return error("origin/forbidden", "alerts are set from this server's own page", 403)
+            return site.error("push/off", "this server sends no turn alerts", 404)
+        if not site.same_origin(request):
+            return site.error("origin/forbidden", "alerts are set from this server's own page", 403)
         token = bearer(request)
-        live = await look_up(request, token)
+        live = await site.look_up(request, token)
         if isinstance(live, Response):
             return live
         if token is None:
-            return error("token/invalid", "send your seat token", 403)
+            return site.error("token/invalid", "send your seat token", 403)
         try:
-            service.seat_for(live, token)
+            site.service.seat_for(live, token)
         except Refusal as refused:
-            return error(refused.code, refused.reason, 403)
+            return site.error(refused.code, refused.reason, 403)
         return live, token_hash(token), sender
 
     async def subscribe(request: Request) -> Response:
-        found = await holder(request)
+        site = site_of(request)
+        found = await holder(request, site)
         if isinstance(found, Response):
             return found
         live, who, sender = found
         if live.table.settings.play != "anytime":
-            return error("push/live", "only play-anytime tables send turn alerts", 409)
+            return site.error("push/live", "only play-anytime tables send turn alerts", 409)
         try:
-            sub = parse_subscription(await body(request), sender.config.hosts)
+            sub = parse_subscription(await site.body(request), sender.config.hosts)
             await sender.keep.add(live.table.table_id, who, sub)
         except Refusal as refused:
-            return error(refused.code, refused.reason, status_of(refused))
+            return site.error(refused.code, refused.reason, status_of(refused))
         except Exception:
-            return error("store/unavailable", "alerts cannot be set now: try again", 503)
+            return site.error("store/unavailable", "alerts cannot be set now: try again", 503)
         return answer(Subscribed(), 201)
 
     async def unsubscribe(request: Request) -> Response:
-        found = await holder(request)
+        site = site_of(request)
+        found = await holder(request, site)
         if isinstance(found, Response):
             return found
         live, who, sender = found
         try:
-            endpoint = read_forget(await body(request)).endpoint
+            endpoint = read_forget(await site.body(request)).endpoint
         except Refusal as refused:
-            return error(refused.code, refused.reason, status_of(refused))
+            return site.error(refused.code, refused.reason, status_of(refused))
         except Exception:  # the client went away while it sent
-            return error("message/incomplete", "the request did not arrive whole", 400)
+            return site.error("message/incomplete", "the request did not arrive whole", 400)
         try:
             await sender.keep.remove(live.table.table_id, who, endpoint)
         except Exception:
-            return error("store/unavailable", "alerts cannot be changed now: try again", 503)
+            return site.error("store/unavailable", "alerts cannot be changed now: try again", 503)
         return Response(status_code=204)
 
     return [

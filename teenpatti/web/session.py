@@ -34,7 +34,7 @@ from . import logs
 from .call import MAX_SIGNAL, Calls
 from .edge import BUDGET, SINK, Budget
 from .limits import Refused
-from .site import MAX_MESSAGE, Site, client_host
+from .site import MAX_MESSAGE, Site, client_host, site_of
 
 __all__ = ["send_queued", "session_route"]
 
@@ -43,22 +43,25 @@ HELLO_FIRST = "say hello first, with your seat token if you have one"
 
 
 def session_route(
-    site: Site, message_rate: tuple[float, float], refusals: int, hello_timeout: float
+    message_rate: tuple[float, float], refusals: int, hello_timeout: float
 ) -> WebSocketRoute:
-    """The socket's route: each socket may send ``message_rate`` messages (a second, burst) and
-    is closed after ``refusals`` refusals; it has ``hello_timeout`` seconds to say hello."""
-    service = site.service
-    metrics = service.metrics
+    """The socket's route (over the app's :class:`Site`): each socket may send ``message_rate``
+    messages (a second, burst) and is closed after ``refusals`` refusals; it has
+    ``hello_timeout`` seconds to say hello."""
 
     async def socket(websocket: WebSocket) -> None:
+        site = site_of(websocket)
+        metrics = site.service.metrics
         await websocket.accept()
         metrics.sockets.inc()
         try:
-            await play(websocket)
+            await play(websocket, site)
         finally:
             metrics.sockets.dec()
 
-    async def play(websocket: WebSocket) -> None:
+    async def play(websocket: WebSocket, site: Site) -> None:
+        service = site.service
+        metrics = service.metrics
         logs.set_table(str(websocket.path_params["code"])[:16])
         budget = websocket.scope.get("extensions", {}).get(BUDGET)
         if not isinstance(budget, Budget):  # under another server than ``teenpatti serve``

@@ -2,9 +2,11 @@
 the way every HTTP refusal is written (``{"error": {"code", "reason"}}``, counted in the
 metrics).
 
-:func:`~teenpatti.web.app.create_app` makes one :class:`Site`; the lobby's routes
-(:mod:`~teenpatti.web.lobby`), the socket's session (:mod:`~teenpatti.web.session`), the
-operator's endpoints (:mod:`~teenpatti.web.operations`) and the turn alerts' routes take it.
+The app's lifespan (:func:`~teenpatti.web.app.create_app`) makes one :class:`Site` when the app
+starts, with everything it opened, and hands it to every request and socket in its state; the
+lobby's routes (:mod:`~teenpatti.web.lobby`), the socket's session (:mod:`~teenpatti.web.session`),
+the operator's endpoints (:mod:`~teenpatti.web.operations`) and the turn alerts' routes
+(:mod:`~teenpatti.web.push`) take it from there (:func:`site_of`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import Response
 from starlette.websockets import WebSocket
 
@@ -38,6 +40,7 @@ __all__ = [
     "error_response",
     "read_body",
     "same_origin",
+    "site_of",
     "status_of",
 ]
 
@@ -59,16 +62,15 @@ class TableLimits:
 
 @dataclass
 class Site:
-    """One app's shared parts."""
+    """One app's shared parts, made when it starts."""
 
     service: TableService
+    """The tables (started: the app's lifespan starts it before any request is served)."""
     reach: Reach
     lobby: Lobby
     caps: TableLimits
-    pushers: list[Pusher] = field(default_factory=list)
-    """The turn alerts' sender, once the app has started (none when alerts are off)."""
-    ready: list[bool] = field(default_factory=list)
-    """Holds ``True`` once the app has started."""
+    pusher: Pusher | None = None
+    """The turn alerts' sender (none when alerts are off)."""
     opened_by: dict[str, list[str]] = field(default_factory=dict)
     """The codes of the tables opened from each client address (its key)."""
     body_seconds: float = BODY_SECONDS
@@ -125,6 +127,13 @@ class Site:
         if not codes:
             self.opened_by.pop(key, None)
         return len(codes)
+
+
+def site_of(connection: HTTPConnection) -> Site:
+    """The app's :class:`Site`, from a request's or a socket's state (where the app's lifespan
+    put it when the app started)."""
+    site: Site = connection.state.site
+    return site
 
 
 def error_response(

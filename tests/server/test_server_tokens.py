@@ -128,11 +128,12 @@ def test_a_stale_token_is_refused_by_every_route(tmp_path: Path) -> None:
     assert not unclassed, f"routes this test does not know: {unclassed}"
 
     async def body() -> None:
+        started = in_loop.Started(app)
         async with (
-            in_loop.serving(app) as (http, ws),
+            in_loop.serving(started) as (http, ws),
             httpx.AsyncClient(base_url=http, timeout=10) as client,
         ):
-            service = app.state.service
+            service = started.site.service
             made = await client.post(
                 "/api/tables",
                 json={"name": "Asha", "seats": 5, "play": "anytime", "late": True},

@@ -1,6 +1,7 @@
 """The app under uvicorn in the test's own event loop, for the tests that look into the server
 while it runs (a clock the test moves, the objects it leaves to the garbage collector): on a
-loopback socket the kernel chose, served until the block ends."""
+loopback socket the kernel chose, served until the block ends. :class:`Started` keeps what the
+app's lifespan made (its ``site``: the service, ...) for a test to look at."""
 
 from __future__ import annotations
 
@@ -11,8 +12,30 @@ from typing import Any
 
 import httpx
 import uvicorn
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from support.server import listening_socket
+from teenpatti.web.site import Site
+
+
+class Started:
+    """An app that keeps the state its lifespan gave when the server started it (what the app
+    hands every request), so a test can reach the :class:`Site` the app made."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.state: dict[str, Any] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            self.state = scope["state"]  # the lifespan's state is put into this very dict
+        await self.app(scope, receive, send)
+
+    @property
+    def site(self) -> Site:
+        """The app's shared parts (once it has started)."""
+        site: Site = self.state["site"]
+        return site
 
 
 @contextlib.asynccontextmanager

@@ -509,22 +509,21 @@ def test_the_rounds_are_counted_on_the_clock_the_app_is_given(tmp_path: Path) ->
     async def body() -> None:
         clock = ManualClock()
         app = create_app(SqliteStore(tmp_path / "s.sqlite3"), timing=TIMING, clock=clock)
-        service: TableService = app.state.service
-        assert service.clock is clock
-        await service.start()
-        live, _ = await started(service)
-        fired = service.clocks.fired.count
-        dealt = asyncio.ensure_future(service.clocks.fired.wait(1))
-        assert not live.table.hand_in_play
-        await clock.advance(TIMING.first_deal)  # the deal's clock fires once
-        assert await dealt == fired + 1 and live.table.hand_in_play
-        rounds = service.reconciler.rounds.count
-        assert rounds >= 1  # the first round runs at once
-        waiting = asyncio.ensure_future(service.reconciler.rounds.wait(2))
-        await clock.advance(TIMING.reconcile_every)
-        assert service.reconciler.rounds.count == rounds + 1 and not waiting.done()
-        await clock.advance(TIMING.reconcile_every)
-        assert await waiting == rounds + 2
-        await service.stop()
+        async with app.router.lifespan_context(app) as state:  # the app makes and starts it
+            service: TableService = state["site"].service
+            assert service.clock is clock
+            live, _ = await started(service)
+            fired = service.clocks.fired.count
+            dealt = asyncio.ensure_future(service.clocks.fired.wait(1))
+            assert not live.table.hand_in_play
+            await clock.advance(TIMING.first_deal)  # the deal's clock fires once
+            assert await dealt == fired + 1 and live.table.hand_in_play
+            rounds = service.reconciler.rounds.count
+            assert rounds >= 1  # the first round runs at once
+            waiting = asyncio.ensure_future(service.reconciler.rounds.wait(2))
+            await clock.advance(TIMING.reconcile_every)
+            assert service.reconciler.rounds.count == rounds + 1 and not waiting.done()
+            await clock.advance(TIMING.reconcile_every)
+            assert await waiting == rounds + 2
 
     run(body)

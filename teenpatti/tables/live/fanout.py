@@ -82,8 +82,7 @@ class Fanout:
 
     def connected(self, live: LiveTable) -> list[bool]:
         """Which seats have a socket open now, in this process or another."""
-        seats = {c.seat for c in live.presence.connections} | live.cluster.remote
-        return [i in seats for i in range(len(live.table.seats))]
+        return live.connected()
 
     def render(self, live: LiveTable, seat: int | None) -> str:
         """The ``state`` message for ``seat``, as JSON text."""

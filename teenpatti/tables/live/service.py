@@ -99,6 +99,7 @@ class TableService:
         clock: Clock | None = None,
         bus: Bus | None = None,
         metrics: Metrics | None = None,
+        alerts: Alerting | None = None,
     ) -> None:
         self.metrics = metrics or Metrics()
         self.metrics.watch_tables(lambda: len(self.tables))
@@ -152,7 +153,7 @@ class TableService:
             purge_every=self.timing.purge_every,
         )
         self._loops: list[asyncio.Task[None]] = []
-        self.alerts: Alerting | None = None
+        self.alerts = alerts
         """Told of every change, and of this process's own appends (turn alerts)."""
 
     # ------------------------------------------------------------------ wiring
@@ -186,10 +187,6 @@ class TableService:
         """The event store."""
         return self.registry.store
 
-    @store.setter
-    def store(self, store: EventStore) -> None:
-        self.registry.store = self.writer.store = store
-
     @property
     def bus(self) -> Bus:
         """The bus shared with other processes."""
@@ -204,12 +201,6 @@ class TableService:
     def tables(self) -> dict[str, LiveTable]:
         """The tables in memory, by code."""
         return self.registry.tables
-
-    def use_bus(self, bus: Bus) -> None:
-        """Share the tables with other processes over ``bus`` (before :meth:`start`)."""
-        self.cluster.bus = bus
-        self.cluster.clustered = not isinstance(bus, MemoryBus)
-        self.registry.owned = not self.cluster.clustered
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
@@ -392,7 +383,7 @@ class TableService:
 
     def connected(self, live: LiveTable) -> list[bool]:
         """Which seats have a socket open now."""
-        return self.fanout.connected(live)
+        return live.connected()
 
     def render(self, live: LiveTable, seat: int | None) -> str:
         """The ``state`` message for ``seat``, as JSON text."""

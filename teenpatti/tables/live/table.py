@@ -176,3 +176,8 @@ class LiveTable:
         self.cluster = ClusterPart(owned=owned)
         self.reconciler = ReconcilerPart()
         self.chat_limit = Limiter()
+
+    def connected(self) -> list[bool]:
+        """Which seats have a socket open now, in this process or another."""
+        seats = {c.seat for c in self.presence.connections} | self.cluster.remote
+        return [i in seats for i in range(len(self.table.seats))]
