@@ -1,6 +1,6 @@
 """Where two features of the table meet (pure: events in, state out): a latecomer watches the
-hand the computer plays for them (no move, no card of it), and a finished game's hands stay
-reachable once the next game starts."""
+hand the computer plays for them (no move, no card of it), one who left comes back to their own
+seat under their name, and a finished game's hands stay reachable once the next game starts."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from test_table import SEED
 
 from teenpatti.tables.play.commands import Move, read
 from teenpatti.tables.play.errors import TableError
+from teenpatti.tables.play.events import Seated
 
 
 def test_a_latecomer_watches_the_hand_the_computer_plays_for_them() -> None:
@@ -35,6 +36,25 @@ def test_a_latecomer_watches_the_hand_the_computer_plays_for_them() -> None:
     histories = table.histories(seat)
     assert all(h["seats"][seat]["cards"] in ("", None) for h in histories)
     finish(log)
+
+
+def test_one_who_left_comes_back_to_their_own_seat_under_their_name() -> None:
+    log = game(people=3, seats=4)  # Host, P1, P2 and the computer's Asha
+    table = log.table
+    log.commit(table.leave_event(1), table.leave_event(2))  # both go: the computer plays on
+    assert [s.token_hash is None for s in table.seats] == [False, True, True, True]
+    back = table.join_event("p2", "t9")  # P2 again, on another phone: seat 1 is free first
+    assert isinstance(back, Seated) and back.seat == 2, back
+    log.commit(back)
+    assert table.seat_of("t9") == 2 and table.seats[2].name == "p2"
+    named = table.join_event("ASHA", "t8")  # a computer's name takes that computer's seat
+    assert isinstance(named, Seated) and named.seat == 3
+    log.commit(named)
+    refused(lambda: table.join_event("P2", "t7"), "name/taken", table)  # held now: not again
+    log.commit(table.join_event("Dipa", "t6"))  # anyone else takes the first free seat
+    assert table.seat_of("t6") == 1
+    finish(log)
+    same_after_replay(log)
 
 
 def test_a_finished_games_hands_stay_reachable_after_the_next_starts() -> None:

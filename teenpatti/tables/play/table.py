@@ -462,7 +462,10 @@ class Table:
         free = [i for i, s in enumerate(self.seats) if s.token_hash is None]
         if not free:
             raise TableError("table/full", "every seat at this table is taken")
-        seat = free[0]
+        # a person who left (or was let back) and comes in again under their name takes their
+        # own seat, as one does who gives a computer's name: that seat's name is theirs
+        key = name_key(name)
+        seat = next((i for i in free if name_key(self.seats[i].name) == key), free[0])
         others = (s for i, s in enumerate(self.seats) if i != seat)
         if any(name_key(s.name) == name_key(name) for s in others):
             raise TableError("name/taken", f"someone at this table is called {name} already")
