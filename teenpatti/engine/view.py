@@ -21,7 +21,7 @@ from .hand import Hand
 from .pots import Pot
 from .rules import Rules
 
-__all__ = ["HandView", "SeatView", "can_see_cards", "own_cards", "view"]
+__all__ = ["HandView", "SeatView", "can_see_cards", "own_cards", "own_key", "view"]
 
 _set = object.__setattr__
 """Sets a field of a frozen view: the hand-written ``__init__`` methods below do what the
@@ -210,6 +210,34 @@ def own_cards(hand: Hand, viewer: int) -> list[int]:
     return [
         s for s, row in enumerate(seats) if row.cards is None and can_see_cards(hand, viewer, s)
     ]
+
+
+def own_key(hand: Hand, viewer: int) -> tuple[object, ...] | None:
+    """What ``viewer``'s view of ``hand`` holds beyond the spectator's (:func:`own_cards` and
+    ``hand.legal_actions(viewer)``) depends on, for a seat whose turn it is not: two equal keys
+    of one hand give equal own cards and equal moves, so a server that kept them for the first
+    need not ask again. ``None`` for the seat to act (its moves depend on every bet).
+
+    A seat waiting for its turn may only look at its cards (when the rules let it) or answer a
+    side show asked of it; what it sees beyond the public rows changes when it looks, when a
+    side show is settled and when the hand ends.
+
+    >>> from teenpatti.engine import Hand, Rules
+    >>> hand = Hand(Rules(), [100, 100, 100], 0, seed=bytes(32))
+    >>> own_key(hand, hand.to_act) is None, own_key(hand, 0) == own_key(hand, 0)
+    (True, True)
+    """
+    pending = hand.side_show
+    if pending is None and hand.to_act == viewer and not hand.finished:
+        return None
+    return (
+        hand.finished,
+        pending,
+        len(hand.side_shows),
+        tuple(hand.shown),
+        hand.live[viewer],
+        hand.seen[viewer],
+    )
 
 
 def view(hand: Hand, viewer: int | None = None) -> HandView:

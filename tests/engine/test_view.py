@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
 
 from teenpatti.engine import Hand, Rules, parse_cards, view
 from teenpatti.engine.actions import ActionKind
-from teenpatti.engine.view import _PUBLIC, own_cards
+from teenpatti.engine.view import _PUBLIC, own_cards, own_key
 
 PAIR = "Kh Ks 5s"
 SEQ = "9c 8d 7h"
@@ -193,27 +193,36 @@ def test_view_of_a_seat_that_does_not_exist() -> None:
         view(hand, -1)
 
 
+def played(preset: str, tag: bytes, hands: int, anyone: bool = False) -> Iterator[Hand]:
+    """Each state of ``hands`` random five-seat hands at ``preset``, move by move (side shows,
+    packs, all ins, showdowns): the one hand, after each move. The moves are the actor's, or
+    with ``anyone`` any seat's (a look out of turn under see-anytime)."""
+    rules = Rules.from_options({"preset": preset})
+    rng = random.Random(tag)
+    for number in range(hands):
+        seed = hashlib.sha256(b"%s/%d" % (tag, number)).digest()
+        hand = Hand(rules, [rng.choice((60, 200, 1000)) for _ in range(5)], number % 5, seed=seed)
+        while True:
+            yield hand
+            if hand.finished:
+                break
+            seats = range(hand.seats) if anyone else [hand.actor]
+            options = [(seat, option) for seat in seats for option in hand.legal_actions(seat)]
+            seat, option = rng.choice(options)
+            hand.apply(option.action(seat))  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("preset", ["nepal", "classic", "club"])
 def test_views_built_move_by_move_equal_views_built_afresh(preset: str) -> None:
     # The rows every viewer sees alike are kept from one move to the next and only the mover's
-    # row is made again; at every move of random hands (side shows, packs, all ins, showdowns)
-    # each seat's view and the spectator's must equal a view built with nothing kept.
-    rules = Rules.from_options({"preset": preset})
-    rng = random.Random(7)
+    # row is made again; at every move of random hands each seat's view and the spectator's
+    # must equal a view built with nothing kept.
     moves = 0
-    for number in range(150):
-        seed = hashlib.sha256(b"views/%d" % number).digest()
-        hand = Hand(rules, [rng.choice((60, 200, 1000)) for _ in range(5)], number % 5, seed=seed)
-        while True:
-            incremental = [view(hand, viewer) for viewer in everyone(hand)]
-            del _PUBLIC[hand]
-            assert incremental == [view(hand, viewer) for viewer in everyone(hand)]
-            if hand.finished:
-                break
-            options = hand.legal_actions()
-            hand.apply(rng.choice(options).action(hand.actor))  # type: ignore[arg-type]
-            view(hand, None)  # the next view after one move starts from the kept rows
-            moves += 1
+    for hand in played(preset, b"views", 150):
+        incremental = [view(hand, viewer) for viewer in everyone(hand)]
+        del _PUBLIC[hand]
+        assert incremental == [view(hand, viewer) for viewer in everyone(hand)]
+        moves += not hand.finished
     assert moves > 500
 
 
@@ -221,25 +230,40 @@ def test_own_cards_are_the_cards_a_seat_sees_beyond_the_spectator() -> None:
     # A server renders the spectator's view once a move and adds, for each seat, only the
     # cards own_cards names: at every move of random hands they must be exactly the rows that
     # seat's view shows and the spectator's does not.
-    rules = Rules.from_options({"preset": "nepal"})
-    rng = random.Random(11)
     named = 0
-    for number in range(60):
-        seed = hashlib.sha256(b"own/%d" % number).digest()
-        hand = Hand(rules, [rng.choice((60, 200, 1000)) for _ in range(5)], number % 5, seed=seed)
-        while True:
-            public = view(hand, None)
-            for viewer in range(hand.seats):
-                seen = view(hand, viewer)
-                beyond = [
-                    s
-                    for s in range(hand.seats)
-                    if seen.seats[s].cards is not None and public.seats[s].cards is None
-                ]
-                assert own_cards(hand, viewer) == beyond
-                named += len(beyond)
-            if hand.finished:
-                break
-            options = hand.legal_actions()
-            hand.apply(rng.choice(options).action(hand.actor))  # type: ignore[arg-type]
+    for hand in played("nepal", b"own", 60):
+        public = view(hand, None)
+        for viewer in range(hand.seats):
+            seen = view(hand, viewer)
+            beyond = [
+                s
+                for s in range(hand.seats)
+                if seen.seats[s].cards is not None and public.seats[s].cards is None
+            ]
+            assert own_cards(hand, viewer) == beyond
+            named += len(beyond)
     assert named > 100
+
+
+@pytest.mark.parametrize("preset", ["nepal", "classic", "club"])
+def test_a_seat_whose_own_key_is_the_same_sees_the_same_beyond_the_spectator(preset: str) -> None:
+    # A server keeps each waiting seat's own cards and moves while own_key says nothing they
+    # depend on moved: at every move of random hands, moves by any seat (a look out of turn
+    # under club's see-anytime, side shows answered, packs, showdowns), a seat whose key equals
+    # the one it had when they were last worked out must see the same cards and moves.
+    kept_for = 0
+    current: Hand | None = None
+    kept: dict[int, tuple[object, list[int], list[Any]]] = {}
+    for hand in played(preset, b"own-key", 120, anyone=True):
+        if hand is not current:  # a new hand: nothing kept
+            current, kept = hand, {}
+        for viewer in range(hand.seats):
+            key = own_key(hand, viewer)
+            now = (own_cards(hand, viewer), hand.legal_actions(viewer))
+            was = kept.get(viewer)
+            if key is not None and was is not None and was[0] == key:
+                assert (was[1], was[2]) == now, (preset, viewer)
+                kept_for += 1
+            else:
+                kept[viewer] = (key, *now)
+    assert kept_for > 1000

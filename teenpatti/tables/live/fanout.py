@@ -4,15 +4,17 @@ The public state is built once per version by the live table's
 :class:`~teenpatti.tables.wire.render.Render` (kept in the fan-out's part of the table,
 :class:`FanoutPart`), as a :class:`~teenpatti.tables.wire.messages.State`;
 what this process adds (the turn's deadline, the time now, who is online) is laid over it here
-(``msgspec.structs.replace``), and each seat's cards are added for that seat only
-(``Render.state_for``, through the engine's view gate).
+(``msgspec.structs.replace``), and each seat's own part (its cards, its moves: ``Render.own``,
+through the engine's view gate) is added for that seat only, when a whole state is sent.
 Each distinct message is encoded once, by msgspec, straight from the structs.
 
 A socket whose client applies patches, and that holds the previous broadcast's state, is sent a
 ``patch`` instead (docs/protocol.md; a :class:`~teenpatti.tables.wire.messages.Patch`): the
 operations from the previous public state to this one, diffed once for every socket, then the few
 that turn its seat's own state (its legal moves, the rows whose cards only it may see) into the
-new one. A socket that holds anything else (it said
+new one; a seat whose own part is the very one it was sent last time (most seats, at most
+moves) gets the shared patch, compared and framed once for them all. A socket that holds
+anything else (it said
 hello or asked for a sync since), or a patch larger than the whole public state, gets the state.
 """
 
@@ -31,6 +33,7 @@ from ..wire import messages
 from ..wire.messages import Append, Delete, Op, Patch, SeatRow, Set, State
 from ..wire.outgoing import Shared
 from ..wire.patch import diff
+from ..wire.render import Own, compose
 from .time_source import Clock
 
 if TYPE_CHECKING:
@@ -51,12 +54,21 @@ the whole state is not larger)."""
 
 @dataclass(eq=False, slots=True)
 class Sent:
-    """One broadcast of a table: its number, the public state it sent and each seat's state
-    (the seats of the sockets it went to)."""
+    """One broadcast of a table: its number, the public state it sent and each seat's own part
+    of its state (the seats of the sockets it went to), their states made when asked."""
 
     serial: int
     public: State
-    states: dict[int | None, State]
+    owns: dict[int | None, Own | None]
+    made: dict[int | None, State]
+    """The seats' states made so far (:meth:`state`)."""
+
+    def state(self, seat: int | None) -> State:
+        """``seat``'s whole state in this broadcast (one of :attr:`owns`)."""
+        out = self.made.get(seat)
+        if out is None:
+            out = self.made[seat] = compose(self.public, seat, self.owns[seat])
+        return out
 
 
 @dataclass(eq=False, slots=True)
@@ -100,9 +112,11 @@ class Fanout:
             return
         started = time.perf_counter()
         public = self._public(live)
-        sent = Sent(next(_serials), public, {})
+        sent = Sent(next(_serials), public, {}, {})
         mine = live.fanout
         before = mine.sent
+        owns = sent.owns
+        render = mine.render
         shared: PublicOps | None = None  # the public operations, and their patch as sent
         messages: dict[tuple[int | None, bool], str] = {}  # each framed once for its sockets
         wanted = False  # whether any socket applies patches (else nothing is kept for them)
@@ -112,14 +126,15 @@ class Fanout:
             if conn is but:
                 continue
             seat = conn.seat
-            state = sent.states.get(seat)
-            if state is None:
-                state = sent.states[seat] = mine.render.state_for(seat, public)
+            if seat in owns:
+                own = owns[seat]
+            else:
+                own = owns[seat] = render.own(seat, public)
             patch = (
                 conn.patches
                 and before is not None
                 and conn.held == before.serial
-                and seat in before.states
+                and seat in before.owns
             )
             message = messages.get((seat, patch))
             if message is None and patch:
@@ -127,9 +142,11 @@ class Fanout:
                 if shared is None:
                     shared = self._shared(before, sent)
                 if shared[1]:
-                    own = self._patch(before, sent, seat, shared[0])
-                    if own is not None:
-                        message = Shared(own)
+                    text = None
+                    if seat is not None and not _unchanged(before, sent, seat, own):
+                        text = self._patch(before, sent, seat, shared[0])
+                    if text is not None:
+                        message = Shared(text)
                     else:  # nothing of its own: the one shared message, framed once
                         message = messages.get((None, True))
                         if message is None:
@@ -137,7 +154,7 @@ class Fanout:
                 else:
                     patch = False
             if message is None:
-                message = Shared(_encode(state).decode())
+                message = Shared(_encode(sent.state(seat)).decode())
             messages[(seat, patch)] = message
             conn.held = sent.serial
             wanted = wanted or conn.patches
@@ -156,10 +173,10 @@ class Fanout:
         return ops, text.decode()
 
     @staticmethod
-    def _patch(before: Sent, sent: Sent, seat: int | None, shared: list[Op]) -> str | None:
+    def _patch(before: Sent, sent: Sent, seat: int, shared: list[Op]) -> str | None:
         """The ``patch`` message for ``seat``: the shared operations, then the seat's own;
         ``None`` when it has none of its own (the shared patch is then its patch)."""
-        ops = [] if seat is None else _own_ops(before, sent, seat, shared)
+        ops = _own_ops(before.state(seat), sent.state(seat), before, sent, shared)
         if not ops:
             return None
         return _encode(_message(before, sent, [*shared, *ops])).decode()
@@ -231,17 +248,24 @@ OWN = ("legal", "out", "rebuy")
 the public state's (and ``you``, the same in all of a seat's states)."""
 
 
-def _own_ops(before: Sent, sent: Sent, seat: int, shared: list[Op]) -> list[Op]:
-    """What turns ``seat``'s previous state, once the shared operations are applied, into its
-    state now. A seat's state differs from the public one only in its own fields (:data:`OWN`)
-    and, in the rows whose cards only it may see (a row that is not the public row object), in
-    the row's cards (:data:`OWN_ROW`): only those are compared.
+def _unchanged(before: Sent, sent: Sent, seat: int, own: Own | None) -> bool:
+    """Whether ``seat``'s own part is the one it was sent in ``before`` (the same objects,
+    rows made from the same public rows) in as many rows: the shared operations went row by
+    row and touched none of its own rows, so it has no operation of its own."""
+    return own is before.owns[seat] and len(before.public.seats) == len(sent.public.seats)
+
+
+def _own_ops(old: State, new: State, before: Sent, sent: Sent, shared: list[Op]) -> list[Op]:
+    """What turns a seat's previous state ``old`` (sent in ``before``), once the shared
+    operations are applied, into its state now (``new``). A seat's state differs from the
+    public one only in its own fields (:data:`OWN`) and, in the rows whose cards only it may
+    see (a row that is not the public row object), in the row's cards (:data:`OWN_ROW`): only
+    those are compared.
 
     A row's other fields are the public row's, so the shared operations bring them to the new
     public row's; an own field ends as the shared operations leave it (the new public row's
     where they set it or the whole row, as it was held where they did not touch it, unknown
     where they changed something inside it: then it is set again)."""
-    old, new = before.states[seat], sent.states[seat]
     out: list[Op] = []
     for key in OWN:
         was, now = getattr(old, key), getattr(new, key)
@@ -255,8 +279,13 @@ def _own_ops(before: Sent, sent: Sent, seat: int, shared: list[Op]) -> list[Op]:
     if new_rows is now_rows and old_rows is was_rows:
         return out  # the seat saw no cards of its own, then or now: its rows are the public ones
     held = len(old_rows)
+    # With as many rows as before, the shared operations went row by row: a row whose public
+    # row is the same object as before was not touched by them.
+    lined = held == len(new_rows)
     for i, row in enumerate(new_rows):
         public = now_rows[i]
+        if i < held and row is old_rows[i] and lined and public is was_rows[i]:
+            continue  # the same row as last time (public or its own), under the same public row
         if row is public and (i >= held or old_rows[i] is was_rows[i]):
             continue  # a public row, then and now
         after = _after(shared, i, held, old_rows[i] if i < held else None, public)

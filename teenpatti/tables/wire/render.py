@@ -20,7 +20,7 @@ and every computer player connected.
 from __future__ import annotations
 
 from operator import is_
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -31,7 +31,7 @@ from ...engine.deck import commitment
 from ...engine.evaluate import Evaluator
 from ...engine.hand import Hand as EngineHand
 from ...engine.pots import Pot, returned
-from ...engine.view import own_cards
+from ...engine.view import own_cards, own_key
 from .messages import (
     HandView,
     Legal,
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from ...engine import Category
     from ..play.table import Seat, Table
 
-__all__ = ["Render"]
+__all__ = ["WATCHING", "Own", "Render", "compose"]
 
 _LEGAL: dict[LegalAction, Legal] = {}
 """Each move on offer as sent, made once (the same move reads the same in every state)."""
@@ -58,6 +58,39 @@ LEGAL_KEPT = 4096
 Cards = tuple["list[str] | None", "Category | None", "list[Proof] | UnsetType"]
 """A row's ``cards``, ``category`` and ``proof``."""
 _HIDDEN: Cards = (None, None, UNSET)
+
+
+class Own(NamedTuple):
+    """What a seat's state holds beyond the public state (:meth:`Render.own`); shared: callers
+    must not change it."""
+
+    rows: list[tuple[int, SeatRow, SeatRow]]
+    """The rows whose cards only this seat may see: ``(seat, the public row, the row with the
+    cards)``."""
+    legal: list[Legal]
+    out: bool | UnsetType
+    rebuy: RebuyOffer | UnsetType
+
+
+WATCHING = Own([], [], UNSET, UNSET)
+"""The own part of a seat that has none: no hand, or a hand it watches (dealt before it sat)."""
+Mine = tuple[object, object, bool, Own]
+"""A seat's own part of its last state with what it was made from (``Render._mine``): the
+hand, its ``own_key``, whether the table was paused."""
+
+
+def compose(public: State, seat: int | None, own: Own | None) -> State:
+    """``seat``'s state from the public state and its own part (:meth:`Render.own`)."""
+    if own is None:
+        return public
+    rows = public.seats
+    if own.rows:
+        rows = list(rows)
+        for s, _, mixed in own.rows:
+            rows[s] = mixed
+    return msgspec.structs.replace(
+        public, you=seat, seats=rows, legal=own.legal, out=own.out, rebuy=own.rebuy
+    )
 
 
 def _row(i: int, s: Seat, **hand: Any) -> SeatRow:
@@ -106,15 +139,16 @@ class Render:
         """Each seat's public row of the last state rendered during a hand, with the hand, the
         engine's view of the seat and the seat it was made from: a row whose three are the same
         objects again is reused, so consecutive states share it (and a patch skips it)."""
-        self._own: dict[tuple[int, int], tuple[SeatRow, Cards, SeatRow]] = {}
-        """For a viewer and a seat whose cards only it may see: the public row and the cards
-        the row last shown to it was made of, and that row (reused while both are the same)."""
         self._facts: tuple[object, bool, dict[str, Any]] = (None, False, {})
         """The hand in play, whether the game was over, and its deal facts (``HandView``'s
         fields)."""
         self._committed: tuple[str | None, str] = (None, "")
         """The next hand's seed and its commitment."""
         self._offered: dict[int, tuple[tuple[LegalAction, ...], list[Legal]]] = {}
+        self._mine: dict[int, Mine] = {}
+        """Each seat's own part of its last state: the hand, its ``own_key``, whether the
+        table was paused, its own rows (with the public rows they were made from) and its
+        moves; kept while the key, the pause and those public rows are the same."""
         """Each seat's moves on offer in its last state, from the engine and as sent: the same
         moves again are the same list, so a patch skips it at once."""
 
@@ -242,45 +276,82 @@ class Render:
 
         Everything else in a view is the same for every viewer, so it is rendered once.
         """
+        return compose(public, seat, self.own(seat, public))
+
+    def own(self, seat: int | None, public: State) -> Own | None:
+        """What ``seat``'s state holds beyond ``public`` (``None`` for a spectator: nothing):
+        the rows whose cards it may see, its moves, and whether it is out of chips. While none
+        of it changed it is the same :class:`Own` object as in the seat's last state, so a
+        patch need not look at it."""
         if seat is None:
-            return public
+            return None
         game = self.table.game
         if game is None or game.hand is None:
-            return msgspec.structs.replace(public, you=seat)
+            return WATCHING
         hand = game.hand
         if self.table.seats[seat].late or not self.table.held_at_deal(seat):
             # A latecomer watches the hand the computer plays for them as a spectator of their
             # seat: no move of it, no card of it (the seat is theirs from the next deal). So
             # does one who sat down after the hand was dealt, even once it is over: its cards
             # (and a side show's) were another holder's.
-            return msgspec.structs.replace(public, you=seat)
+            return WATCHING
         # ``view(hand, seat)`` is the spectator's view (``public``) but for the cards of the
-        # seats ``own_cards`` names and the seat's legal moves: only those are rendered here.
-        own = own_cards(hand, seat)
+        # seats ``own_cards`` names and the seat's legal moves: only those are rendered here,
+        # and only when something they depend on moved (``own_key``: most moves change them
+        # for the mover and the next seat alone); else they are last version's objects again.
         rows = public.seats
-        if own:
-            rows = list(rows)
-            for s in own:
-                row = rows[s]
-                cards = self._cards(hand.cards[s], hand.wild, hand, s)
-                was = self._own.get((seat, s))
-                if was is not None and was[0] is row and was[1] is cards:
-                    rows[s] = was[2]  # as last time: shared, so a patch skips it
-                    continue
-                rows[s] = mixed = msgspec.structs.replace(
-                    row, cards=cards[0], category=cards[1], proof=cards[2]
-                )
-                self._own[(seat, s)] = (row, cards, mixed)
-        legal = () if self.table.paused else hand.legal_actions(seat)
+        paused = self.table.paused
+        key = own_key(hand, seat)
+        mine = self._mine.get(seat)
+        if (
+            key is None
+            or mine is None
+            or mine[0] is not hand
+            or mine[1] != key
+            or mine[2] is not paused
+            or not all([rows[s] is row for s, row, _ in mine[3].rows])
+        ):
+            own = Own(
+                self._own_rows(hand, seat, rows, mine),
+                self._moves_of(hand, seat, paused),
+                UNSET,
+                UNSET,
+            )
+            mine = self._mine[seat] = (hand, key, paused, own)
+        # a seat with chips is offered no rebuy (:meth:`_rebuy_offer` says so at once)
+        held = game.chips[seat] if hand.finished else hand.chips[seat]
+        if held > 0:
+            return mine[3]
+        return Own(mine[3].rows, mine[3].legal, *self._rebuy_offer(seat))
+
+    def _own_rows(
+        self, hand: EngineHand, seat: int, rows: list[SeatRow], mine: Mine | None
+    ) -> list[tuple[int, SeatRow, SeatRow]]:
+        """The rows whose cards only ``seat`` may see, each as ``(s, the public row, the row
+        with the cards)``; one made from the same public row in ``mine`` (the seat's own part
+        last time, of the same hand: the same cards) is reused, so a patch skips it."""
+        kept = (
+            {s: (row, mixed) for s, row, mixed in mine[3].rows} if mine and mine[0] is hand else {}
+        )
+        out = []
+        for s in own_cards(hand, seat):
+            row = rows[s]
+            was = kept.get(s)
+            if was is not None and was[0] is row:
+                out.append((s, row, was[1]))
+                continue
+            cards = self._cards(hand.cards[s], hand.wild, hand, s)
+            mixed = msgspec.structs.replace(row, cards=cards[0], category=cards[1], proof=cards[2])
+            out.append((s, row, mixed))
+        return out
+
+    def _moves_of(self, hand: EngineHand, seat: int, paused: bool) -> list[Legal]:
+        """``seat``'s moves on offer as sent: the same moves as last time are the same list."""
+        legal = () if paused else hand.legal_actions(seat)
         offered = self._offered.get(seat)
         if offered is None or len(offered[0]) != len(legal) or not all(map(is_, offered[0], legal)):
             offered = self._offered[seat] = (tuple(legal), [_legal(a) for a in legal])
-        # a seat with chips is offered no rebuy (:meth:`_rebuy_offer` says so at once)
-        held = game.chips[seat] if hand.finished else hand.chips[seat]
-        out, rebuy = (UNSET, UNSET) if held > 0 else self._rebuy_offer(seat)
-        return msgspec.structs.replace(
-            public, you=seat, seats=rows, legal=offered[1], out=out, rebuy=rebuy
-        )
+        return offered[1]
 
     def _rebuy_offer(self, seat: int) -> tuple[bool | UnsetType, RebuyOffer | UnsetType]:
         """Tell a player out of chips what happens next: ``out`` (true) once they have none,
