@@ -29,12 +29,13 @@ import msgspec
 from msgspec import UNSET, UnsetType
 from starlette.responses import Response
 
+from ..engine.hand import EndedBy
 from ..push.endpoint import ENDPOINT_MAX, PushError
 from ..tables.play.errors import TableError
 from ..tables.play.fault import Fault, typed, value_at
 from ..tables.play.names import clean_name
 from ..tables.play.settings import Settings
-from ..tables.wire.messages import TableSeat
+from ..tables.wire.messages import LoggedMove, Proof, TableSeat
 
 __all__ = [
     "Catalogue",
@@ -42,6 +43,9 @@ __all__ = [
     "ErrorBody",
     "ErrorDetail",
     "Forget",
+    "HandHistory",
+    "HistoryResult",
+    "HistorySeat",
     "Join",
     "Joined",
     "Opened",
@@ -106,6 +110,60 @@ class TableInfo(_Body):
     """The seat whose turn it is in the hand in play."""
     waited: int | None
     """Seconds since the table's last move (``null``: none since this process loaded it)."""
+
+
+class HistorySeat(_Body, omit_defaults=True):
+    """A seat of a hand history: its name, its chips before the boot, the cards this history
+    may show (``""``: none), their proofs while the game is in play, and whether the computer
+    held it as its own at the deal."""
+
+    name: str
+    chips: int
+    cards: str
+    proof: list[Proof] | UnsetType | None = UNSET
+    computer: Literal[True] | UnsetType = UNSET
+
+
+class PotWon(_Body):
+    amount: int
+    winners: list[int]
+
+
+class HistoryResult(_Body, omit_defaults=True):
+    """Where the hand stands at its end (``teenpatti replay`` prints the same)."""
+
+    finished: bool
+    chips: list[int]
+    pot: int
+    pots: list[PotWon] | UnsetType = UNSET
+    ended_by: EndedBy | UnsetType = UNSET
+    to_act: int | UnsetType | None = UNSET
+    stake: int | UnsetType | None = UNSET
+    waiting_for: int | UnsetType = UNSET
+
+
+class HandHistory(_Body, kw_only=True, omit_defaults=True):
+    """``GET /api/tables/{code}/hands`` answers a list of these: one hand in the
+    ``teenpatti-hand/1`` format (docs/hand-history.md), its fair deal's fields as far as this
+    viewer may have them now."""
+
+    format: Literal["teenpatti-hand/1"]
+    hand: int | UnsetType = UNSET
+    rules: dict[str, str | int | bool | None]
+    rules_edition: int
+    dealer: int
+    seats: list[HistorySeat]
+    actions: list[LoggedMove]
+    """Each move as played and what it did, as the state's log of the hand has them."""
+    wild: str | UnsetType = UNSET
+    deck: str | UnsetType = UNSET
+    commitment: str | UnsetType = UNSET
+    seed: str | UnsetType = UNSET
+    contributions: list[str | None] | UnsetType = UNSET
+    cards_root: str | UnsetType = UNSET
+    wild_proof: Proof | UnsetType | None = UNSET
+    secret: str | UnsetType = UNSET
+    result: HistoryResult | UnsetType = UNSET
 
 
 class Forget(_Body):

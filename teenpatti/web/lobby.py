@@ -10,7 +10,7 @@ from pathlib import Path
 import msgspec
 import segno
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
 from ..engine.rules import catalogue
@@ -19,7 +19,17 @@ from ..tables.play.errors import Refusal
 from ..tables.play.settings import HANDS_MAX, read_request
 from ..tables.wire.messages import TableSeat
 from . import logs
-from .bodies import Catalogue, Joined, Opened, ServerInfo, TableInfo, answer, encoded, read_join
+from .bodies import (
+    Catalogue,
+    HandHistory,
+    Joined,
+    Opened,
+    ServerInfo,
+    TableInfo,
+    answer,
+    encoded,
+    read_join,
+)
 from .edge import address_key
 from .limits import Refused
 from .site import Gone, bearer, client_host, site_of, status_of
@@ -158,8 +168,11 @@ def lobby_routes(rules: Catalogue, static: Path) -> list[Route]:
         except Refusal as error:
             return site.error(error.code, error.reason, 404)
         name = "hands.json" if game == table.games_played else f"hands-game-{game}.json"
-        return JSONResponse(
-            hands, headers={"Content-Disposition": f'attachment; filename="{name}"'}
+        typed = msgspec.convert(hands, list[HandHistory])  # the engine's JSON, held to its type
+        return Response(
+            msgspec.json.encode(typed),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
         )
 
     async def qr_code(request: Request) -> Response:

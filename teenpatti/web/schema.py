@@ -28,6 +28,7 @@ from .bodies import (
     Catalogue,
     ErrorBody,
     Forget,
+    HandHistory,
     Join,
     Joined,
     Opened,
@@ -44,7 +45,7 @@ NAME = "lobby.schema.json"
 HANDS = {
     "description": "teenpatti-hand/1 hand histories: see docs/hand-history.md",
     "type": "array",
-    "items": {"type": "object"},
+    "items": {"$ref": "#/$defs/HandHistory"},
 }
 
 ROUTES: dict[str, dict[str, Any]] = {
@@ -64,7 +65,7 @@ no body."""
 
 def schema() -> dict[str, Any]:
     """The schema, as the file holds it."""
-    kinds = [ErrorBody] + [
+    kinds = [ErrorBody, HandHistory] + [
         kind for route in ROUTES.values() for kind in route.values() if isinstance(kind, type)
     ]
     _, defs = msgspec.json.schema_components(kinds, ref_template="#/$defs/{name}")

@@ -313,18 +313,21 @@ class Api:
         """Open a table; returns ``{"code", "token", "seat", "link"}``."""
         response = await self.request("POST", "/api/tables", json_body=body)
         assert response.status_code == 201, response.text
-        return strictly(bodies.Opened, response)
+        opened: dict[str, Any] = strictly(bodies.Opened, response)
+        return opened
 
     async def join(self, code: str, name: str) -> dict[str, Any]:
         """Take a seat; returns ``{"token", "seat"}``."""
         response = await self.request("POST", f"/api/tables/{code}/join", json_body={"name": name})
         assert response.status_code == 200, response.text
-        return strictly(bodies.Joined, response)
+        joined: dict[str, Any] = strictly(bodies.Joined, response)
+        return joined
 
     async def info(self, code: str) -> dict[str, Any]:
         response = await self.request("GET", f"/api/tables/{code}")
         assert response.status_code == 200, response.text
-        return strictly(bodies.TableInfo, response)
+        info: dict[str, Any] = strictly(bodies.TableInfo, response)
+        return info
 
     async def hands(self, code: str, token: str | None = "seated") -> list[dict[str, Any]]:
         """The table's hand histories, asked with a seat token of the table (by default one the
@@ -335,7 +338,11 @@ class Api:
             headers = {"authorization": f"Bearer {token}"} if token else {}
             response = await client.get(f"/api/tables/{code}/hands", headers=headers)
         assert response.status_code == 200, response.text
-        return list(response.json())
+        hands: list[dict[str, Any]] = strictly(list[bodies.HandHistory], response)
+        # the bytes the untyped answer had: JSON as Python writes it, compact, in UTF-8
+        compact = json.dumps(hands, ensure_ascii=False, separators=(",", ":")).encode()
+        assert response.content == compact
+        return hands
 
 
 JSON = "application/json"
@@ -368,15 +375,15 @@ def stored_log(db: Path, code: str) -> list[StoredEvent]:
     return stored(db, log)
 
 
-def strictly(kind: type[msgspec.Struct], response: httpx.Response) -> dict[str, Any]:
+def strictly(kind: Any, response: httpx.Response) -> Any:
     """A lobby answer's body, checked against its type (no key the type does not have, each
     value of its type), as JSON values."""
-    as_sent: dict[str, Any] = response.json()  # a refusal may quote a lone surrogate
+    as_sent = response.json()  # a refusal may quote a lone surrogate
     try:
         typed = msgspec.convert(as_sent, kind)
     except msgspec.ValidationError as error:
-        raise AssertionError(f"{kind.__name__}: {error}: {response.text[:300]}") from None
-    assert msgspec.to_builtins(typed) == as_sent, response.text[:300]
+        raise AssertionError(f"{kind}: {error}: {response.text[:300]}") from None
+    assert json.loads(json.dumps(msgspec.to_builtins(typed))) == as_sent, response.text[:300]
     return as_sent
 
 
