@@ -185,13 +185,12 @@ class Calls:
             if not voice or not self._holds(live, member.conn):
                 del call.members[member.conn]
         roster = tuple(sorted((m.conn.seat or 0, m.n, m.muted) for m in call.members.values()))
-        if roster == call.sent:
-            return
-        call.sent = roster
-        for conn in list(live.presence.connections):
-            if conn.seat is not None:
-                conn.push(self._roster(live, call, conn if conn in call.members else None))
-        if not call.members:
+        if roster != call.sent:
+            call.sent = roster
+            for conn in list(live.presence.connections):
+                if conn.seat is not None:
+                    conn.push(self._roster(live, call, conn if conn in call.members else None))
+        if not call.members:  # also when a socket that no longer counts asked to join
             del self.calls[code]
 
     def _roster(self, live: LiveTable, call: _TableCall, member: Connection | None) -> str:
