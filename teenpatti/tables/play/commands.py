@@ -27,13 +27,14 @@ The refusal's code is ``message/invalid``, or the older code of a field that has
 
 from __future__ import annotations
 
-import re
+import itertools
 from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 
 from .chat import TEXT_MAX, Emoji, Phrase
 from .errors import TableError
+from .fault import fault_of
 
 __all__ = [
     "COMMANDS",
@@ -277,9 +278,6 @@ before commands were typed (clients know them; each path is one command's); any 
 T = TypeVar("T")
 _decoder = msgspec.json.Decoder(AfterHello)
 _any = msgspec.json.Decoder(ClientMessage)  # a lone struct's tag may be left out: not a hello's
-_AT = re.compile(r" - at `\$\.?([^`]*)`$")
-_MISSING = re.compile(r"missing required field `([^`]+)`")
-_EXPECTED = re.compile(r"^Expected `([^`]+)`")
 
 
 class _Kind(msgspec.Struct):
@@ -373,20 +371,14 @@ def _refusal(
     error: msgspec.ValidationError, text: str | bytes | None, kind: Any = None, at: str = ""
 ) -> TableError:
     """The refusal for a message that does not fit: its field's code and a sentence naming it."""
-    message = str(error)
-    where = _AT.search(message)
-    path = where.group(1) if where else ""
-    missing = _MISSING.search(message)
-    if missing:
-        path = f"{path}.{missing.group(1)}" if path else missing.group(1)
-    path = ".".join(p for p in (at, path) if p)
-    path = re.sub(r"\[\d+\].*$", "", path)  # a list's item: the list's own code
+    fault = fault_of(error)
+    steps = list(itertools.takewhile(lambda step: not step.isdigit(), fault.path))
+    path = ".".join([at, *steps] if at else steps)  # a list's item: the list's own code
     if not path:
         return TableError("message/json", "send each message as a JSON object")
     known = FIELD_CODES.get(path)
     if known is None:
-        expected = _EXPECTED.search(message)
-        why = f"expected {_words(expected.group(1))}" if expected else "it is missing"
+        why = f"expected {_words(fault.expected)}" if fault.expected else "it is missing"
         return TableError("message/invalid", f"{path} is not valid: {why}")
     code, reason = known
     if code == "message/unknown":
