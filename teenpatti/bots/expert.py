@@ -15,7 +15,10 @@ every decision (``solver/data/multiway_everywhere.npz``; a build against a popul
 opponents writes ``multiway_population.npz``) or where every other player still in has seen
 (``solver/data/multiway_moves.npz``), as each was learnt
 (:mod:`teenpatti.bots.solver.distill`; :attr:`ExpertBot.multiway`): one lookup after hard's
-decision.
+decision. A second layer, what the strongest exploiter plays instead of ``expert``'s own move
+(``distill --respond``), is read in hands dealt to
+:data:`~teenpatti.bots.solver.distill.RESPONSE_SEATS` (none while no build has beaten the first
+layer alone; :attr:`ExpertBot.respond`).
 
 Everywhere else (the other presets) it asks ``hard`` for its move and then, wherever every
 other player still in has seen, plays each legal move out on deals drawn from what its seat may
@@ -48,7 +51,7 @@ from ..engine.view import HandView
 from ..odds import heads_up_equity
 from .hard import HARD, HardBot
 from .search import Rollouts
-from .solver.distill import SEAT_TABLES, all_others_seen
+from .solver.distill import RESPONSE_SEATS, SEAT_TABLES, all_others_seen
 from .solver.distill import load as load_corrections
 from .solver.game import ACTIONS, State, bucket_of, same_betting
 from .solver.multiway import MOVES as MULTIWAY_MOVES
@@ -188,6 +191,12 @@ class ExpertBot(HardBot):
     was found offline to prefer in its information set (``solver.distill``), in place of the
     search itself."""
 
+    respond = True
+    """In hands dealt to :data:`~teenpatti.bots.solver.distill.RESPONSE_SEATS`: the move after
+    the first corrections, or the second layer's (``solver/data/multiway_response.npz``):
+    what the strongest exploiter was found to play instead in its information set when every
+    other seat is ``expert`` (the next round of the response loop, ``distill --respond``)."""
+
     def decide(self, view: HandView) -> Action:
         """A move drawn from the solved table, or hard's move improved by the rollout search
         (or by its offline table of corrections, at three to six seats of our table) where the
@@ -200,7 +209,8 @@ class ExpertBot(HardBot):
             which = SEAT_TABLES.get(dealt, "seen")
             corrections = load_corrections(which)
             if corrections is not None:
-                return self._corrected(view, corrections, which != "seen", dealt in GUARDED_SEATS)
+                move = self._corrected(view, corrections, which != "seen", dealt in GUARDED_SEATS)
+                return self._responded(view, move) if dealt in RESPONSE_SEATS else move
         base = super().decide(view)
         if self.search is None or view.actor != view.viewer or _blind_opponent(view):
             return base
@@ -286,14 +296,29 @@ class ExpertBot(HardBot):
             return base
         if not everywhere and _blind_opponent(view):
             return base
+        return self._looked_up(view, corrections, base)
+
+    def _responded(self, view: HandView, move: Action) -> Action:
+        """``move``, or the second layer's move for it in its information set (an answer to a
+        side show included), unless the opponent model marks somebody."""
+        seat = view.viewer
+        if not self.respond or seat is None or view.actor != seat:
+            return move
+        if move.kind not in _MULTIWAY_KINDS:
+            return move
+        table = load_corrections("response")
+        return move if table is None else self._looked_up(view, table, move)
+
+    def _looked_up(self, view: HandView, table: npt.NDArray[np.int8], move: Action) -> Action:
+        """``move``, or the move ``table`` names for it in the viewer's information set (where
+        it names one and offers it), unless the opponent model marks somebody."""
+        seat = view.viewer
+        assert seat is not None, "a spectator does not act"
         key = multiway_key(view)
         if key is None or (self.exploits and self._exploitable(view)):
-            return base
-        move = int(corrections[key, _MULTIWAY_KINDS.index(base.kind)])
-        if move < 0:
-            return base
-        legal = {a.kind: a for a in view.legal_actions}
-        option = legal.get(_MULTIWAY_KINDS[move])
-        if option is None:
-            return base
-        return option.action(seat)
+            return move
+        other = int(table[key, _MULTIWAY_KINDS.index(move.kind)])
+        if other < 0:
+            return move
+        option = {a.kind: a for a in view.legal_actions}.get(_MULTIWAY_KINDS[other])
+        return move if option is None else option.action(seat)

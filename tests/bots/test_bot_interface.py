@@ -46,6 +46,7 @@ OWN_MODULES = {
     "teenpatti.bots.base",
     "teenpatti.bots.strategy",
     "teenpatti.bots.hard",
+    "teenpatti.bots.expert",
     "teenpatti.bots.model",
     "teenpatti.bots.search",
     "teenpatti.bots.solver.game",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,7 +11,8 @@ import pytest
 from teenpatti.bots import expert as expert_module
 from teenpatti.bots.expert import ExpertBot
 from teenpatti.bots.hard import HardBot
-from teenpatti.bots.solver.distill import GROUPS, Sums, corrections, group_of
+from teenpatti.bots.search import Rollouts
+from teenpatti.bots.solver.distill import GROUPS, Sums, combined, corrections, group_of
 from teenpatti.bots.solver.multiway import (
     CHAAL,
     KEYS,
@@ -163,3 +165,65 @@ def test_the_expert_plays_hards_move_or_its_correction(
                 same += 1
             hand.apply(hard)
     assert changed > 10 and (same > 10 or everywhere)
+
+
+def test_the_expert_answers_its_own_exploiter_at_the_response_seats(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In deals of the response seats (three here), the move after the first corrections is
+    replaced by the second layer's (``distill --respond``) wherever that names one for it, an
+    answer to a side show included; at four seats, and with ``respond`` off, the second layer is
+    not read."""
+    monkeypatch.setattr(expert_module, "RESPONSE_SEATS", frozenset({3}))
+    rules = Rules()
+    none = np.full((KEYS, len(MOVES)), -1, dtype=np.int8)
+    layer = np.full((KEYS, len(MOVES)), PACK, dtype=np.int8)  # pack instead of anything
+    layer[:, MOVES.index("accept")] = MOVES.index("decline")  # and decline every side show
+    monkeypatch.setattr(
+        expert_module, "load_corrections", lambda which: layer if which == "response" else none
+    )
+    changed = answers = kept = 0
+    for seats in (3, 4):
+        for number in range(20):
+            seed = random.Random(number).randbytes(32)
+            hand = Hand(rules, [rules.starting_chips] * seats, dealer=number % seats, seed=seed)
+            while not hand.finished:
+                seat = hand.actor
+                assert seat is not None
+                v = view(hand, seat)
+                plain = ExpertBot(number)
+                plain.respond = False
+                first = plain.decide(v)
+                move = ExpertBot(number).decide(v)
+                layered = seats == 3 and first.kind.value in MOVES
+                if layered and any(a.kind is ActionKind.PACK for a in v.legal_actions):
+                    assert move.kind is ActionKind.PACK
+                    changed += first.kind is not ActionKind.PACK
+                elif layered and first.kind is ActionKind.ACCEPT:
+                    assert move.kind is ActionKind.DECLINE
+                    answers += 1
+                else:
+                    assert move == first
+                    kept += 1
+                hand.apply(first)
+    assert changed > 10 and kept > 10 and answers > 0
+
+
+@pytest.mark.slow
+def test_a_respond_build_searches_the_experts_own_decisions(tmp_path: Path) -> None:
+    """A ``--respond`` build plays ``expert`` against itself and counts a position at its
+    decisions in every seat, its answers to side shows included, against ``expert``'s own move;
+    its state goes on from the file and is not combined with a build of another kind."""
+    sums = Sums(seed=3, respond=True)
+    search = Rollouts(samples=2)
+    while sums.hands < 3:
+        sums.add_hand(search)
+    assert sums.everywhere and sums.positions == int(sums.count.sum()) > 3
+    path = tmp_path / "respond.npz"
+    sums.save(path)
+    again = Sums.resume(path)
+    assert again.respond and again.positions == sums.positions
+    plain = tmp_path / "plain.npz"
+    Sums(seed=3).save(plain)
+    with pytest.raises(ValueError):
+        combined([path, plain])

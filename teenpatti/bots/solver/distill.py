@@ -26,6 +26,14 @@ response to the mix, learnt as corrections to ``hard`` (one round of a policy-sp
 loop; ``expert`` as shipped is in the mix, so the next round answers the corrections made by
 this one). Its table is ``data/multiway_population.npz``.
 
+With ``--respond`` a build is the next round of that loop against ``expert`` itself: hands of
+``expert`` as shipped (without this table) against itself at the table sizes of
+:data:`RESPONSE_SEATS`; at every decision of every seat (a side show's answer included) the
+rollouts play ``expert`` in every seat, the others' hands drawn by Bayes on ``expert``'s own
+moves: the search ``bench/exploit.py``'s strongest exploiter makes against it. What that
+exploiter would play instead of ``expert``'s move is learnt, per set and ``expert``'s move, as
+a second layer of corrections (``data/multiway_response.npz``), applied after the first.
+
 Build: ``python -m teenpatti.bots.solver.distill --positions 20000 --state PATH --out PATH``
 (``--state`` keeps the sums and goes on from them, so the build can stop and go on; builds with
 other ``--seed`` values deal other hands, and ``--combine STATE STATE ... --out PATH`` writes
@@ -53,7 +61,16 @@ from ..hard import HardBot
 from ..search import Rollouts, candidates
 from .multiway import KEYS, MOVES, multiway_key
 
-__all__ = ["FOLDER", "POPULATION", "SEAT_TABLES", "Sums", "Z", "corrections", "load"]
+__all__ = [
+    "FOLDER",
+    "POPULATION",
+    "RESPONSE_SEATS",
+    "SEAT_TABLES",
+    "Sums",
+    "Z",
+    "corrections",
+    "load",
+]
 
 KINDS = tuple(ActionKind(m) for m in MOVES)
 NM = len(MOVES)
@@ -82,6 +99,24 @@ POPULATION_SEATS = (3, 3, 4, 5, 6)
 friends and the computer, or one person and two computers)."""
 
 
+RESPONSE_BUILD_SEATS = (3, 6)
+"""The table sizes a ``--respond`` build deals to."""
+RESPONSE_SEATS: frozenset[int] = frozenset()
+"""The deals (players dealt in) where ``expert`` plays the second layer learnt by a
+``--respond`` build (``data/multiway_response.npz``) over its first corrections: none yet. The
+first build (5,437 positions at three and six seats) left the strongest exploiter more at three
+seats than the first corrections alone (docs/bots.md, section 8), so no table is shipped."""
+
+
+def _unresponsive_expert(seed: int) -> DecidesActions:
+    """``expert`` without the second layer: the policy a ``--respond`` build answers."""
+    from ..expert import ExpertBot  # the expert reads this module's tables
+
+    bot = ExpertBot(seed)
+    bot.respond = False
+    return bot
+
+
 def all_others_seen(v: HandView) -> bool:
     """Whether every other player still in has seen (where ``expert`` searches)."""
     return all(s.seen for s in v.seats if s.dealt and not s.packed and s.seat != v.viewer)
@@ -90,12 +125,20 @@ def all_others_seen(v: HandView) -> bool:
 class Sums:
     """Per information set, hard's move and another move: the rollouts' gain, summed."""
 
-    def __init__(self, seed: int = 1, everywhere: bool = False, population: bool = False) -> None:
-        self.everywhere = everywhere or population
+    def __init__(
+        self,
+        seed: int = 1,
+        everywhere: bool = False,
+        population: bool = False,
+        respond: bool = False,
+    ) -> None:
+        self.everywhere = everywhere or population or respond
         """Search every decision of the multiway game, not only where all the others have
         seen."""
         self.population = population
         """Play against :data:`POPULATION`, each seat's own policy in the rollouts."""
+        self.respond = respond
+        """Play ``expert`` against itself and learn the exploiter's answer to its moves."""
         self.total = np.zeros((KEYS, NM, NM), dtype=np.float64)
         self.squares = np.zeros((KEYS, NM, NM), dtype=np.float64)
         self.count = np.zeros((KEYS, NM), dtype=np.int64)
@@ -109,7 +152,10 @@ class Sums:
         rng = random.Random(f"distill/{self.seed}/{self.hands}")
         self.hands += 1
         rules = Rules()
-        if self.population:
+        if self.respond:
+            seats = rng.choice(RESPONSE_BUILD_SEATS)
+            names = ["expert"] * seats
+        elif self.population:
             seats = rng.choice(POPULATION_SEATS)
             names = rng.choices(list(POPULATION), list(POPULATION.values()), k=seats)
             names[rng.randrange(seats)] = "hard"
@@ -120,10 +166,20 @@ class Sums:
             rules, [rules.starting_chips] * seats, rng.randrange(seats), seed=rng.randbytes(32)
         )
         bots: list[DecidesActions] = [
-            HardBot(rng.randrange(2**32)) if n == "hard" else load_bot(n, rng.randrange(2**32))
+            _unresponsive_expert(rng.randrange(2**32))
+            if self.respond
+            else HardBot(rng.randrange(2**32))
+            if n == "hard"
+            else load_bot(n, rng.randrange(2**32))
             for n in names
         ]
-        if self.population:
+        if self.respond:
+            search = Rollouts(
+                samples=search.samples,
+                seats=lambda _, s: _unresponsive_expert(s),
+                posterior=True,
+            )
+        elif self.population:
             search = Rollouts(
                 samples=search.samples,
                 seats=lambda seat, s: load_bot(names[seat], s),
@@ -134,7 +190,9 @@ class Sums:
             assert seat is not None
             v = view(hand, seat)
             move = bots[seat].decide(v)
-            key = multiway_key(v) if hand.side_show is None and names[seat] == "hard" else None
+            ours = names[seat] == "hard" or self.respond
+            answer = hand.side_show is not None and not self.respond
+            key = multiway_key(v) if ours and not answer else None
             searched = self.everywhere or all_others_seen(v)
             if key is not None and move.kind in KINDS and searched and v.you is not None:
                 moves = candidates(v)
@@ -174,6 +232,7 @@ class Sums:
             seed=np.int64(self.seed),
             everywhere=np.bool_(self.everywhere),
             population=np.bool_(self.population),
+            respond=np.bool_(self.respond),
         )
 
     @classmethod
@@ -183,6 +242,7 @@ class Sums:
                 int(f["seed"]),
                 bool(f["everywhere"]) if "everywhere" in f else False,
                 bool(f["population"]) if "population" in f else False,
+                bool(f["respond"]) if "respond" in f else False,
             )
             s.total, s.squares, s.count = f["total"], f["squares"], f["count"]
             s.hands, s.positions = int(f["hands"]), int(f["positions"])
@@ -194,7 +254,11 @@ def combined(paths: list[Path]) -> Sums:
     out = Sums.resume(paths[0])
     for path in paths[1:]:
         more = Sums.resume(path)
-        if (more.everywhere, more.population) != (out.everywhere, out.population):
+        if (more.everywhere, more.population, more.respond) != (
+            out.everywhere,
+            out.population,
+            out.respond,
+        ):
             raise ValueError(f"{path} searched other decisions than {paths[0]}")
         out.total += more.total
         out.squares += more.squares
@@ -258,10 +322,11 @@ TABLES = {
     "seen": "multiway_moves.npz",
     "everywhere": "multiway_everywhere.npz",
     "population": "multiway_population.npz",
+    "response": "multiway_response.npz",
 }
 """The shipped tables: learnt against ``hard`` where all the others still in have seen, against
-``hard`` at every decision, and against the population (:data:`POPULATION`) at every
-decision."""
+``hard`` at every decision, against the population (:data:`POPULATION`) at every
+decision, and the second layer: the exploiter's answer to ``expert`` (``--respond``)."""
 SEAT_TABLES: dict[int, str] = {3: "everywhere", 4: "seen", 5: "seen", 6: "everywhere"}
 """The table ``expert`` plays in a hand dealt to so many players (the one learnt where all the
 others have seen is used only there; the others at every decision). Chosen by the strongest
@@ -287,6 +352,7 @@ def _write(path: Path, table: npt.NDArray[np.int8], sums: Sums) -> None:
         positions=np.int64(sums.positions),
         everywhere=np.bool_(sums.everywhere),
         population=np.bool_(sums.population),
+        respond=np.bool_(sums.respond),
     )
 
 
@@ -308,6 +374,11 @@ def main(argv: list[str] | None = None) -> None:
         help="play against the population of opponents, not hard alone (a new build)",
     )
     parser.add_argument(
+        "--respond",
+        action="store_true",
+        help="play expert against itself and learn the exploiter's answer (a new build)",
+    )
+    parser.add_argument(
         "--combine", type=Path, nargs="*", default=None, help="write --out from these states"
     )
     args = parser.parse_args(argv)
@@ -322,7 +393,7 @@ def main(argv: list[str] | None = None) -> None:
     sums = (
         Sums.resume(args.state)
         if args.state.exists()
-        else Sums(args.seed, args.everywhere, args.population)
+        else Sums(args.seed, args.everywhere, args.population, args.respond)
     )
     search = Rollouts()
     started = time.process_time()
