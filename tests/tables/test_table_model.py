@@ -149,6 +149,17 @@ class TableModel(RuleBasedStateMachine):
         """The known faults met in this example (``KNOWN``)."""
         self.late_seen: dict[int, int] = {}
         """Each latecomer's seat and the hand being played when they sat down."""
+        self.dealt: dict[tuple[int, int], tuple[str | None, ...]] = {}
+        """Who held each seat (a token's hash, ``None`` for the computer) when each hand was
+        dealt, by game and hand: the model's own record, seen as each version is applied."""
+        writer = self.service.writer
+        told = writer._applied
+
+        def applied(live: LiveTable, version: Any) -> None:
+            told(live, version)
+            self.saw(live.table)
+
+        writer._applied = applied
 
     async def _service(self) -> TableService:
         return TableService(self.store, TIMING, self.clock)
@@ -177,6 +188,15 @@ class TableModel(RuleBasedStateMachine):
     @property
     def table(self) -> Table:
         return self.live.table
+
+    def saw(self, table: Table) -> None:
+        """A version was applied: if it dealt a hand, note who holds each seat now."""
+        game = table.game
+        if game is None or game.hand is None:
+            return
+        key = (table.games_played, game.hand_number)
+        if key not in self.dealt:
+            self.dealt[key] = tuple(seat.token_hash for seat in table.seats)
 
     def fault(self, known: str, ok: bool, what: str) -> None:
         """Check ``ok``, a check of the known fault ``known``: while it is known, a failure is
@@ -466,10 +486,12 @@ class TableModel(RuleBasedStateMachine):
         self.offered_only_to_who_may_act(states)
         self.chips_conserved()
         for viewer, state in states.items():
-            self.cards_gated(state, viewer, now=True)
+            holder = None if viewer is None else table.seats[viewer].token_hash
+            self.cards_gated(state, viewer, holder)
         for socket in self.sockets:
+            holder = None if socket.token is None else token_hash(socket.token)
             for state in socket.got[-3:]:
-                self.cards_gated(state, state["you"])
+                self.cards_gated(state, state["you"], holder)
         self.gone_tokens_open_nothing()
         self.log_replays()
         self.hands_reachable()
@@ -508,10 +530,11 @@ class TableModel(RuleBasedStateMachine):
             held = sum(game.chips)
         assert held == expected, (held, expected)
 
-    def cards_gated(self, state: dict[str, Any], you: int | None, now: bool = False) -> None:
-        """No card ``you`` may not see; ``now``: ``state`` is of the table's present version, so
-        who held each seat at the deal (the fold's record) can be asked too: one who sat down
-        since sees that hand as a spectator, even once it is over."""
+    def cards_gated(self, state: dict[str, Any], you: int | None, holder: str | None) -> None:
+        """No card ``you`` may not see, ``holder`` being the hash of the token that holds the
+        seat ``you`` for this state (``None``: the computer's, or a spectator): unless they held
+        it when the hand in view was dealt (the model's own record), they see that hand as a
+        spectator, even once it is over (one who sat down since, by any token)."""
         hand = state["hand"]
         if state["status"] != "finished" and hand is not None:
             assert hand["secret"] is None, "a secret before the game's end"
@@ -519,9 +542,9 @@ class TableModel(RuleBasedStateMachine):
             assert all(row.get("cards") is None for row in state["seats"])
             return
         late = you is not None and state["seats"][you].get("late", False)
-        if now and you is not None and not late:
-            held = self.table.holders.get(hand["number"], ())
-            late = you < len(held) and held[you] != self.table.seats[you].token_hash
+        if you is not None and not late:
+            held = self.dealt.get((state.get("game", 1), hand["number"]), ())
+            late = you < len(held) and held[you] != holder
         for row in state["seats"]:
             seat = row["seat"]
             shown = row["cards"] is not None
