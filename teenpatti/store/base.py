@@ -157,6 +157,11 @@ class EventStore(Protocol):
         """Record the alert ``key`` as sent; ``True`` if this caller was the first."""
         ...
 
+    async def push_claims(self, table_id: str) -> list[str]:
+        """The keys of the alerts claimed at the table, oldest first (what an operator looks
+        at to see which changes were alerted, once each)."""
+        ...
+
     async def close(self) -> None:
         """Release the connection."""
         ...

@@ -263,6 +263,14 @@ class PostgresStore:
             )
         return bool(status == "INSERT 0 1")
 
+    async def push_claims(self, table_id: str) -> list[str]:
+        """The alerts claimed at the table, oldest first."""
+        async with self.pool.acquire(timeout=CONNECT_TIMEOUT) as conn:
+            rows = await conn.fetch(
+                "SELECT key FROM push_alerts WHERE table_id = $1 ORDER BY at, key", table_id
+            )
+        return [r["key"] for r in rows]
+
     async def close(self) -> None:
         """Close the pool."""
         await self.pool.close()

@@ -405,6 +405,13 @@ class SqliteStore:
 
         return bool(await self._write(run))
 
+    async def push_claims(self, table_id: str) -> list[str]:
+        """The alerts claimed at the table, oldest first."""
+        rows = self._read(
+            "SELECT key FROM push_alerts WHERE table_id = ? ORDER BY at, key", (table_id,)
+        )
+        return [row[0] for row in rows]
+
     # ------------------------------------------------------------------ reads
     def _read(self, sql: str, args: Any = ()) -> list[Any]:
         with self._lock if self._shared else contextlib.nullcontext():

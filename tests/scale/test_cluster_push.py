@@ -9,13 +9,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import httpx
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from support.cluster import FAST, Client, Server
 from support.push_service import PushService, running
+
+from teenpatti.store.postgres import PostgresStore
 
 Run = Callable[..., Any]
 MakeClient = Callable[..., Client]
@@ -28,14 +29,15 @@ def push_service() -> Iterator[PushService]:
         yield service
 
 
-async def claims(pg_url: str) -> list[str]:
-    conn = await asyncpg.connect(pg_url)
+async def claims(pg_url: str, code: str) -> list[str]:
+    """The kinds of the alerts claimed at table ``code``, through the store's own API."""
+    store = await PostgresStore.open(pg_url, max_size=1)
     try:
-        return sorted(
-            r["key"].split(":")[0] for r in await conn.fetch("SELECT key FROM push_alerts")
-        )
+        found = await store.find(code)
+        assert found is not None, code
+        return sorted(key.split(":")[0] for key in await store.push_claims(found.table_id))
     finally:
-        await conn.close()
+        await store.close()
 
 
 def test_two_processes_alert_each_change_once(
@@ -97,7 +99,7 @@ def test_two_processes_alert_each_change_once(
         {"kind": "start", **table},
         {"kind": "turn", **table},
     ]
-    assert arun(claims(pg_url), 10) == ["join", "start", "turn", "turn"]
+    assert arun(claims(pg_url, code), 10) == ["join", "start", "turn", "turn"]
 
 
 async def subscribe(srv: Server, code: str, token: str, body: Any) -> httpx.Response:

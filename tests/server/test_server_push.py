@@ -7,7 +7,6 @@ push service never holds up a move."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,7 +15,10 @@ from typing import Any
 import httpx
 import pytest
 from support.push_service import Phone, PushService, b64, running, unb64
-from support.server import FAST, Client, Server, refusing_socket
+from support.server import FAST, Client, Server, refusing_socket, stored
+
+from teenpatti.store.sqlite import SqliteStore
+from teenpatti.tables.play.table import token_hash
 
 MakeClient = Callable[..., Client]
 Run = Callable[..., Any]
@@ -53,12 +55,18 @@ async def act(client: Client, token: str, do: str, until: Callable[[dict[str, An
     await client.close()
 
 
-def kept(srv: Server, table: str) -> int:
-    conn = sqlite3.connect(f"file:{srv.data / 'teenpatti.sqlite3'}?mode=ro", uri=True, timeout=5)
-    try:
-        return int(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
-    finally:
-        conn.close()
+def kept(srv: Server, code: str, tokens: list[str]) -> tuple[int, list[str]]:
+    """What the server's store keeps of table ``code``'s turn alerts, through its own API: how
+    many subscriptions the holders of ``tokens`` have, and the alerts claimed, oldest first."""
+
+    async def read(store: SqliteStore) -> tuple[int, list[str]]:
+        found = await store.find(code)
+        assert found is not None, code
+        holders = [token_hash(token) for token in tokens]
+        subscriptions = await store.push_subscriptions(found.table_id, holders)
+        return len(subscriptions), await store.push_claims(found.table_id)
+
+    return stored(srv.data / "teenpatti.sqlite3", read)
 
 
 def metric(srv: Server, outcome: str) -> float:
@@ -98,7 +106,7 @@ def test_alerts_through_a_game_and_a_restart(
         )
         return code, host, guest
 
-    code, host, _guest = arun(first(), 30)
+    code, host, guest = arun(first(), 30)
     push_service.wait(lambda: len(push_service.received) == 4)
     srv.restart()  # nothing is alerted again
     push_service.server_key = httpx.get(srv.http + "/api/push").json()["key"]
@@ -128,8 +136,10 @@ def test_alerts_through_a_game_and_a_restart(
         {"kind": "start", **table},
         {"kind": "turn", **table},
     ]
-    assert kept(srv, "push_subscriptions") == 2
-    assert kept(srv, "push_alerts") == 5  # each alert's claim: join, start, two turns, end
+    subscriptions, claims = kept(srv, code, [host["token"], guest["token"]])
+    assert subscriptions == 2
+    # each alert's claim, once: join, start, two turns, end
+    assert sorted(key.split(":")[0] for key in claims) == ["end", "join", "start", "turn", "turn"]
 
 
 def test_bad_subscriptions_are_refused_and_keep_nothing(
@@ -187,7 +197,7 @@ def test_bad_subscriptions_are_refused_and_keep_nothing(
         # The one good subscription is kept, once however often it is sent; then forgotten.
         for _ in range(2):
             assert (await subscribe(srv, code, token, good.subscription())).status_code == 201
-        assert kept(srv, "push_subscriptions") == 1
+        assert kept(srv, code, [token])[0] == 1
         async with httpx.AsyncClient(base_url=srv.http, timeout=10) as http:
             reply = await http.request(
                 "DELETE",
@@ -196,7 +206,7 @@ def test_bad_subscriptions_are_refused_and_keep_nothing(
                 headers={"authorization": f"Bearer {token}"},
             )
         assert reply.status_code == 204
-        assert kept(srv, "push_subscriptions") == 0
+        assert kept(srv, code, [token])[0] == 0
 
     arun(body(), 30)
     srv.assert_healthy()
@@ -219,6 +229,7 @@ def test_a_slow_dead_or_gone_push_service_never_holds_a_move(
     down = Phone("down", f"http://127.0.0.1:{closed}")
 
     codes: list[str] = []
+    tokens: list[str] = []
 
     async def body() -> None:
         host = await srv.api.create(name="Asha", preset="duo", seats=2, hands=10)
@@ -230,6 +241,7 @@ def test_a_slow_dead_or_gone_push_service_never_holds_a_move(
         me = ws(srv, code, 0, "asha")
         await me.hello(host["token"])
         guest = await srv.api.join(code, "Bikash")
+        tokens.extend((host["token"], guest["token"]))
         for phone in (slow, gone):
             assert (
                 await subscribe(srv, code, host["token"], phone.subscription())
@@ -263,6 +275,6 @@ def test_a_slow_dead_or_gone_push_service_never_holds_a_move(
     assert metric(srv, "failed") >= 2  # Bikash's start and first turn, to a service that is down
     srv.close()
     refusing.close()
-    assert kept(srv, "push_subscriptions") == 2  # the gone one was forgotten
+    assert kept(srv, codes[0], tokens)[0] == 2  # the gone one was forgotten
     assert push_service.alerts(gone) == []
     assert push_service.alerts(slow) == [{"kind": "turn", "table": codes[0]}]

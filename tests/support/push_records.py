@@ -30,8 +30,13 @@ async def check_push_records(store: EventStore) -> None:
     await store.push_forget("https://p/0")  # gone, for every seat it was kept for
     assert await store.push_subscriptions("t1", ["h2"]) == []
     assert [await store.push_claim("t1", "turn:1:1:0:1") for _ in range(2)] == [True, False]
+    assert await store.push_claim("t1", "end:1") is True
     assert await store.push_claim("t2", "turn:1:1:0:1") is True  # another table's key
+    assert await store.push_claims("t1") == ["turn:1:1:0:1", "end:1"]  # once each, in order
+    assert await store.push_claims("t2") == ["turn:1:1:0:1"]
+    assert await store.push_claims("nothing") == []
     assert sorted(await store.purge(time.time() + 60)) == ["K7WQ3M", "K7WQ3N"]
     assert await store.push_subscriptions("t1", ["h1"]) == []
     assert await store.push_subscriptions("t2", ["h1"]) == []
+    assert await store.push_claims("t1") == []
     assert await store.push_claim("t1", "turn:1:1:0:1") is True  # forgotten with its table
