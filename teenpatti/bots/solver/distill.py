@@ -101,11 +101,12 @@ friends and the computer, or one person and two computers)."""
 
 RESPONSE_BUILD_SEATS = (3, 6)
 """The table sizes a ``--respond`` build deals to."""
-RESPONSE_SEATS: frozenset[int] = frozenset()
+RESPONSE_SEATS: frozenset[int] = frozenset({3})
 """The deals (players dealt in) where ``expert`` plays the second layer learnt by a
-``--respond`` build (``data/multiway_response.npz``) over its first corrections: none yet. The
-first build (5,437 positions at three and six seats) left the strongest exploiter more at three
-seats than the first corrections alone (docs/bots.md, section 8), so no table is shipped."""
+``--respond`` build (``data/multiway_response.npz``) over its first corrections: three, where
+the strongest exploiter took most from it. Only the layer's clearest corrections are shipped
+(``--z 3 --least 30``): every one the build found (``--z 2 --least 4``) left the exploiter more
+than the first corrections alone (docs/bots.md, section 8)."""
 
 
 def _unresponsive_expert(seed: int) -> DecidesActions:
@@ -294,10 +295,10 @@ def group_of(key: int) -> int:
 GROUPS = np.array([group_of(k) for k in range(KEYS)], dtype=np.int64)
 
 
-def corrections(sums: Sums, z: float = Z) -> npt.NDArray[np.int8]:
+def corrections(sums: Sums, z: float = Z, least: int = MIN_POSITIONS) -> npt.NDArray[np.int8]:
     """Per set and hard's move, the move to play instead (-1: keep hard's): the move whose
     mean gain over the positions of the set's group (:func:`group_of`) is above zero by more
-    than ``z`` standard errors, with at least :data:`MIN_POSITIONS` positions."""
+    than ``z`` standard errors, with at least ``least`` positions."""
     groups = int(GROUPS.max()) + 1
     total = np.zeros((groups, NM, NM))
     squares = np.zeros((groups, NM, NM))
@@ -310,9 +311,7 @@ def corrections(sums: Sums, z: float = Z) -> npt.NDArray[np.int8]:
     var = np.maximum(squares / n - mean * mean, 0.0) * n / np.maximum(n - 1, 1)
     score = np.where(total != 0, mean - z * np.sqrt(var / n), -np.inf)
     best = score.argmax(axis=2)
-    good = (np.take_along_axis(score, best[:, :, None], axis=2)[:, :, 0] > 0) & (
-        count >= MIN_POSITIONS
-    )
+    good = (np.take_along_axis(score, best[:, :, None], axis=2)[:, :, 0] > 0) & (count >= least)
     per_group = np.where(good, best, -1).astype(np.int8)
     out: npt.NDArray[np.int8] = per_group[GROUPS]
     return out
@@ -378,13 +377,17 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="play expert against itself and learn the exploiter's answer (a new build)",
     )
+    parser.add_argument("--z", type=float, default=Z, help="standard errors a correction needs")
+    parser.add_argument(
+        "--least", type=int, default=MIN_POSITIONS, help="positions a correction needs"
+    )
     parser.add_argument(
         "--combine", type=Path, nargs="*", default=None, help="write --out from these states"
     )
     args = parser.parse_args(argv)
     if args.combine:
         sums = combined(args.combine)
-        table = corrections(sums)
+        table = corrections(sums, args.z, args.least)
         _write(args.out, table, sums)
         print(f"{sums.positions} positions, {int((table >= 0).sum())} corrections")
         return
@@ -401,7 +404,7 @@ def main(argv: list[str] | None = None) -> None:
         for _ in range(args.every):
             sums.add_hand(search)
         sums.save(args.state)
-        table = corrections(sums)
+        table = corrections(sums, args.z, args.least)
         if args.out is not None:
             _write(args.out, table, sums)
         print(
