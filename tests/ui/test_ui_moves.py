@@ -313,3 +313,50 @@ def test_names_are_the_longest_the_server_takes_and_wrap_between_words(phone) ->
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         assert page.evaluate(WORDS_WHOLE_JS, names) == [], f"{width}x{height}"
+
+
+DRAWN_JS = """async () => {
+  // The state after a move as the page gets it, a patch: the mover's chips and the turn change,
+  // everything else stays the same objects (versions.js). Which seats are drawn for it? A seat
+  // drawn is built with its data-key (play.js), so the keys set during the state say which.
+  const view = window.__tp.table;
+  view.socket.stop();
+  const { applyPatch } = await import('/static/js/versions.js');
+  const st = view.st;
+  const n = st.seats.length;
+  const mover = st.hand.actor;
+  const next = (mover + 1) % n;
+  const patch = {type: 'patch', from: st.version, version: st.version + 1, ops: [
+    ['s', ['version'], st.version + 1],
+    ['s', ['seats', mover, 'chips'], st.seats[mover].chips - st.hand.stake],
+    ['s', ['hand', 'pot'], st.hand.pot + st.hand.stake],
+    ['a', ['hand', 'actions'], [{seat: mover, do: 'chaal', paid: st.hand.stake}]],
+    ['s', ['hand', 'actor'], next],
+    ['s', ['legal'], []],
+  ]};
+  const drawn = new Set();
+  const set = Element.prototype.setAttribute;
+  Element.prototype.setAttribute = function (name, value) {
+    if (name === 'data-key' && /^seat\\d+$/.test(value)) drawn.add(Number(value.slice(4)));
+    return set.call(this, name, value);
+  };
+  try {
+    view.onState(applyPatch(st, patch));
+  } finally {
+    Element.prototype.setAttribute = set;
+  }
+  const shown = document.querySelector(`[data-testid=chips-${mover}] .sr-only`).textContent;
+  return {drawn: [...drawn].sort(), mover, next, n, actor: document.querySelector(
+    '[data-testid=table]').dataset.actor, chips: shown.replace(/[^0-9]/g, ''),
+    paid: String(st.seats[mover].chips - st.hand.stake)};
+}"""
+
+
+def test_a_state_draws_again_only_the_seats_it_changed(phone) -> None:
+    """A move changes the mover's seat (chips, last move, no longer on turn) and the next seat (on
+    turn): the page draws those two seats for it, and leaves the others as they are, unbuilt."""
+    page = my_turn_at(phone(reduced_motion="reduce"), 6)
+    got = page.evaluate(DRAWN_JS)
+    assert got["drawn"] == sorted([got["mover"], got["next"]]), got
+    assert got["actor"] == str(got["next"])
+    assert got["chips"] == got["paid"], got  # the mover's seat shows its new chips

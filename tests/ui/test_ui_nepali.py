@@ -97,7 +97,7 @@ CAPTIONS_JS = """async () => {
     seat: 1 + (k % (seats - 1)), do: kind, paid: ['chaal', 'raise', 'show', 'sideshow', 'allin']
       .includes(kind) ? 20 * (k + 1) : 0,
   }));
-  view.st = st;
+  view.store.dispatch({type: 'received', st: st, now: Date.now()});
   view.render();
   const happened = await import('/static/js/happened.js');
   const shown = kinds.map((kind) => happened.caption({ do: kind, paid: 40 }));
@@ -111,7 +111,7 @@ SIDESHOW_JS = """(ask) => {
   st.hand.side_show = ask ? [1, st.you] : [st.you, 1];
   st.hand.actor = ask ? st.you : 1;
   st.legal = ask ? [{ do: 'accept', cost: 0 }, { do: 'decline', cost: 0 }] : [];
-  view.st = st;
+  view.store.dispatch({type: 'received', st: st, now: Date.now()});
   view.render();
 }"""
 
@@ -122,7 +122,8 @@ NEXT_JS = """(resultRead) => {
 }"""
 MOVED_JS = "(v) => Number(document.querySelector('[data-testid=table]').dataset.version) > v"
 
-RESTORE_JS = "(real) => { const view = window.__tp.table; view.st = real; view.render(); }"
+RESTORE_JS = """(real) => { const view = window.__tp.table;
+  view.store.dispatch({type: 'received', st: real, now: Date.now()}); view.render(); }"""
 
 ERRORS_JS = """async (codes) => {
   const i18n = await import('/static/js/i18n.js');

@@ -76,14 +76,12 @@ CROWD_JS = """([names, finished]) => {
       {do: 'pack', cost: 0},
     ];
   }
-  view.st = st;
-  view.pending = false;
-  const until = Date.now() + 3600 * 1000;
+  // a message from every seat, new to the page: a bubble at each
   const words = ['Shabash! Ramro khel, sabai jana', 'ल है, राम्रो खेल साथीहरू!', '🎉'];
-  st.seats.forEach((seat, i) => view.social.bubbles.set(i, {
-    message: {n: 1000 + i, seat: i, kind: i % 3 === 2 ? 'emoji' : 'text', text: words[i % 3]},
-    until,
-  }));
+  const top = Math.max(1000, ...(st.chat || []).map((m) => m.n));
+  st.chat = [...(st.chat || []), ...st.seats.map((seat, i) => (
+    {n: top + 1 + i, seat: i, kind: i % 3 === 2 ? 'emoji' : 'text', text: words[i % 3]}))];
+  view.store.dispatch({type: 'received', st: st, now: Date.now()});
   view.render();
   return n;
 }"""
@@ -139,7 +137,10 @@ MEASURE_JS = """async () => {
       continue;
     }
     if ([style.overflow, style.overflowX, style.overflowY].every((o) => o === 'visible')) continue;
-    if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
+    // the countdown is a window one line high onto a line for every second (clock.js): only
+    // its width must hold its words
+    const tall = !el.matches('.timer-text');
+    if (el.scrollWidth > el.clientWidth + 1 || (tall && el.scrollHeight > el.clientHeight + 1))
       clipped.push(`${el.className || el.tagName} ${el.scrollWidth}x${el.scrollHeight} in `
         + `${el.clientWidth}x${el.clientHeight}: ${el.textContent.slice(0, 40)}`);
   }

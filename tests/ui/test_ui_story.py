@@ -137,13 +137,13 @@ SIDESHOW_BUTTON_JS = """(partner) => {
     { do: 'pack', cost: 0, max: 0, label: null, targets: [] },
     { do: 'sideshow', cost: 40, max: 40, label: null, targets: [partner] },
   ];
-  view.st = st;
+  view.store.dispatch({type: 'received', st: st, now: Date.now()});
   view.render();
   const button = document.querySelector('[data-testid=table] button[data-do=sideshow]');
   const line = document.querySelector('[data-testid=sideshow-partner]');
   const text = button && line
     ? `${line.textContent.trim()} / ${button.textContent.trim()}` : null;
-  view.st = real;
+  view.store.dispatch({type: 'received', st: real, now: Date.now()});
   view.render();
   return text;
 }"""
@@ -155,11 +155,11 @@ NEWS_JS = """(actions) => {
   st.hand.finished = false;
   st.hand.side_show = null;
   st.hand.actions = actions;
-  view.st = st;
+  view.store.dispatch({type: 'received', st: st, now: Date.now()});
   view.render();
   const news = document.querySelector('[data-testid=news]');
   const text = news ? news.textContent.trim() : null;
-  view.st = real;
+  view.store.dispatch({type: 'received', st: real, now: Date.now()});
   view.render();
   return text;
 }"""
@@ -262,7 +262,7 @@ OUT_JS = """([offer, keep]) => {
   st.seats[st.you].chips = 0;
   st.seats[st.you].cards = null;
   st.legal = [];
-  view.st = st;
+  view.store.dispatch({type: 'received', st: st, now: Date.now()});
   view.render();
   const out = document.querySelector('[data-testid=out]');
   const button = document.querySelector('[data-testid=rebuy]');
@@ -270,7 +270,7 @@ OUT_JS = """([offer, keep]) => {
     text: out ? out.textContent.trim() : null, button: button ? button.textContent : null,
   };
   if (!keep) {
-    view.st = real;
+    view.store.dispatch({type: 'received', st: real, now: Date.now()});
     view.render();
   }
   return told;
@@ -282,11 +282,11 @@ STANDINGS_JS = """(rows) => {
   const st = structuredClone(real);
   st.status = 'finished';
   st.standings = rows;
-  view.st = st;
+  view.store.dispatch({type: 'received', st: st, now: Date.now()});
   view.render();
   const shown = [...document.querySelectorAll('[data-testid=standing-rebuys]')]
     .map((e) => e.textContent);
-  view.st = real;
+  view.store.dispatch({type: 'received', st: real, now: Date.now()});
   view.render();
   return shown;
 }"""

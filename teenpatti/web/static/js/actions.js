@@ -1,5 +1,7 @@
 // This phone's own hand and moves: my cards (tap to see them), the action buttons in a fixed order,
-// the stepper that sizes a chaal, and the answer to a side show someone asks of me.
+// the stepper that sizes a chaal, and the answer to a side show someone asks of me. Drawn from the
+// state and the page's choices (pagestate.js keeps the amount and the partner within what the
+// state offers); a tap changes them only by the page's actions.
 
 import { cardBack, cardFace, cardsName, handName, sortCards } from "./cards.js";
 import { h } from "./dom.js";
@@ -115,11 +117,10 @@ export function actions(view, st) {
   }
   if (!legal.length) return h("section", { class: "actions empty", "data-testid": "actions", "aria-hidden": "true" });
   const range = chaalRange(st);
+  const { amount, partner: chosen } = view.page;
   let stepper = null;
-  if (!range) view.amount = null;
-  else {
-    const { min, max, step } = range;
-    if (view.amount === null || view.amount < min || view.amount > max) view.amount = min;
+  if (range) {
+    const { min, max } = range;
     stepper = h(
       "div",
       { class: "stepper", role: "group", "aria-label": `${t("act.amount")} (${t("act.range", { min, max })})`, "data-testid": "stepper" },
@@ -130,18 +131,15 @@ export function actions(view, st) {
           class: "btn step",
           "aria-label": t("act.less"),
           "data-testid": "step-less",
-          disabled: view.amount <= min,
-          onclick: () => {
-            view.amount = Math.max(min, view.amount - step);
-            view.render();
-          },
+          disabled: amount <= min,
+          onclick: () => view.dispatch({ type: "step", by: -1 }),
         },
         "−",
       ),
       h(
         "output",
         { class: "amount", "data-testid": "amount", "aria-live": "polite" },
-        num(view.amount),
+        num(amount),
         h("span", { class: "small muted" }, ` (${t("act.range", { min, max })})`),
       ),
       h(
@@ -151,11 +149,8 @@ export function actions(view, st) {
           class: "btn step",
           "aria-label": t("act.more"),
           "data-testid": "step-more",
-          disabled: view.amount >= max,
-          onclick: () => {
-            view.amount = Math.min(max, view.amount + step);
-            view.render();
-          },
+          disabled: amount >= max,
+          onclick: () => view.dispatch({ type: "step", by: 1 }),
         },
         "+",
       ),
@@ -163,7 +158,6 @@ export function actions(view, st) {
   }
   const side = legal.find((a) => a.do === "sideshow");
   const targets = side ? side.targets || [] : [];
-  if (targets.length > 1 && !targets.includes(view.partner)) view.partner = targets[0];
   return h(
     "section",
     { class: "actions", "data-testid": "actions", "aria-label": t("turn.you") },
@@ -172,7 +166,7 @@ export function actions(view, st) {
     h(
       "div",
       { class: "action-grid" },
-      legal.map((action) => button(view, st, action, action.do === "sideshow" && targets.length > 1 ? view.partner : null)),
+      legal.map((action) => button(view, st, action, action.do === "sideshow" && targets.length > 1 ? chosen : null)),
     ),
   );
 }
@@ -199,18 +193,15 @@ function partner(view, st, targets) {
       {
         "data-testid": "sideshow-with",
         disabled: view.held,
-        onchange: (event) => {
-          view.partner = Number(event.target.value);
-          view.render();
-        },
+        onchange: (event) => view.dispatch({ type: "partner", seat: Number(event.target.value) }),
       },
-      targets.map((seat) => h("option", { value: seat, selected: seat === view.partner, "data-key": `o${seat}` }, seatName(st, seat))),
+      targets.map((seat) => h("option", { value: seat, selected: seat === view.page.partner, "data-key": `o${seat}` }, seatName(st, seat))),
     ),
   );
 }
 
 function button(view, st, action, target = null) {
-  const { text, amount } = moveLabel(action, st, view.amount, target, false);
+  const { text, amount } = moveLabel(action, st, view.page.amount, target, false);
   const message = { do: action.do };
   if (action.do === "chaal" && action.max > action.cost) message.amount = amount;
   if (target !== null) message.with = target;

@@ -373,7 +373,15 @@ export class Call {
   }
 
   // ---------------------------------------------------------------- the panel
+  /** The call's panel: a region (regions.js) drawn from the seat, the names at the table and the
+   *  call's own state. */
   panel(st) {
+    const names = st.seats.map((row) => seatName(st, row.seat)).join("\n");
+    const inputs = [st.you, st.settings.voice, names, this.joined, this.muted, this.joining, this.problem, this.roster, [...this.unheard].join()];
+    return this.view.regions.region("call", inputs, () => this.draw(st));
+  }
+
+  draw(st) {
     if (st.you === null) return null;
     const voiceOn = st.settings.voice !== false;
     const others = this.roster.filter((s) => s.seat !== st.you);

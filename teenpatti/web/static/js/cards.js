@@ -75,8 +75,26 @@ function suitShape(suit, x, y, size, extra = {}) {
   );
 }
 
+/**
+ * Cards are drawn once each (a card of each size, key and language) and copied after that: a copy
+ * is cheaper than drawing, and carries `__drawing`, which tells the page's morph (dom.js) that a
+ * card copied from the same drawing is the same card, with nothing in it to compare.
+ */
+const drawings = new Map();
+
+function copied(id, draw) {
+  if (!drawings.has(id)) drawings.set(id, draw());
+  const copy = drawings.get(id).cloneNode(true);
+  copy.__drawing = id;
+  return copy;
+}
+
 /** One card face up. `size` is a CSS class: "lg", "md" or "sm". */
 export function cardFace(text, size = "md", key = null) {
+  return copied(`face ${text} ${size} ${key} ${lang()}`, () => drawFace(text, size, key));
+}
+
+function drawFace(text, size, key) {
   const { rank, suit } = parseCard(text);
   const label = cardName(text);
   const joker = rank === "Jk";
@@ -140,6 +158,10 @@ export function handName(cat) {
 
 /** One card face down. */
 export function cardBack(size = "md", key = null, label = true) {
+  return copied(`back ${size} ${key} ${label ? lang() : ""}`, () => drawBack(size, key, label));
+}
+
+function drawBack(size, key, label) {
   return s(
     "svg",
     {

@@ -60,6 +60,11 @@ function same(a, b) {
 }
 
 function morphNode(from, to) {
+  to.__live = from; // where the page shows what `to` was built to show
+  from.__drawn = to;
+  // copies of one drawing (cards.js) are the same inside: nothing to compare
+  if (to.__drawing !== undefined && from.__drawing === to.__drawing) return;
+  from.__drawing = to.__drawing; // made the same as `to` below
   if (from.nodeType === 3) {
     if (from.nodeValue !== to.nodeValue) from.nodeValue = to.nodeValue;
     return;
@@ -92,8 +97,20 @@ export function morphChildren(parent, next) {
   for (; i < wanted.length; i++) {
     const want = wanted[i];
     const have = parent.childNodes[i];
+    if (want.__kept) {
+      // a part of the page that did not change: the node it is on the page, left as it is
+      if (have !== want.__kept) parent.insertBefore(want.__kept, have || null);
+      continue;
+    }
+    if (have && have.__claimed === drawing) {
+      // a node kept for another part of this drawing is not made into this one
+      parent.insertBefore(want, have);
+      placeKept(want);
+      continue;
+    }
     if (!have) {
       parent.appendChild(want);
+      placeKept(want);
     } else if (same(have, want)) {
       morphNode(have, want);
     } else {
@@ -102,7 +119,7 @@ export function morphChildren(parent, next) {
       const key = keyOf(want);
       if (key !== null) {
         for (let j = i + 1; j < parent.childNodes.length; j++) {
-          if (same(parent.childNodes[j], want)) {
+          if (same(parent.childNodes[j], want) && parent.childNodes[j].__claimed !== drawing) {
             match = parent.childNodes[j];
             break;
           }
@@ -113,16 +130,48 @@ export function morphChildren(parent, next) {
         morphNode(match, want);
       } else {
         parent.replaceChild(want, have);
+        placeKept(want);
       }
     }
   }
   while (parent.childNodes.length > wanted.length) parent.removeChild(parent.lastChild);
 }
 
+/** Put in a subtree just added to the page the nodes its stand-ins (`kept`) stand for. */
+function placeKept(root) {
+  if (root.nodeType !== 1 || !root.firstChild) return;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_COMMENT);
+  const markers = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) if (node.__kept) markers.push(node);
+  for (const marker of markers) marker.replaceWith(marker.__kept);
+}
+
 function flat(children) {
   const holder = document.createElement("div");
   append(holder, children);
   return Array.from(holder.childNodes);
+}
+
+/**
+ * A stand-in, in a tree built to morph the page into, for the node the page shows for `built`
+ * (a node built before, and morphed in or put in then): morphing keeps that node where the
+ * stand-in is, as it is, without comparing it. Null when the page's node has since been made to
+ * show something else: then `built` no longer describes it and must be built again.
+ */
+export function kept(built) {
+  const live = built.__live || built;
+  if (live.__drawn && live.__drawn !== built) return null;
+  const marker = document.createComment("");
+  marker.__kept = live;
+  live.__claimed = drawing; // no other part may be morphed into it in this drawing
+  return marker;
+}
+
+let drawing = 0;
+
+/** A new drawing of the page begins: the nodes kept in the last one are free again. */
+export function newDrawing() {
+  drawing += 1;
 }
 
 /** Replace everything in `el` (for pages rendered once, such as forms). */

@@ -71,8 +71,11 @@ function deal(root, st) {
   cue("deal", { count: cards.length, gap: DEAL_GAP / 1000 });
   if (reducedMotion() || !pot) return 0;
   const from = centre(pot);
+  // every place asked before any card moves: an animation started between two questions would
+  // have the page laid out again for the next one
+  const places = cards.map(centre);
   cards.forEach((card, i) => {
-    const to = centre(card);
+    const to = places[i];
     card.animate(
       [
         { transform: `translate(${from.x - to.x}px, ${from.y - to.y}px) scale(0.6)`, opacity: 0 },
@@ -82,6 +85,21 @@ function deal(root, st) {
     );
   });
   return cards.length;
+}
+
+/** The sound of chips moving, with their flight at the next frame: making a sound costs the
+ *  task that draws a state more than drawing it does. */
+function cueLater(kind) {
+  requestAnimationFrame(() => cue(kind));
+}
+
+/** Send chips flying from `from` to `to` at the next frame: where they are is asked then, when
+ *  the frame lays the page out anyway, not in the task that drew the state (which would lay it
+ *  out once more, at once). */
+function flyLater(from, to, delay = 0) {
+  requestAnimationFrame(() => {
+    if (from.isConnected && to.isConnected) fly(from, to, delay);
+  });
 }
 
 function fly(from, to, delay = 0) {
@@ -123,23 +141,23 @@ export function feel(prev, st, root) {
   const before = prev.hand && prev.hand.number === hand.number ? prev.hand.actions.length : hand.actions.length;
   const paid = hand.actions.slice(before).filter((a) => a.paid > 0);
   if (paid.length) {
-    cue("chips");
+    cueLater("chips");
     if (motion && pot) {
       paid.forEach((action, i) => {
         const seat = root.querySelector(`[data-testid=seat-${action.seat}]`);
-        if (seat) fly(seat, pot, i * 120);
+        if (seat) flyLater(seat, pot, i * 120);
       });
     }
     did.chips = paid.length;
   }
   if (endsHand(prev, st)) {
     const won = (hand.pots || []).filter((p) => !p.returned).flatMap((p) => p.winners);
-    if (won.includes(st.you)) cue("win");
-    else if (won.length) cue("chips");
+    if (won.includes(st.you)) cueLater("win");
+    else if (won.length) cueLater("chips");
     if (motion && pot) {
       for (const seat of new Set(won)) {
         const box = root.querySelector(`[data-testid=seat-${seat}]`);
-        if (box) fly(pot, box, 150);
+        if (box) flyLater(pot, box, 150);
       }
     }
     did.won = won.length;

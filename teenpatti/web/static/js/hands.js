@@ -182,8 +182,8 @@ export class PastHands {
 
   /** The Past hands button; a spectator gets the hands only once the game is over. */
   bar(st) {
-    if (st.you === null && st.status !== "finished") return null;
-    return h("div", { class: "past-hands-bar" }, this.button());
+    const shown = st.you !== null || st.status === "finished";
+    return this.view.regions.region("hands-bar", [shown, this.open], () => (shown ? h("div", { class: "past-hands-bar" }, this.button()) : null));
   }
 
   button() {

@@ -59,10 +59,21 @@ export function onLang(fn) {
  *  call, and a table's every state formats dozens of numbers. */
 const GROUPING = new Intl.NumberFormat("en-IN");
 
+/** The numbers written lately, in each language: a table writes the same few again and again
+ *  (chips, stakes, the pot), and formatting one costs more than looking it up. */
+const WRITTEN = { en: new Map(), ne: new Map() };
+
 /** A number with grouping, in the language's digits (Devanagari in Nepali). */
 export function num(n, which = current) {
-  const text = GROUPING.format(Number(n));
-  return which === "ne" ? text.replace(/[0-9]/g, (d) => DIGITS[Number(d)]) : text;
+  const seen = WRITTEN[which];
+  if (seen && seen.has(n)) return seen.get(n);
+  const grouped = GROUPING.format(Number(n));
+  const text = which === "ne" ? grouped.replace(/[0-9]/g, (d) => DIGITS[Number(d)]) : grouped;
+  if (seen) {
+    if (seen.size >= 500) seen.clear();
+    seen.set(n, text);
+  }
+  return text;
 }
 
 /** Digits of any text in the current language (for codes we keep Latin). */

@@ -77,6 +77,8 @@ const app = {
     noticeEl.textContent = text || "";
   },
   setHeader(state) {
+    // a table sets it at every state: drawn again only when it says something else
+    if (state.title === headerState.title && state.code === headerState.code && state.table === headerState.table) return;
     headerState = state;
     drawHeader();
   },

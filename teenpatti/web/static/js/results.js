@@ -54,7 +54,7 @@ export function summary(st) {
 export function result(view, st) {
   const hand = st.hand;
   if (!hand || !hand.finished) {
-    const done = view.lastFinished;
+    const done = view.page.lastFinished;
     if (!done || !hand || done.hand.number !== hand.number - 1) return null;
     const last = summary(done); // written now, in the language of now
     return h(

@@ -10,6 +10,7 @@ import { clockOf, countdown } from "./clock.js";
 import { h } from "./dom.js";
 import { joinNames, num, t } from "./i18n.js";
 import { isMyTurn, seatName } from "./moves.js";
+import { newMessages, who } from "./pagestate.js";
 import { invitePanel } from "./share.js";
 
 /**
@@ -20,7 +21,6 @@ import { invitePanel } from "./share.js";
 export function chatRules(cat = catalogue()) {
   return (cat && cat.chat) || { phrases: [], emoji: [], text_max: undefined };
 }
-const BUBBLE_MS = 4000;
 const LOG_SHOWN = 20;
 
 /** A chat message in this phone's language: a phrase by its key, a reaction, or the text as sent. */
@@ -28,15 +28,16 @@ export function chatText(message) {
   return message.kind === "phrase" ? t(`phrase.${message.text}`) : message.text;
 }
 
-/** The new chat messages of `st` (those numbered after `lastN`), oldest first. Pure. */
-export function newMessages(st, lastN) {
-  return (st.chat || []).filter((m) => m.n > lastN);
-}
+export { newMessages };
 
-/** A person at a seat, as a mute remembers them: the seat and the name (a seat may change hands). */
-function who(st, seat) {
-  const row = st.seats[seat];
-  return row ? `${seat}:${row.name}` : `${seat}:`;
+/** The people this phone muted at table `code` (pagestate.js `who`), as kept on the phone. */
+export function savedMutes(code) {
+  try {
+    const kept = JSON.parse(localStorage.getItem(`tp.chatmute.${code}`) || "[]");
+    return Array.isArray(kept) ? kept.filter((id) => typeof id === "string") : [];
+  } catch {
+    return [];
+  }
 }
 
 function hostSeat(st) {
@@ -44,61 +45,37 @@ function hostSeat(st) {
   return row ? row.seat : null;
 }
 
+/** What the chat and the table menu do besides drawing: say what the others said and what the
+ *  host did, keep this phone's mutes, and send chat lines. Their state is the page's (pagestate.js). */
 export class Social {
   constructor(view) {
     this.view = view;
-    this.lastN = null; // the last chat message this phone has taken in
-    this.readN = null; // the last chat message shown in the open chat (or there when the page came)
-    this.bubbles = new Map(); // seat -> {message, until}
-    this.open = null; // "chat" | "menu" | null
-    this.confirm = null; // {kind: "leave"} | {kind: "remove", seat, name}
-    this.invite = false; // the invitation (code, QR, link) open in the table menu
-    this.key = `tp.chatmute.${view.code}`;
-    this.muted = new Set();
-    try {
-      this.muted = new Set(JSON.parse(localStorage.getItem(this.key) || "[]"));
-    } catch {
-      this.muted = new Set();
-    }
-    this.timer = null;
   }
 
-  stop() {
-    clearTimeout(this.timer);
-  }
+  stop() {}
 
   isMuted(st, seat) {
-    return this.muted.has(who(st, seat));
+    return this.view.page.muted.includes(who(st, seat));
   }
 
-  toggleMute(st, seat) {
-    const id = who(st, seat);
-    if (this.muted.has(id)) this.muted.delete(id);
-    else this.muted.add(id);
+  toggleMute(seat) {
+    this.view.dispatch({ type: "mute", seat });
     try {
-      localStorage.setItem(this.key, JSON.stringify([...this.muted]));
+      localStorage.setItem(`tp.chatmute.${this.view.code}`, JSON.stringify(this.view.page.muted));
     } catch {
       /* a private window: the mute lasts this page */
     }
-    this.view.render();
   }
 
-  /** A new state: bubbles and announcements for new chat messages and for the host's doings. */
-  onState(prev, st) {
+  /** A new state, received when the page was at `before`: announcements for new chat messages
+   *  (what was said before this phone came is in the log, not said) and for the host's doings. */
+  onState(prev, st, before) {
     const app = this.view.app;
-    const messages = st.chat || [];
-    const top = messages.length ? messages[messages.length - 1].n : 0;
-    if (this.lastN === null) {
-      this.lastN = top; // what was said before this phone came is in the log, not in bubbles
-    } else {
-      const now = Date.now();
-      for (const m of newMessages(st, this.lastN)) {
-        if (this.isMuted(st, m.seat)) continue;
-        this.bubbles.set(m.seat, { message: m, until: now + BUBBLE_MS });
-        if (m.seat !== st.you) app.announce(t("chat.line", { name: seatName(st, m.seat), text: chatText(m) }));
+    if (before.lastN !== null) {
+      for (const m of newMessages(st, before.lastN)) {
+        if (this.isMuted(st, m.seat) || m.seat === st.you) continue;
+        app.announce(t("chat.line", { name: seatName(st, m.seat), text: chatText(m) }));
       }
-      this.lastN = Math.max(this.lastN, top);
-      this.expire();
     }
     if (!prev) return;
     if (prev.paused !== st.paused && st.status === "playing") {
@@ -121,23 +98,6 @@ export class Social {
     }
   }
 
-  /** Drop the bubbles whose time is up, and draw again when the next one is. */
-  expire() {
-    const now = Date.now();
-    let next = Infinity;
-    for (const [seat, bubble] of this.bubbles) {
-      if (bubble.until <= now) this.bubbles.delete(seat);
-      else next = Math.min(next, bubble.until);
-    }
-    clearTimeout(this.timer);
-    if (next !== Infinity) {
-      this.timer = setTimeout(() => {
-        this.expire();
-        this.view.render();
-      }, next - now + 20);
-    }
-  }
-
   say(message) {
     // chat goes straight out: it must not hold up (or wait for) a move on its way
     this.view.send({ type: "chat", ...message }, { waits: false });
@@ -153,10 +113,9 @@ export function bubbleText(text) {
   return chars.length > BUBBLE_MAX ? `${chars.slice(0, BUBBLE_MAX - 1).join("").trimEnd()}…` : text;
 }
 
-/** The bubble at a seat: the seat's newest message, inside its box, for a few seconds. */
-export function chatBubble(view, st, seat) {
-  const bubble = view.social.bubbles.get(seat);
-  if (!bubble || bubble.until <= Date.now()) return null;
+/** The bubble at a seat: the seat's newest message (`bubble`, pagestate.js), inside its box. */
+export function chatBubble(bubble, seat) {
+  if (!bubble) return null;
   const m = bubble.message;
   return h(
     "div",
@@ -199,40 +158,40 @@ export function againButton(view, st) {
 /** What sits under the table: the paused line, the late note, and the Chat and Table buttons
  *  with the one of them that is open. */
 export function socialPanel(view, st) {
-  const social = view.social;
+  const page = view.page;
+  // closed, it is drawn from a few things; open, from the whole state
   const me = st.you === null ? null : st.seats[st.you];
   // what the others said since the chat was last open: a marker on the Chat button
-  const messages = st.chat || [];
-  const top = messages.length ? messages[messages.length - 1].n : 0;
-  if (social.readN === null || social.open === "chat") social.readN = top;
-  const unread = messages.filter((m) => m.n > social.readN && m.seat !== st.you && !social.isMuted(st, m.seat)).length;
-  const toggle = (which) => () => {
-    social.open = social.open === which ? null : which;
-    social.confirm = null;
-    view.render();
-  };
+  const unread = (st.chat || []).filter((m) => m.n > page.readN && m.seat !== st.you && !view.social.isMuted(st, m.seat)).length;
+  const inputs = page.open ? [page, st, view.held, catalogue()] : [null, st.paused, Boolean(me && me.late), unread];
+  return view.regions.region("social", inputs, () => socialBox(view, st, Boolean(me && me.late), unread));
+}
+
+function socialBox(view, st, late, unread) {
+  const open = view.page.open;
+  const toggle = (which) => () => view.dispatch({ type: "open", which });
   return h(
     "section",
     { class: "social", "data-testid": "social" },
     st.paused ? h("p", { class: "paused-note", "data-testid": "paused" }, t("host.paused")) : null,
-    me && me.late ? h("p", { class: "late-note small", "data-testid": "late-note" }, t("host.lateYou")) : null,
+    late ? h("p", { class: "late-note small", "data-testid": "late-note" }, t("host.lateYou")) : null,
     h(
       "div",
       { class: "social-tabs row" },
       h(
         "button",
-        { type: "button", class: "btn", "aria-expanded": social.open === "chat" ? "true" : "false", "aria-controls": "chat-panel", "data-testid": "chat-open", onclick: toggle("chat") },
+        { type: "button", class: "btn", "aria-expanded": open === "chat" ? "true" : "false", "aria-controls": "chat-panel", "data-testid": "chat-open", onclick: toggle("chat") },
         t("chat.open"),
         unread ? h("span", { class: "unread", "data-testid": "chat-unread" }, t("chat.unread", { n: unread })) : null,
       ),
       h(
         "button",
-        { type: "button", class: "btn", "aria-expanded": social.open === "menu" ? "true" : "false", "aria-controls": "table-menu", "data-testid": "menu-open", onclick: toggle("menu") },
+        { type: "button", class: "btn", "aria-expanded": open === "menu" ? "true" : "false", "aria-controls": "table-menu", "data-testid": "menu-open", onclick: toggle("menu") },
         t("host.title"),
       ),
     ),
-    social.open === "chat" ? chatPanel(view, st) : null,
-    social.open === "menu" ? tableMenu(view, st) : null,
+    open === "chat" ? chatPanel(view, st) : null,
+    open === "menu" ? tableMenu(view, st) : null,
   );
 }
 
@@ -347,7 +306,7 @@ function mutes(view, st) {
     people.map((row) =>
       h(
         "button",
-        { type: "button", class: "btn small", "data-key": `mute${row.seat}-${row.name}`, "data-testid": `mute-${row.seat}`, "aria-pressed": social.isMuted(st, row.seat) ? "true" : "false", onclick: () => social.toggleMute(st, row.seat) },
+        { type: "button", class: "btn small", "data-key": `mute${row.seat}-${row.name}`, "data-testid": `mute-${row.seat}`, "aria-pressed": social.isMuted(st, row.seat) ? "true" : "false", onclick: () => social.toggleMute(row.seat) },
         t(social.isMuted(st, row.seat) ? "chat.unmute" : "chat.mute", { name: row.name }),
       ),
     ),
@@ -355,18 +314,16 @@ function mutes(view, st) {
 }
 
 function tableMenu(view, st) {
-  const social = view.social;
   const me = st.you === null ? null : st.seats[st.you];
   const isHost = Boolean(me && me.host);
   const hostAt = hostSeat(st);
   const ask = (confirm) => () => {
-    social.confirm = confirm;
-    view.render();
+    view.dispatch({ type: "confirm", question: confirm });
     const no = view.root.querySelector("[data-testid=confirm-no]");
     if (no) no.focus(); // a question asked takes focus, on its harmless answer
   };
   const people = st.seats.filter((row) => row.person && row.seat !== st.you);
-  const confirm = social.confirm;
+  const confirm = view.page.confirm;
   return h(
     "div",
     { class: "table-menu", id: "table-menu", "data-key": "menu", "data-testid": "table-menu" },
@@ -447,16 +404,15 @@ function tableMenu(view, st) {
           {
             type: "button",
             class: "btn",
-            "aria-expanded": social.invite ? "true" : "false",
+            "aria-expanded": view.page.invite ? "true" : "false",
             "data-testid": "invite-open",
             onclick: () => {
-              social.invite = !social.invite;
-              view.render();
+              view.dispatch({ type: "invite" });
             },
           },
           t("share.title"),
         ),
-    social.invite && st.status !== "waiting" ? invitePanel(view, st, "h3") : null,
+    view.page.invite && st.status !== "waiting" ? invitePanel(view, st, "h3") : null,
     me ? h("button", { type: "button", class: "btn danger", "data-testid": "leave", onclick: ask({ kind: "leave" }) }, t("host.leave")) : null,
     confirm ? confirmBox(view, st, confirm) : null,
   );
@@ -482,17 +438,13 @@ function setting(view, st, key, label) {
 }
 
 function confirmBox(view, st, confirm) {
-  const social = view.social;
   const question = confirm.kind === "leave" ? t("host.leaveAsk") : t("host.removeAsk", { name: confirm.name });
   const yes = () => {
-    social.confirm = null;
+    view.dispatch({ type: "confirm", question: null });
     if (confirm.kind === "leave") view.send({ type: "leave" });
     else view.send({ type: "remove", seat: confirm.seat });
   };
-  const no = () => {
-    social.confirm = null;
-    view.render();
-  };
+  const no = () => view.dispatch({ type: "confirm", question: null });
   return h(
     "div",
     { class: "confirm", role: "alertdialog", "aria-labelledby": "confirm-q", "data-testid": "confirm", "data-key": `c${confirm.kind}${confirm.seat ?? ""}` },

@@ -1,25 +1,29 @@
-// One table on this phone: it keeps the latest state the server sent for this seat, says what
-// changed, sends this player's moves, and draws the screen the state is at: the waiting room
-// (lobby.js), the table in play (play.js, with actions.js and results.js) or an error. The server
-// owns the rules, the clock and every card (docs/protocol.md).
+// One table on this phone: it turns what happens (a state received, a tap, a timer, the
+// connection going up or down) into the named actions of the page's one store (pagestate.js),
+// says what changed, sends this player's moves, and draws the screen the store is at: the waiting
+// room (lobby.js), the table in play (play.js, with actions.js and results.js) or an error, each
+// part drawn again only when its part of the state changed (regions.js). The server owns the
+// rules, the clock and every card (docs/protocol.md).
 
 import { alertsControl } from "./alerts.js";
 import { Call } from "./call.js";
-import { announcements, endsHand, startsHand } from "./announce.js";
+import { announcements, startsHand } from "./announce.js";
 import { loadCatalogue } from "./catalogue.js";
 import { hurry, learnSkew, secondsLeft, startClocks } from "./clock.js";
 import { yourTurn } from "./cue.js";
-import { h, morphChildren } from "./dom.js";
+import { h, morphChildren, newDrawing } from "./dom.js";
 import { feel } from "./feel.js";
 import { PastHands } from "./hands.js";
-import { errorText, t } from "./i18n.js";
+import { Store, START } from "./pagestate.js";
+import { errorText, lang, t } from "./i18n.js";
 import { waitingRoom } from "./lobby.js";
 import { isMyTurn } from "./moves.js";
 import { TableSocket } from "./net.js";
 import { play } from "./play.js";
 import { QrImage } from "./qr.js";
+import { Regions } from "./regions.js";
 import { ShareLink } from "./share.js";
-import { Social } from "./social.js";
+import { Social, savedMutes } from "./social.js";
 import * as store from "./store.js";
 import { placeOf } from "./versions.js";
 
@@ -30,13 +34,8 @@ export class TableView {
     this.root = root;
     this.app = app;
     this.token = token;
-    this.st = null;
-    this.pending = false;
-    this.lastFinished = null; // the last finished hand's state, for the line under the next one
-    this.amount = null; // the chaal amount chosen on the stepper, this hand
-    this.partner = null; // the seat a side show would ask, where it may ask several
-    this.fresh = true; // the next state is taken whole (the first, or the first after a reconnect)
-    this.syncing = false; // a sync was asked for after a gap in versions
+    this.store = new Store({ ...START, muted: savedMutes(code) });
+    this.regions = new Regions();
     this.qr = new QrImage(code, () => this.render());
     this.share = new ShareLink(code, () => this.render());
     this.social = new Social(this);
@@ -62,6 +61,7 @@ export class TableView {
 
   stop() {
     this.socket.stop();
+    clearTimeout(this.titleTimer);
     clearTimeout(this.pendingTimer);
     this.qr.release();
     clearInterval(this.ticker);
@@ -71,57 +71,57 @@ export class TableView {
     this.app.notice(null);
   }
 
+  /** The page's state (pagestate.js): read it, change it only by `dispatch`. */
+  get page() {
+    return this.store.state;
+  }
+
+  /** The latest state the server sent (null before the first). */
+  get st() {
+    return this.store.state.st;
+  }
+
   /** Whether no move can be sent now: one is on its way, or the connection is down. */
   get held() {
-    return this.pending || Boolean(this.lost);
+    return this.page.pending || this.page.lost;
+  }
+
+  /** Change the page's state by `action` (pagestate.js), and draw what changed. */
+  dispatch(action) {
+    if (this.store.dispatch(action)) this.render();
   }
 
   // ---------------------------------------------------------------- messages
   onStatus(status, everOpen) {
     if (status === "open") {
-      if (this.lost) this.app.announce(t("conn.back"));
-      const was = this.lost;
-      this.lost = false;
+      if (this.page.lost) this.app.announce(t("conn.back"));
       this.app.banner(null);
-      if (was) this.render();
-      return;
-    }
-    if (status === "retrying") {
+    } else if (status === "retrying") {
       this.app.banner("retrying"); // the move waits: the socket sends it again by itself
-      return;
-    }
-    if (status === "lost" || status === "offline") {
-      this.lost = true;
-      this.fresh = true;
-      this.syncing = false;
-      this.pending = false;
+    } else if (status === "lost" || status === "offline") {
       this.app.banner(status === "offline" ? "offline" : everOpen ? "reconnecting" : "connecting");
-      this.render();
     }
+    this.dispatch({ type: "connection", status });
   }
 
   onState(st) {
-    const prev = this.fresh ? null : this.st;
+    const before = this.page;
+    const prev = before.fresh ? null : before.st;
     const place = placeOf(prev && prev.version, st.version);
     if (place === "stale") return;
-    if (place === "gap" && !this.syncing) {
+    if (place === "gap" && !before.syncing) {
       // a version went missing: show none out of order; the answer to sync is the whole state
-      this.syncing = this.send({ type: "sync" }, { waits: false });
-      if (this.syncing) return;
+      if (this.send({ type: "sync" }, { waits: false })) {
+        this.store.dispatch({ type: "gap" });
+        return;
+      }
     }
-    this.syncing = false;
-    this.fresh = false;
-    this.st = st;
-    this.pending = false;
+    clearTimeout(this.pendingTimer);
+    this.store.dispatch({ type: "received", st, now: Date.now() });
     learnSkew(prev, st);
     const starts = startsHand(prev, st);
-    if (starts) {
-      this.amount = null;
-      this.partner = null;
-    }
-    if (endsHand(prev, st)) this.lastFinished = st;
     const left = st.deadline && st.settings.turn_seconds ? Math.ceil(secondsLeft(st)) : null;
-    const { polite, turn } = announcements(prev, st, this.amount, left);
+    const { polite, turn } = announcements(prev, st, this.page.amount, left);
     for (const line of polite) this.app.announce(line);
     if (turn) {
       yourTurn();
@@ -130,7 +130,7 @@ export class TableView {
       if (document.hidden) this.app.notice(t("notice.turn", { code: this.code }));
     }
     if (!isMyTurn(st)) this.app.notice(null);
-    this.social.onState(prev, st);
+    this.social.onState(prev, st, before);
     this.call.onState(st);
     this.hands.onState(st);
     // something for this player to do that was not there before (a hand's first turn is new)
@@ -143,12 +143,12 @@ export class TableView {
   onError(msg) {
     // this phone's part of a deal came too late (or twice): the server's part stood, quietly
     if (typeof msg.code === "string" && msg.code.startsWith("deal/")) return;
-    this.pending = false;
     if (msg.code === "state/stale" || msg.code === "state/conflict") {
       this.send({ type: "sync" }, { waits: false });
     }
     this.app.toast(errorText(msg.code, msg.reason));
-    this.render();
+    clearTimeout(this.pendingTimer);
+    this.dispatch({ type: "answered" });
   }
 
   onFatal(msg) {
@@ -160,9 +160,8 @@ export class TableView {
       this.app.joinPage(this.code, t(`err.${msg.code}`));
       return;
     }
-    this.failed = msg;
     this.app.banner(null);
-    this.render();
+    this.dispatch({ type: "failed", error: msg });
   }
 
   /**
@@ -174,19 +173,17 @@ export class TableView {
    */
   send(message, { waits = true } = {}) {
     if (!waits) return this.socket.send(message);
-    if (this.pending) return false;
+    if (this.page.pending) return false;
     if (this.socket.send(message)) {
-      this.pending = true;
       // the answer is a new state or an error; should neither come, let the player try again
       clearTimeout(this.pendingTimer);
       this.pendingTimer = setTimeout(() => {
-        if (this.pending) {
-          this.pending = false;
+        if (this.page.pending) {
           this.send({ type: "sync" }, { waits: false });
-          this.render();
+          this.dispatch({ type: "answered" });
         }
       }, 8000);
-      this.render();
+      this.dispatch({ type: "sent" });
       return true;
     }
     return false;
@@ -215,9 +212,11 @@ export class TableView {
     if (moves) moves.scrollIntoView({ block: "nearest", behavior: "instant" });
   }
 
-  /** Four times a second: a warning before the time runs out (the clocks run by themselves). */
+  /** Four times a second: the chat bubbles whose time is up go, and a warning before the turn's
+   *  time runs out (the clocks run by themselves). */
   onTick() {
-    if (this.lost) return; // the clock is hidden: the state it counts from may be stale
+    this.dispatch({ type: "tick", now: Date.now() });
+    if (this.page.lost) return; // the clock is hidden: the state it counts from may be stale
     const warning = hurry(this.st, isMyTurn(this.st));
     if (warning) this.app.alert(warning);
   }
@@ -229,12 +228,14 @@ export class TableView {
    * result or the standings. A side show asked of this player takes focus once, as a dialog does.
    */
   placeFocus(had) {
-    // Under the rules there is nothing to focus. Asked only when focus is about to move: the
-    // question lays the page out at once, and most states move no focus.
-    const shown = () => this.root.getClientRects().length > 0;
+    // Under the rules (which hide the table) there is nothing to focus. Asked of the page's
+    // attributes, not its layout: a question about layout would lay the page out at once.
+    const shown = () => !this.root.closest("[hidden]");
     const active = document.activeElement;
-    const dialog = this.root.querySelector("[role=alertdialog]");
     const hand = this.st && this.st.hand;
+    // a dialog: a side show asked of this player, or the table menu's question
+    const asked = hand && hand.side_show && hand.side_show[1] === this.st.you;
+    const dialog = asked || this.page.confirm ? this.root.querySelector("[role=alertdialog]") : null;
     if (dialog && hand) {
       const key = `${hand.number}:${hand.actions.length}`;
       if (this.askedAt !== key) {
@@ -251,10 +252,18 @@ export class TableView {
     const lost = had && (!active || active === document.body || !this.root.contains(active) || active.disabled);
     const parked = this.parked !== null && active === this.parked;
     if (!lost && !parked) return;
-    const move = isMyTurn(this.st) && !this.pending ? this.root.querySelector("[data-testid=actions] button:not([disabled])") : null;
+    const move = isMyTurn(this.st) && !this.page.pending ? this.root.querySelector("[data-testid=actions] button:not([disabled])") : null;
     if ((move || !parked) && !shown()) return;
     if (move) {
-      move.focus();
+      // at the next frame, which lays the page out anyway (focus now would lay it out at once),
+      // unless the player has put focus somewhere meanwhile; the row is in sight already
+      // (keepInSight)
+      requestAnimationFrame(() => {
+        const now = document.activeElement;
+        if (move.isConnected && !move.disabled && (now === active || now === document.body || now === null)) {
+          move.focus({ preventScroll: true });
+        }
+      });
       this.parked = null;
       return;
     }
@@ -272,9 +281,10 @@ export class TableView {
   }
 
   render() {
-    const st = this.st;
-    if (this.failed) {
-      const text = errorText(this.failed.code, this.failed.reason);
+    const page = this.page;
+    const st = page.st;
+    if (page.failed) {
+      const text = errorText(page.failed.code, page.failed.reason);
       this.app.setHeader({ title: t("table.code", { code: this.code }), table: false });
       morphChildren(this.root, [
         h(
@@ -293,7 +303,13 @@ export class TableView {
       ]);
       return;
     }
+    if (this.drawnIn !== lang()) {
+      this.regions.clear(); // every region's words are in the language it was drawn in
+      this.drawnIn = lang();
+    }
+    newDrawing();
     const hand = st.hand;
+    const drawn = this.regions.drawn;
     this.app.setHeader({
       title: hand ? t("table.hand", { n: hand.number, of: hand.of }) : t("table.code", { code: st.code }),
       code: hand ? st.code : null,
@@ -324,8 +340,8 @@ export class TableView {
         "data-actor": actor === null || actor === undefined ? "" : actor,
         "data-person-turn": actorSeat && actorSeat.person && !actorSeat.bot ? "1" : "0",
         "data-myturn": isMyTurn(st) ? "1" : "0",
-        "data-pending": this.pending ? "1" : "0",
-        "data-online": this.lost ? "0" : "1",
+        "data-pending": page.pending ? "1" : "0",
+        "data-online": page.lost ? "0" : "1",
         "data-seen": st.you !== null && st.seats[st.you] && st.seats[st.you].seen ? "1" : "0",
       },
       body,
@@ -335,9 +351,25 @@ export class TableView {
     morphChildren(this.root, [root]);
     this.placeFocus(had);
     // a tab in the background still shows whose turn it is
-    document.title = isMyTurn(st)
+    const title = isMyTurn(st)
       ? `● ${t("turn.you")} · ${t("app.name")}`
       : `${hand ? t("table.hand", { n: hand.number, of: hand.of }) : t("table.code", { code: st.code })} · ${t("app.name")}`;
-    startClocks(this.root, st);
+    if (title !== this.title) {
+      // setting the tab's title costs more than drawing a whole state: on a page in sight it is
+      // set in a task of its own, at once on a page in the background (timers there wait)
+      this.title = title;
+      clearTimeout(this.titleTimer);
+      if (document.hidden) document.title = title;
+      else {
+        this.titleTimer = setTimeout(() => {
+          document.title = this.title;
+        });
+      }
+    }
+    // new clocks are only in what was drawn anew, or on a new turn
+    if (this.regions.drawn !== drawn || st.deadline !== this.clockedAt) {
+      this.clockedAt = st.deadline;
+      startClocks(this.root, st);
+    }
   }
 }

@@ -1,0 +1,107 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { JS, state } from "./page.js";
+
+const { START, Store, reduce, BUBBLE_MS } = await import(new URL("pagestate.js", JS));
+
+/** The page after each of `actions`, from the start. */
+function after(...actions) {
+  return actions.reduce(reduce, START);
+}
+
+const ranged = [
+  { do: "chaal", cost: 20, max: 80, label: "Chaal", targets: [] },
+  { do: "raise", cost: 80, max: 0, label: "Raise", targets: [] },
+  { do: "pack", cost: 0, max: 0, label: "Pack", targets: [] },
+];
+
+test("a received state is shown, answers the move on its way, and is taken whole after the connection was lost", () => {
+  const st = state();
+  const sent = after({ type: "received", st, now: 0 }, { type: "sent" });
+  assert.equal(sent.pending, true);
+  const answered = reduce(sent, { type: "received", st: state({ version: 11 }), now: 0 });
+  assert.equal(answered.pending, false);
+  assert.equal(answered.st.version, 11);
+  assert.equal(answered.fresh, false);
+  const lost = reduce(sent, { type: "connection", status: "lost" });
+  assert.deepEqual([lost.lost, lost.fresh, lost.pending], [true, true, false]);
+  assert.equal(reduce(lost, { type: "connection", status: "retrying" }), lost, "retrying changes nothing");
+  assert.equal(reduce(lost, { type: "connection", status: "open" }).lost, false);
+});
+
+test("an action that changes nothing leaves the page the same object, and the store tells nobody", () => {
+  const page = after({ type: "received", st: state(), now: 0 });
+  assert.equal(reduce(page, { type: "answered" }), page);
+  assert.equal(reduce(page, { type: "connection", status: "open" }), page);
+  assert.equal(reduce(page, { type: "tick", now: 5 }), page);
+  assert.equal(reduce(page, { type: "step", by: 1 }), page, "no stepper: no amount");
+  const told = [];
+  const store = new Store(page, (next, prev, action) => told.push(action.type));
+  assert.equal(store.dispatch({ type: "answered" }), false);
+  assert.equal(store.dispatch({ type: "sent" }), true);
+  assert.deepEqual(told, ["sent"]);
+  assert.throws(() => reduce(page, { type: "nonsense" }), /no action nonsense/);
+});
+
+test("the chaal amount is the stepper's least at a new turn, moves by steps within the range, and is forgotten with the hand", () => {
+  const turn = state({ legal: ranged }, { stake: 20, boot: 10 });
+  let page = after({ type: "received", st: turn, now: 0 });
+  assert.equal(page.amount, 20, "the least, chosen by the page, not by drawing it");
+  page = reduce(page, { type: "step", by: 1 });
+  assert.equal(page.amount, 25); // a step is half the boot
+  for (let i = 0; i < 20; i++) page = reduce(page, { type: "step", by: 1 });
+  assert.equal(page.amount, 75, "a step below the raise's price at most");
+  page = reduce(page, { type: "step", by: -1 });
+  assert.equal(page.amount, 70);
+  // another state of the same turn keeps the choice; the turn's end drops it
+  page = reduce(page, { type: "received", st: { ...turn, version: 11 }, now: 0 });
+  assert.equal(page.amount, 70);
+  page = reduce(page, { type: "received", st: state({ version: 12, legal: [] }), now: 0 });
+  assert.equal(page.amount, null);
+});
+
+test("the side show's partner is the first seat it may ask unless another was chosen, and only among them", () => {
+  const side = { do: "sideshow", cost: 20, max: 0, label: "Side show", targets: [1, 2] };
+  let page = after({ type: "received", st: state({ legal: [side] }), now: 0 });
+  assert.equal(page.partner, 1);
+  page = reduce(page, { type: "partner", seat: 2 });
+  assert.equal(page.partner, 2);
+  assert.equal(reduce(page, { type: "partner", seat: 5 }), page, "a seat it may not ask is not chosen");
+  const next = reduce(page, { type: "received", st: state({ version: 11, legal: [side] }, { number: 2 }), now: 0 });
+  assert.equal(next.partner, 1, "a new hand starts again from the first");
+});
+
+test("a new chat message gets a bubble at its seat until its time is up; a muted person's does not", () => {
+  const hello = (n, seat) => ({ n, seat, kind: "phrase", text: "shabash" });
+  let page = after({ type: "received", st: state({ chat: [hello(1, 1)] }), now: 0 });
+  assert.deepEqual(page.bubbles, {}, "what was said before the page came is not bubbled");
+  const st = state({ version: 11, chat: [hello(1, 1), hello(2, 1)] });
+  page = reduce(page, { type: "received", st, now: 1000 });
+  assert.equal(page.bubbles[1].message.n, 2);
+  assert.equal(page.bubbles[1].until, 1000 + BUBBLE_MS);
+  const still = reduce(page, { type: "tick", now: 1000 + BUBBLE_MS - 1 });
+  assert.equal(still, page);
+  assert.deepEqual(reduce(page, { type: "tick", now: 1000 + BUBBLE_MS }).bubbles, {});
+  page = reduce(page, { type: "mute", seat: 1 });
+  assert.deepEqual(page.muted, ["1:Bikash"]);
+  page = reduce(page, { type: "received", st: state({ version: 12, chat: [...st.chat, hello(3, 1)] }), now: 2000 });
+  assert.equal(page.bubbles[1].message.n, 2, "no bubble for a muted person");
+  assert.deepEqual(reduce(page, { type: "mute", seat: 1 }).muted, []);
+});
+
+test("the chat is read while it is open; the menu's question goes when what is open changes", () => {
+  const say = (n) => ({ n, seat: 1, kind: "text", text: "chiya?" });
+  let page = after({ type: "received", st: state({ chat: [say(1)] }), now: 0 });
+  assert.equal(page.readN, 1, "what was there when the page came counts as read");
+  page = reduce(page, { type: "received", st: state({ version: 11, chat: [say(1), say(2)] }), now: 0 });
+  assert.equal(page.readN, 1);
+  page = reduce(page, { type: "open", which: "chat" });
+  assert.equal(page.readN, 2);
+  page = reduce(page, { type: "open", which: "menu" });
+  assert.equal(page.open, "menu");
+  page = reduce(page, { type: "confirm", question: { kind: "leave" } });
+  assert.deepEqual(page.confirm, { kind: "leave" });
+  page = reduce(page, { type: "open", which: "menu" });
+  assert.deepEqual([page.open, page.confirm], [null, null]);
+});
