@@ -175,3 +175,36 @@ def test_house_rules_in_nepali_with_devanagari_digits(phone, server, check_layou
     info.get_by_test_id("house-rules").wait_for()
     assert info.get_by_test_id("house-rules").text_content() == house
     check_layout(join)
+
+
+def test_the_table_menus_switches_are_set_on_the_create_form_too(phone, server) -> None:
+    """Latecomers, typed chat and the voice call, which the host may change from the table menu,
+    are chosen before the link is shared as well: the table opens as set, and the next table
+    the host opens starts from the same choices."""
+    p = phone()
+    page = p.open("/#create")
+    page.get_by_test_id("name").fill("Sita")
+    page.get_by_test_id("advanced").locator("summary").tap()
+    for key in ("late", "chat", "voice"):  # each on unless turned off
+        assert page.get_by_test_id(f"{key}-true").is_checked(), key
+    page.get_by_test_id("late-false").tap()
+    page.get_by_test_id("voice-false").tap()
+    page.get_by_test_id("create-submit").tap()
+    page.get_by_test_id("lobby").wait_for()
+    code = page.get_by_test_id("table-code").get_attribute("data-code")
+    with urllib.request.urlopen(f"{server.url}/api/tables/{code}", timeout=10) as reply:
+        settings = json.loads(reply.read())["settings"]
+    assert (settings["late"], settings["chat"], settings["voice"]) == (False, True, False)
+
+    again = p.open("/#create")  # the same phone: the choices are remembered
+    again.get_by_test_id("advanced").locator("summary").tap()
+    assert again.get_by_test_id("late-false").is_checked()
+    assert again.get_by_test_id("chat-true").is_checked()
+    assert again.get_by_test_id("voice-false").is_checked()
+
+    q = phone(locale="ne-NP")  # in Nepali: the table menu's own words, and हुन्छ / हुँदैन
+    form = q.open("/#create")
+    form.locator("html[lang=ne]").wait_for()
+    form.get_by_test_id("advanced").locator("summary").tap()
+    voice = form.get_by_test_id("choice-voice").inner_text()
+    assert "टेबलमा कल गर्न दिनुहोस्" in voice and "हुन्छ" in voice and "हुँदैन" in voice, voice

@@ -45,6 +45,9 @@ function ownNumber(value, preset, key, ours) {
   return fits ? value : presetOptions(preset)[key] || presetOptions("nepal")[key];
 }
 
+/** The table's settings the host may also change from the table menu, once it is open. */
+const TABLE_SWITCHES = ["late", "chat", "voice"];
+
 function defaults() {
   const p = store.prefs();
   const preset = presetNames().includes(p.preset) ? p.preset : "nepal";
@@ -58,6 +61,8 @@ function defaults() {
     play: PLAYS.includes(p.play) ? p.play : playDefault(preset),
     turn_seconds: TIMERS.includes(p.turn_seconds) ? p.turn_seconds : 30,
     rules: typeof p.rules === "object" && p.rules ? p.rules : {},
+    // what the host may change later in the table menu: on unless they turned it off last time
+    ...Object.fromEntries(TABLE_SWITCHES.map((key) => [key, p[key] !== false])),
   };
 }
 
@@ -368,13 +373,15 @@ export function createPage(app) {
       play: data.play,
       turn_seconds: data.play === "live" ? data.turn_seconds : null,
       rules: { preset, ...chosen },
+      ...Object.fromEntries(TABLE_SWITCHES.map((key) => [key, data[key] !== false])),
     };
     try {
       const reply = await api("/api/tables", body);
       const kept = Object.fromEntries(Object.entries(chosen).filter(([key]) => !ON_TOP.includes(key)));
       const own = played(chosen, preset, cat);
       store.saveName(name);
-      store.savePrefs({ preset, seats: data.seats, hands: own.hands, boot: own.boot, bots: data.bots, play: data.play, turn_seconds: data.turn_seconds, rules: kept });
+      const switches = Object.fromEntries(TABLE_SWITCHES.map((key) => [key, body[key]]));
+      store.savePrefs({ preset, seats: data.seats, hands: own.hands, boot: own.boot, bots: data.bots, play: data.play, turn_seconds: data.turn_seconds, rules: kept, ...switches });
       store.saveSeat(reply.code, reply.token, reply.seat);
       delete drafts.create;
       app.go(`/t/${reply.code}`);
@@ -454,6 +461,7 @@ export function createPage(app) {
       h("summary", {}, t(d.play === "live" ? "create.advanced" : "create.advancedRules")),
       h("p", { class: "help" }, t("create.advanced.help")),
       d.play === "live" ? choice("turn_seconds", t("create.timer"), TIMERS, d.turn_seconds, (v) => t("timer.secs", { n: v })) : null,
+      TABLE_SWITCHES.map((key) => choice(key, t(`host.${key}`), [true, false], d[key] !== false, (v) => t(v ? "host.yes" : "host.no"))),
       house,
     ),
     status,
