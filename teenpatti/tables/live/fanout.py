@@ -92,10 +92,6 @@ class Fanout:
         self.clock = clock
         self.metrics = metrics
 
-    def connected(self, live: LiveTable) -> list[bool]:
-        """Which seats have a socket open now, in this process or another."""
-        return live.connected()
-
     def render(self, live: LiveTable, seat: int | None) -> str:
         """The ``state`` message for ``seat``, as JSON text."""
         return self._render(live, seat, self._public(live))
@@ -214,7 +210,7 @@ class Fanout:
     def _public(self, live: LiveTable) -> messages.State:
         """The public state with what this process adds: the clock and who is online."""
         public = live.fanout.render.public_state()
-        online = self.connected(live)
+        online = live.connected()
         kept = live.fanout.rows
         rows = []
         for row in public.seats:

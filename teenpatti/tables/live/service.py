@@ -381,10 +381,6 @@ class TableService:
         """Remove a socket (see :meth:`Presence.disconnect`)."""
         self.presence.disconnect(live, conn)
 
-    def connected(self, live: LiveTable) -> list[bool]:
-        """Which seats have a socket open now."""
-        return live.connected()
-
     def render(self, live: LiveTable, seat: int | None) -> str:
         """The ``state`` message for ``seat``, as JSON text."""
         return self.fanout.render(live, seat)

@@ -145,12 +145,12 @@ class Render:
         self._committed: tuple[str | None, str] = (None, "")
         """The next hand's seed and its commitment."""
         self._offered: dict[int, tuple[tuple[LegalAction, ...], list[Legal]]] = {}
+        """Each seat's moves on offer in its last state, from the engine and as sent: the same
+        moves again are the same list, so a patch skips it at once."""
         self._mine: dict[int, Mine] = {}
         """Each seat's own part of its last state: the hand, its ``own_key``, whether the
         table was paused, its own rows (with the public rows they were made from) and its
         moves; kept while the key, the pause and those public rows are the same."""
-        """Each seat's moves on offer in its last state, from the engine and as sent: the same
-        moves again are the same list, so a patch skips it at once."""
 
     def state(self, seat: int | None) -> State:
         """Everything ``seat`` (``None``: a spectator) may know of the table: a serialisation of
