@@ -8,6 +8,7 @@ import { customRules, settingsText } from "./lobby.js";
 import { api } from "./net.js";
 import { installHint } from "./pwa.js";
 import { ruleName, ruleText } from "./rulewords.js";
+import { TABLE_SWITCHES } from "./social.js";
 import * as store from "./store.js";
 
 const HANDS = [10, 20, 30];
@@ -44,9 +45,6 @@ function ownNumber(value, preset, key, ours) {
   const fits = Number.isInteger(value) && value > 0 && (preset !== "nepal" || ours.includes(value));
   return fits ? value : presetOptions(preset)[key] || presetOptions("nepal")[key];
 }
-
-/** The table's settings the host may also change from the table menu, once it is open. */
-const TABLE_SWITCHES = ["late", "chat", "voice"];
 
 function defaults() {
   const p = store.prefs();

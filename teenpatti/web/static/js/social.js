@@ -23,6 +23,10 @@ export function chatRules(cat = catalogue()) {
 }
 const LOG_SHOWN = 20;
 
+/** The table's settings the host turns on and off here (and on the create form, home.js):
+ *  latecomers, typed chat, the voice call; each labelled `host.<key>`. */
+export const TABLE_SWITCHES = ["late", "chat", "voice"];
+
 /** A chat message in this phone's language: a phrase by its key, a reaction, or the text as sent. */
 export function chatText(message) {
   return message.kind === "phrase" ? t(`phrase.${message.text}`) : message.text;
@@ -349,9 +353,7 @@ function tableMenu(view, st) {
       ? h(
           "div",
           { class: "host-settings" },
-          setting(view, st, "late", t("host.late")),
-          setting(view, st, "chat", t("host.chat")),
-          setting(view, st, "voice", t("host.voice")),
+          TABLE_SWITCHES.map((key) => setting(view, st, key, t(`host.${key}`))),
         )
       : null,
     isHost && st.removed && st.removed.length
