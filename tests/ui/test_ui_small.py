@@ -152,7 +152,8 @@ def test_a_plain_http_address_shows_the_link_to_copy_by_hand(phone) -> None:
 def test_the_chat_button_marks_what_the_others_said(phone) -> None:
     host, guest = phone(), phone()
     hpage = host.open("/")
-    code = hpage.evaluate(OPEN_JS, {"name": "Asha", "seats": 2})
+    # the longest turn there is: no turn runs out (and no result moves the Chat button) meanwhile
+    code = hpage.evaluate(OPEN_JS, {"name": "Asha", "seats": 2, "turn_seconds": 600})
     host.open(f"/t/{code}").get_by_test_id("lobby").wait_for()
     gpage = guest.open("/")
     gpage.evaluate(JOIN_JS, [code, "Bina"])
@@ -172,7 +173,9 @@ def test_the_chat_button_marks_what_the_others_said(phone) -> None:
     hpage.get_by_test_id("chat-open").tap()
     hpage.get_by_test_id("chat-unread").wait_for(state="detached")
     hpage.get_by_test_id("chat-open").tap()
+    hpage.get_by_test_id("chat").wait_for(state="detached")  # closed before Bina speaks again
     assert hpage.get_by_test_id("chat-unread").count() == 0
     hpage.get_by_test_id("lang").click()
+    hpage.locator("html[lang=ne]").wait_for(state="attached")
     gpage.get_by_test_id("phrase-bye").tap()
     hpage.get_by_test_id("chat-unread").get_by_text("१ नयाँ").wait_for()
