@@ -2,11 +2,14 @@
 // docs/hand-history.md): each with its moves, the cards turned over for this player and only
 // those, the pots and who won them, and "Check this deal" (fair.js): during the game your own
 // and the shown cards against the commitment published at the deal, after it the whole deal from
-// the revealed secret and the players' parts. Also sends this phone's part of each next deal.
+// the revealed secret and the players' parts; and "Download hands", which saves the server's file
+// as it came (here and in the standings) for `teenpatti verify` and `teenpatti replay`. Also sends
+// this phone's part of each next deal.
 
 import { cardFace, sortCards } from "./cards.js";
 import { h } from "./dom.js";
-import { joinNames, num, parts, t } from "./i18n.js";
+import { errorText, joinNames, num, parts, t } from "./i18n.js";
+import { request } from "./net.js";
 import { checkHand, bytesToHex } from "./fair.js";
 import { pastMoveText } from "./happened.js";
 import { scoreTable } from "./results.js";
@@ -78,6 +81,27 @@ export function partDue(st, sent) {
   return next;
 }
 
+/** The name the server gives its file in `Content-Disposition` (`attachment; filename="..."`), or
+ *  "hands.json" where it gives none. Pure. */
+export function fileName(disposition) {
+  const found = /filename="([^"]+)"/.exec(disposition || "");
+  return found ? found[1] : "hands.json";
+}
+
+/** How long a saved file's object URL is kept: the browser reads it after the click returns. */
+const KEEP_URL_MS = 40000;
+
+/** Save `blob` on this phone as the file `name`: a link with `download` to its object URL, clicked,
+ *  then taken away, and the URL revoked once the browser has read it. */
+function saveFile(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const link = h("a", { href: url, download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), KEEP_URL_MS);
+}
+
 export class PastHands {
   constructor(view) {
     this.view = view;
@@ -89,6 +113,7 @@ export class PastHands {
     this.sent = new Map(); // commitment -> the part this phone sent for it
     this.fetchedAt = null; // the hand count and status the list was fetched at
     this.game = null; // the earlier game shown (its number at the table), or null: this one
+    this.saving = false; // a download on its way: a second tap waits for it
   }
 
   /** On each state: send this seat's part of the next deal, refresh the list if a hand ended. */
@@ -117,13 +142,8 @@ export class PastHands {
     const st = this.view.st;
     if (!st) return;
     this.fetchedAt = this.key(st);
-    const token = this.view.token;
     try {
-      const which = this.game === null ? "" : `?game=${this.game}`;
-      const response = await fetch(`/api/tables/${this.view.code}/hands${which}`, {
-        headers: token ? { authorization: `Bearer ${token}` } : {},
-      });
-      if (!response.ok) throw new Error(String(response.status));
+      const response = await this.fetch(this.game);
       this.list = await response.json();
       this.failed = false;
       this.results.clear();
@@ -132,6 +152,47 @@ export class PastHands {
       this.failed = true;
     }
     this.view.render();
+  }
+
+  /** The server's answer for the hands of game `game` (null: the one in play or last played),
+   *  asked with this seat's token (docs/protocol.md, "Hand histories"); an ApiError if refused. */
+  fetch(game) {
+    const token = this.view.token;
+    const which = game === null ? "" : `?game=${game}`;
+    return request(`/api/tables/${encodeURIComponent(this.view.code)}/hands${which}`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+  }
+
+  /** Save the hands of game `game` (null: this one) as the server wrote them, under the name it
+   *  gives them; a refusal or a lost connection is said in the page's words for its code. */
+  async download(game) {
+    if (this.saving) return;
+    this.saving = true;
+    try {
+      const response = await this.fetch(game);
+      saveFile(await response.blob(), fileName(response.headers.get("content-disposition")));
+    } catch (error) {
+      this.view.app.toast(errorText(error.code || "network", error.reason));
+    } finally {
+      this.saving = false;
+    }
+  }
+
+  /** The "Download hands" button for game `game` (null: this one); `noted`: the line that says what
+   *  the file holds is beside it; `small`: as Past hands' other buttons (else as the standings'). */
+  downloadButton(game, { noted = false, small = true } = {}) {
+    return h(
+      "button",
+      {
+        class: small ? "btn small" : "btn",
+        type: "button",
+        "data-testid": "hands-download",
+        "aria-describedby": noted ? "hands-download-note" : null,
+        onclick: () => this.download(game),
+      },
+      t("hands.download"),
+    );
   }
 
   /** Show the hands of game `game` at this table (null: the game in play or last played). */
@@ -223,7 +284,19 @@ export class PastHands {
           ? t("hands.earlier", { n: num(this.game) })
           : t(st.status === "finished" ? "hands.afterGame" : "hands.duringGame"),
       ),
+      this.failed || !list.length ? null : this.downloadRow(st),
       body,
+    );
+  }
+
+  /** Download hands, and while the game is on, that the file holds only what this player saw. */
+  downloadRow(st) {
+    const partial = this.game === null && st.status === "playing";
+    return h(
+      "div",
+      { class: "hands-download" },
+      this.downloadButton(this.game, { noted: partial }),
+      partial ? h("p", { class: "hint", id: "hands-download-note", "data-testid": "hands-download-note" }, t("hands.downloadNow")) : null,
     );
   }
 

@@ -13,28 +13,40 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(path, body = undefined, headers = {}) {
+/**
+ * Ask the server for `path` (fetch's `init`): the response when it is a success, else an ApiError
+ * with the server's stable code ("network" when the server could not be reached, `http/NNN` for a
+ * status with no answer of ours), for `errorText` (i18n.js) to put in words.
+ */
+export async function request(path, init = {}) {
   let response;
   try {
-    response = await fetch(path, {
-      method: body === undefined ? "GET" : "POST",
-      headers: body === undefined ? headers : { ...headers, "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    response = await fetch(path, init);
   } catch {
     throw new ApiError("network", "the server could not be reached", 0);
   }
+  if (response.ok) return response;
   let data = null;
   try {
     data = await response.json();
   } catch {
     data = null;
   }
-  if (!response.ok) {
-    const err = (data && data.error) || {};
-    throw new ApiError(err.code || `http/${response.status}`, err.reason || response.statusText, response.status);
+  const err = (data && data.error) || {};
+  throw new ApiError(err.code || `http/${response.status}`, err.reason || response.statusText, response.status);
+}
+
+export async function api(path, body = undefined, headers = {}) {
+  const response = await request(path, {
+    method: body === undefined ? "GET" : "POST",
+    headers: body === undefined ? headers : { ...headers, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  try {
+    return await response.json();
+  } catch {
+    return null;
   }
-  return data;
 }
 
 /** Errors after which saying hello again cannot help. */

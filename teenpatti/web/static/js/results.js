@@ -1,5 +1,6 @@
 // The end of a hand and of the game: who won each pot and with what, the hands shown, a line about
-// the last hand while the next is dealt, and the final standings with "Play again".
+// the last hand while the next is dealt, and the final standings with "Play again" and "Download
+// hands".
 
 import { cardFace, cardsName, handName, sortCards } from "./cards.js";
 import { h } from "./dom.js";
@@ -182,6 +183,7 @@ export function standings(view, st) {
       "div",
       { class: "row" },
       againButton(view, st),
+      view.hands.downloadButton(null, { small: false }), // the whole game, every card: for teenpatti verify and replay
       h("a", { class: "btn", href: "/", "data-link": "" }, t("end.home")),
     ),
   );
