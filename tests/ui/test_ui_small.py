@@ -159,15 +159,24 @@ def test_the_chat_button_marks_what_the_others_said(phone) -> None:
     gpage.evaluate(JOIN_JS, [code, "Bina"])
     guest.open(f"/t/{code}").get_by_test_id("lobby").wait_for()
     hpage.get_by_test_id("start").tap()
-    hpage.locator("[data-testid=table][data-status=playing]").wait_for()
-    gpage.locator("[data-testid=table][data-status=playing]").wait_for()
+    # the first hand is dealt a second and a half after the start: its cards push the Chat button
+    # down, and a tap begun before they are drawn would land on them instead
+    for page in (hpage, gpage):
+        page.locator("[data-testid=table][data-hand='1']").wait_for()
     assert hpage.get_by_test_id("chat-unread").count() == 0
-    # Bina says two things: Asha's closed chat counts them
+    # Bina says two things: Asha's closed chat counts them. Each tap waits for the last line on
+    # Bina's own page: its bubble at her seat, and its line in her log, move the phrases down.
     gpage.get_by_test_id("chat-open").tap()
     gpage.get_by_test_id("phrase-shabash").tap()
     hpage.get_by_test_id("chat-unread").get_by_text("1 new").wait_for()
+    gpage.get_by_test_id("bubble-1").wait_for()
     gpage.get_by_test_id("phrase-thanks").tap()
     hpage.get_by_test_id("chat-unread").get_by_text("2 new").wait_for()
+    gpage.get_by_test_id("chat-line").nth(1).wait_for()
+    # the bubble at Bina's seat goes four seconds after her last words, and everything under the
+    # seats moves up with it: no tap may be on its way then
+    for page in (hpage, gpage):
+        page.get_by_test_id("bubble-1").wait_for(state="detached")
     assert gpage.get_by_test_id("chat-unread").count() == 0  # one's own words are not news
     # Asha opens the chat: read; closes it: still read
     hpage.get_by_test_id("chat-open").tap()
