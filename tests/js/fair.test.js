@@ -57,13 +57,13 @@ const { state } = await import("./page.js");
 
 test("a part of the next deal is due between hands, once per commitment, from a seat only", () => {
   const between = state({ next_commitment: "c1", next_parts: [] }, { finished: true });
-  assert.equal(hands.partDue(between, new Set()), "c1");
-  assert.equal(hands.partDue(between, new Set(["c1"])), null, "sent already");
-  assert.equal(hands.partDue({ ...between, next_parts: [0] }, new Set()), null, "the server has it");
-  assert.equal(hands.partDue({ ...between, you: null }, new Set()), null, "a spectator sends none");
-  assert.equal(hands.partDue(state({ next_commitment: "c1" }), new Set()), null, "a hand is in play");
-  assert.equal(hands.partDue(state({ next_commitment: "c1", hand: null }), new Set()), "c1", "before the first deal");
-  assert.equal(hands.partDue({ ...between, status: "finished" }, new Set()), null);
+  assert.equal(hands.partDue(between, {}), "c1");
+  assert.equal(hands.partDue(between, { c1: "ab" }), null, "sent already");
+  assert.equal(hands.partDue({ ...between, next_parts: [0] }, {}), null, "the server has it");
+  assert.equal(hands.partDue({ ...between, you: null }, {}), null, "a spectator sends none");
+  assert.equal(hands.partDue(state({ next_commitment: "c1" }), {}), null, "a hand is in play");
+  assert.equal(hands.partDue(state({ next_commitment: "c1", hand: null }), {}), "c1", "before the first deal");
+  assert.equal(hands.partDue({ ...between, status: "finished" }, {}), null);
 });
 
 test("a check's outcome reads as what was checked", () => {

@@ -5,6 +5,7 @@ import { JS } from "./page.js";
 
 const { PastHands, fileName } = await import(new URL("hands.js", JS));
 const i18n = await import(new URL("i18n.js", JS));
+const { Store } = await import(new URL("pagestate.js", JS));
 
 test("a download is saved under the name the server gives it", () => {
   assert.equal(fileName('attachment; filename="hands.json"'), "hands.json");
@@ -15,7 +16,17 @@ test("a download is saved under the name the server gives it", () => {
 /** What the page says when "Download hands" meets `answer` (fetch's result, or what it throws). */
 async function toldFor(answer) {
   const told = [];
-  const view = { code: "K7WQ3M", token: "seat-token", app: { toast: (text) => told.push(text) } };
+  const store = new Store();
+  const saving = [];
+  const view = {
+    code: "K7WQ3M",
+    token: "seat-token",
+    app: { toast: (text) => told.push(text) },
+    get page() {
+      return store.state;
+    },
+    dispatch: (action) => store.dispatch(action) && saving.push(store.state.hands.saving),
+  };
   const asked = [];
   const real = globalThis.fetch;
   globalThis.fetch = async (path, init) => {
@@ -29,6 +40,7 @@ async function toldFor(answer) {
     globalThis.fetch = real;
   }
   assert.deepEqual(asked, [["/api/tables/K7WQ3M/hands?game=2", { authorization: "Bearer seat-token" }]]);
+  assert.deepEqual(saving, [true, false], "a download in progress, then none");
   return told;
 }
 

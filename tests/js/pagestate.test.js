@@ -105,3 +105,53 @@ test("the chat is read while it is open; the menu's question goes when what is o
   page = reduce(page, { type: "open", which: "menu" });
   assert.deepEqual([page.open, page.confirm], [null, null]);
 });
+
+test("Past hands: opened and closed, a game chosen, its list asked for and answered, an older answer dropped", () => {
+  let page = after({ type: "received", st: state(), now: 0 });
+  const untouched = page.hands;
+  assert.equal(reduce(page, { type: "hands/closed" }), page, "closed already: the same page");
+  page = reduce(page, { type: "hands/opened" });
+  assert.equal(page.hands.open, true);
+  page = reduce(page, { type: "hands/loading", key: "playing:0" });
+  assert.deepEqual([page.hands.asked, page.hands.loading, page.hands.list], ["playing:0", true, null]);
+  const list = [{ hand: 1 }];
+  page = reduce(page, { type: "hands/loaded", key: "playing:0", list });
+  assert.deepEqual([page.hands.list, page.hands.loading], [list, false]);
+  page = reduce(page, { type: "hands/checked", key: "playing:0", index: 0, result: { busy: true } });
+  page = reduce(page, { type: "hands/details", index: 0 });
+  assert.deepEqual([page.hands.checks, page.hands.details], [{ 0: { busy: true } }, [0]]);
+  assert.deepEqual(reduce(page, { type: "hands/details", index: 0 }).hands.details, [], "closed again");
+  // the first game chosen: its list comes; the answer for the game in play, late, is dropped
+  page = reduce(page, { type: "hands/loading", key: "playing:1" });
+  page = reduce(page, { type: "hands/game", game: 1 });
+  assert.deepEqual([page.hands.game, page.hands.list, page.hands.checks, page.hands.details], [1, null, {}, []]);
+  page = reduce(page, { type: "hands/loading", key: "game:1" });
+  const late = reduce(page, { type: "hands/loaded", key: "playing:1", list: [] });
+  assert.equal(late, page);
+  assert.equal(reduce(page, { type: "hands/checked", key: "playing:1", index: 0, result: {} }), page, "a check of the older list is dropped");
+  const refusal = { code: "token/invalid", reason: "no such seat" };
+  page = reduce(page, { type: "hands/failed", key: "game:1", error: refusal });
+  assert.deepEqual([page.hands.failed, page.hands.loading], [refusal, false]);
+  page = reduce(page, { type: "hands/loading", key: "game:1" });
+  assert.equal(page.hands.failed, refusal, "said till the next answer");
+  page = reduce(page, { type: "hands/loaded", key: "game:1", list });
+  assert.equal(page.hands.failed, null);
+  page = reduce(page, { type: "hands/closed" });
+  assert.equal(page.hands.open, false);
+  assert.equal(untouched, START.hands);
+});
+
+test("Past hands: a download in progress, and the parts of deals this phone sent", () => {
+  let page = reduce(START, { type: "hands/saving" });
+  assert.equal(page.hands.saving, true);
+  assert.equal(reduce(page, { type: "hands/saving" }), page);
+  page = reduce(page, { type: "hands/saved" });
+  assert.equal(page.hands.saving, false);
+  page = reduce(page, { type: "hands/part", for: "c1", part: "ab" });
+  assert.deepEqual(page.hands.sent, { c1: "ab" });
+  assert.equal(reduce(page, { type: "hands/part", for: "c1", part: "ab" }), page);
+  const st = state();
+  const shown = reduce(page, { type: "received", st, now: 0 });
+  assert.equal(shown.hands, page.hands, "a state leaves Past hands the same object");
+  assert.equal(reduce(shown, { type: "received", st: state({ version: 11 }), now: 0 }).hands, page.hands);
+});

@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { JS } from "./page.js";
+import { JS, state } from "./page.js";
 
 // the stand-in a kept region leaves in the tree built to morph the page into (dom.js `kept`)
 globalThis.document.createComment = () => ({ nodeType: 8 });
 
 const { Regions, sameInputs } = await import(new URL("regions.js", JS));
+const { START, reduce } = await import(new URL("pagestate.js", JS));
 
 test("a region whose inputs are the same objects is not drawn again; one whose input changed is", () => {
   const regions = new Regions();
@@ -65,4 +66,19 @@ test("inputs are compared one by one, by identity", () => {
   assert.ok(sameInputs([row, 1, "a", null, NaN], [row, 1, "a", null, NaN]));
   assert.ok(!sameInputs([row], [{}]));
   assert.ok(!sameInputs([1], [1, 2]));
+});
+
+test("a region drawn from Past hands' part of the page is drawn again for its own actions, not for a state", () => {
+  const regions = new Regions();
+  const drawn = [];
+  const panel = (page) => regions.region("hands", [page.hands], (hands) => drawn.push(hands.open) && { nodeType: 1 });
+  let page = reduce(reduce(START, { type: "received", st: state(), now: 0 }), { type: "hands/opened" });
+  panel(page);
+  page = reduce(page, { type: "received", st: state({ version: 11 }), now: 0 });
+  page = reduce(page, { type: "sent" });
+  panel(page);
+  assert.deepEqual(drawn, [true], "a state and a move on its way leave it as it is");
+  page = reduce(page, { type: "hands/closed" });
+  panel(page);
+  assert.deepEqual(drawn, [true, false]);
 });

@@ -50,6 +50,16 @@ def _histories(base: str, code: str, token: str | None = None) -> list[dict[str,
     return list(json.loads(_served(base, code, token)))
 
 
+def _started(phone: Any, code: str, token: str) -> Any:
+    """The table's page on ``phone``, holding the host's seat, once Start is tapped."""
+    page = phone.open("/")
+    page.evaluate(SEAT, [code, token])
+    page = phone.open(f"/t/{code}")
+    page.locator("[data-testid=table][data-status=waiting]").wait_for()
+    page.get_by_test_id("start").tap()
+    return page
+
+
 def _pack_or_show(_phone: Any, _state: dict[str, str], choices: list[str]) -> str:
     return "act-show" if "act-show" in choices else "act-pack"
 
@@ -82,11 +92,7 @@ def test_past_hands_check_the_deal_during_and_after_the_game(
     table = _open_table(server.url)
     code = table["code"]
     p = phone()
-    page = p.open("/")
-    page.evaluate(SEAT, [code, table["token"]])
-    page = p.open(f"/t/{code}")
-    page.locator("[data-testid=table][data-status=waiting]").wait_for()
-    page.get_by_test_id("start").tap()
+    page = _started(p, code, table["token"])
     play([p], _pack_or_show, lambda s: s["hand"] == "2" or s["status"] == "finished")
     page.get_by_test_id("hands-toggle").tap()
     first = page.locator("[data-testid=past-hand][data-hand='1']")
@@ -169,11 +175,7 @@ def test_past_hands_offer_the_earlier_games_after_play_again(
     table = _open_table(server.url, hands=1)
     code = table["code"]
     p = phone(width=320, height=568)
-    page = p.open("/")
-    page.evaluate(SEAT, [code, table["token"]])
-    page = p.open(f"/t/{code}")
-    page.locator("[data-testid=table][data-status=waiting]").wait_for()
-    page.get_by_test_id("start").tap()
+    page = _started(p, code, table["token"])
     play([p], _pack_or_show, lambda s: s["status"] == "finished")
     first = _histories(server.url, code)
     # the table keeps score: at the game's end, each seat (the computer's too)
@@ -222,11 +224,7 @@ def test_download_hands_in_play_and_at_the_end(phone, server, play, check_layout
     table = _open_table(server.url, hands=2)
     code, token = table["code"], table["token"]
     p = phone(width=320, height=568)
-    page = p.open("/")
-    page.evaluate(SEAT, [code, token])
-    page = p.open(f"/t/{code}")
-    page.locator("[data-testid=table][data-status=waiting]").wait_for()
-    page.get_by_test_id("start").tap()
+    page = _started(p, code, token)
     play([p], _pack, lambda s: s["hand"] == "2")  # hand 2 waits for this player's move
     page.get_by_test_id("hands-toggle").tap()
     past = page.get_by_test_id("past-hands")
@@ -267,3 +265,30 @@ def test_download_hands_in_play_and_at_the_end(phone, server, play, check_layout
             button.scroll_into_view_if_needed()
             box = button.bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, (lang, width, box)
+
+
+def test_past_hands_say_why_the_server_refused_the_list(phone, server) -> None:
+    """The server refuses the list (the page asks with a seat token it does not know): Past hands
+    says the sentence for the refusal's code, in English and Nepali, and still offers "Download
+    hands", whose tap says the same."""
+    table = _open_table(server.url)
+    code = table["code"]
+    p = phone()
+    page = _started(p, code, table["token"])
+    page.locator("[data-testid=table][data-status=playing]").wait_for()
+    # the socket keeps its seat; only the lobby's requests carry the token the server does not know
+    page.evaluate("() => { window.__tp.table.token = 'not-a-seat-token'; }")
+    page.get_by_test_id("hands-toggle").tap()
+    past = page.get_by_test_id("past-hands")
+    for lang in ("en", "ne"):
+        if lang == "ne":
+            _to(page, "ne")
+        sentence = page.evaluate(
+            "async () => (await import('/static/js/i18n.js')).errorText('token/invalid')"
+        )
+        assert sentence != page.evaluate(
+            "async () => (await import('/static/js/i18n.js')).errorText('nonsense/code')"
+        )
+        past.locator(".error", has_text=sentence).wait_for()
+        past.get_by_test_id("hands-download").tap()
+        page.locator("[data-testid=toast]", has_text=sentence).wait_for()

@@ -335,9 +335,11 @@ DRAWN_JS = """async () => {
     ['s', ['legal'], []],
   ]};
   const drawn = new Set();
+  const panels = [];  // Past hands' panel, each time it is built
   const set = Element.prototype.setAttribute;
   Element.prototype.setAttribute = function (name, value) {
     if (name === 'data-key' && /^seat\\d+$/.test(value)) drawn.add(Number(value.slice(4)));
+    if (name === 'data-testid' && value === 'past-hands') panels.push(value);
     return set.call(this, name, value);
   };
   try {
@@ -346,7 +348,7 @@ DRAWN_JS = """async () => {
     Element.prototype.setAttribute = set;
   }
   const shown = document.querySelector(`[data-testid=chips-${mover}] .sr-only`).textContent;
-  return {drawn: [...drawn].sort(), mover, next, n, actor: document.querySelector(
+  return {drawn: [...drawn].sort(), panels, mover, next, n, actor: document.querySelector(
     '[data-testid=table]').dataset.actor, chips: shown.replace(/[^0-9]/g, ''),
     paid: String(st.seats[mover].chips - st.hand.stake)};
 }"""
@@ -360,3 +362,15 @@ def test_a_state_draws_again_only_the_seats_it_changed(phone) -> None:
     assert got["drawn"] == sorted([got["mover"], got["next"]]), got
     assert got["actor"] == str(got["next"])
     assert got["chips"] == got["paid"], got  # the mover's seat shows its new chips
+
+
+def test_a_move_leaves_past_hands_open_as_they_were(phone) -> None:
+    """With Past hands open, a move draws the seats it changed and not the panel, whose part of the
+    page's state (and the little of the table it shows) is the same as before."""
+    page = my_turn_at(phone(reduced_motion="reduce"), 6)
+    page.get_by_test_id("hands-toggle").click()
+    page.get_by_test_id("past-hands").get_by_test_id("hands-none").wait_for()
+    got = page.evaluate(DRAWN_JS)
+    assert got["drawn"] == sorted([got["mover"], got["next"]]), got
+    assert got["panels"] == [], got
+    assert page.get_by_test_id("past-hands").get_by_test_id("hands-none").is_visible()

@@ -72,12 +72,13 @@ export function heldBy(st, history, seat) {
   return st.you === seat && row && row.name === held.name ? t("you") : held.name;
 }
 
-/** Whether this phone should send its part of the next deal now, and for which commitment. Pure. */
+/** Whether this phone should send its part of the next deal now, and for which commitment (`sent`:
+ *  commitment -> the part sent for it). Pure. */
 export function partDue(st, sent) {
   const next = st && st.next_commitment;
   if (!next || st.you === null || st.status !== "playing") return null;
   if (st.hand && !st.hand.finished) return null;
-  if ((st.next_parts || []).includes(st.you) || sent.has(next)) return null;
+  if ((st.next_parts || []).includes(st.you) || Object.hasOwn(sent, next)) return null;
   return next;
 }
 
@@ -102,56 +103,65 @@ function saveFile(blob, name) {
   setTimeout(() => URL.revokeObjectURL(url), KEEP_URL_MS);
 }
 
+/** Which list of hands the page asks for at `st` with game `game` shown (null: the one in play):
+ *  an earlier game's stays as it is; this game's changes when a hand ends or the game does. Pure. */
+export function listKey(st, game) {
+  if (game !== null) return `game:${game}`;
+  const hand = st.hand;
+  return `${st.status}:${hand ? hand.number - (hand.finished ? 0 : 1) : 0}`;
+}
+
+/** The sentence for why the list or a file could not be had: the refusal's code, or the
+ *  connection lost (no code). Pure. */
+function whyNot(error) {
+  return errorText(error.code || "network", error.reason);
+}
+
+/**
+ * Past hands below the table. What it shows is the page's state (pagestate.js `hands`), changed by
+ * the actions this dispatches as the player taps and the server answers; the panel is a region
+ * (regions.js) drawn again only when that part, or what it shows of the table, changed.
+ */
 export class PastHands {
   constructor(view) {
     this.view = view;
-    this.open = false;
-    this.list = null; // the histories, as last fetched
-    this.failed = false;
-    this.results = new Map(); // hand index -> check result
-    this.details = new Set(); // hand indices whose check's details are open
-    this.sent = new Map(); // commitment -> the part this phone sent for it
-    this.fetchedAt = null; // the hand count and status the list was fetched at
-    this.game = null; // the earlier game shown (its number at the table), or null: this one
-    this.saving = false; // a download on its way: a second tap waits for it
   }
 
-  /** On each state: send this seat's part of the next deal, refresh the list if a hand ended. */
+  /** Past hands' part of the page's state. */
+  get part() {
+    return this.view.page.hands;
+  }
+
+  /** On each state, before it is drawn (the store told without drawing): send this seat's part of
+   *  the next deal; ask for the list again where it changed (a hand ended) while it is open. */
   onState(st) {
-    const due = partDue(st, this.sent);
+    const store = this.view.store;
+    const due = partDue(st, this.part.sent);
     if (due) {
       const part = bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(32)));
-      if (this.view.send({ type: "part", for: due, part }, { waits: false })) this.sent.set(due, part);
+      if (this.view.send({ type: "part", for: due, part }, { waits: false })) store.dispatch({ type: "hands/part", for: due, part });
     }
-    if (this.open && this.key(st) !== this.fetchedAt) this.load();
-  }
-
-  key(st) {
-    if (this.game !== null) return `game:${this.game}`; // an earlier game is over: it stays as it is
-    const hand = st.hand;
-    return `${st.status}:${hand ? hand.number - (hand.finished ? 0 : 1) : 0}`;
+    if (this.part.open && listKey(st, this.part.game) !== this.part.asked) this.load((action) => store.dispatch(action));
   }
 
   toggle() {
-    this.open = !this.open;
-    if (this.open) this.load();
-    this.view.render();
+    const opening = !this.part.open;
+    this.view.dispatch({ type: opening ? "hands/opened" : "hands/closed" });
+    if (opening) this.load();
   }
 
-  async load() {
+  /** Ask for the list the page shows now; `dispatch` tells the store (drawing, by default). */
+  async load(dispatch = (action) => this.view.dispatch(action)) {
     const st = this.view.st;
     if (!st) return;
-    this.fetchedAt = this.key(st);
+    const key = listKey(st, this.part.game);
+    dispatch({ type: "hands/loading", key });
     try {
-      const response = await this.fetch(this.game);
-      this.list = await response.json();
-      this.failed = false;
-      this.results.clear();
-      this.details.clear();
-    } catch {
-      this.failed = true;
+      const response = await this.fetch(this.part.game);
+      this.view.dispatch({ type: "hands/loaded", key, list: await response.json() });
+    } catch (error) {
+      this.view.dispatch({ type: "hands/failed", key, error: { code: error.code || "network", reason: error.reason || "" } });
     }
-    this.view.render();
   }
 
   /** The server's answer for the hands of game `game` (null: the one in play or last played),
@@ -167,15 +177,15 @@ export class PastHands {
   /** Save the hands of game `game` (null: this one) as the server wrote them, under the name it
    *  gives them; a refusal or a lost connection is said in the page's words for its code. */
   async download(game) {
-    if (this.saving) return;
-    this.saving = true;
+    if (this.part.saving) return;
+    this.view.dispatch({ type: "hands/saving" });
     try {
       const response = await this.fetch(game);
       saveFile(await response.blob(), fileName(response.headers.get("content-disposition")));
     } catch (error) {
-      this.view.app.toast(errorText(error.code || "network", error.reason));
+      this.view.app.toast(whyNot(error));
     } finally {
-      this.saving = false;
+      this.view.dispatch({ type: "hands/saved" });
     }
   }
 
@@ -197,14 +207,12 @@ export class PastHands {
 
   /** Show the hands of game `game` at this table (null: the game in play or last played). */
   choose(game) {
-    this.game = game;
-    this.list = null;
+    this.view.dispatch({ type: "hands/game", game });
     this.load();
-    this.view.render();
   }
 
   /** The earlier games at this table, the last first, and this one: each a button. */
-  games(st) {
+  games(st, shown) {
     if (!(st.game > 1)) return null;
     const pick = (game, text) =>
       h(
@@ -214,7 +222,7 @@ export class PastHands {
           type: "button",
           "data-testid": "hands-game",
           "data-game": game === null ? "" : game,
-          "aria-pressed": this.game === game ? "true" : "false",
+          "aria-pressed": shown === game ? "true" : "false",
           onclick: () => this.choose(game),
         },
         text,
@@ -225,18 +233,17 @@ export class PastHands {
   }
 
   async check(index) {
-    const history = this.list && this.list[index];
+    const { list, asked: key } = this.part;
+    const history = list && list[index];
     if (!history || !this.view.st) return;
-    this.results.set(index, { busy: true });
-    this.view.render();
+    this.view.dispatch({ type: "hands/checked", key, index, result: { busy: true } });
     let result;
     try {
       result = await checkHand(history, this.view.st.settings.rules);
     } catch (error) {
       result = { verified: false, code: "error", seat: null, reason: String(error), raw: String(error) };
     }
-    this.results.set(index, result);
-    this.view.render();
+    this.view.dispatch({ type: "hands/checked", key, index, result });
     const words = checkWords(result, (seat) => heldBy(this.view.st, history, seat), history);
     this.view.app.announce(`${t("hands.hand", { n: num(history.hand || index + 1) })}: ${words}`);
   }
@@ -244,63 +251,74 @@ export class PastHands {
   /** The Past hands button; a spectator gets the hands only once the game is over. */
   bar(st) {
     const shown = st.you !== null || st.status === "finished";
-    return this.view.regions.region("hands-bar", [shown, this.open], () => (shown ? h("div", { class: "past-hands-bar" }, this.button()) : null));
+    return this.view.regions.region("hands-bar", [shown, this.part.open], (mayOpen, open) =>
+      mayOpen ? h("div", { class: "past-hands-bar" }, this.button(open)) : null,
+    );
   }
 
-  button() {
+  button(open) {
     return h(
       "button",
       {
         class: "btn small",
         type: "button",
         "data-testid": "hands-toggle",
-        "aria-expanded": this.open ? "true" : "false",
+        "aria-expanded": open ? "true" : "false",
         onclick: () => this.toggle(),
       },
-      t(this.open ? "hands.close" : "hands.open"),
+      t(open ? "hands.close" : "hands.open"),
     );
   }
 
+  /** The open panel: a region drawn from Past hands' part of the page's state and the few things
+   *  of the table it shows (the seat, its name, the game, the score), so a move does not draw it. */
   panel(st) {
-    if (!this.open || (st.you === null && st.status !== "finished")) return null;
-    const list = this.list || [];
-    const body = this.failed
-      ? h("p", { class: "error" }, t("hands.failed"))
-      : !this.list
+    const me = st.you === null || !st.seats[st.you] ? null : st.seats[st.you].name;
+    const inputs = [this.part, st.you, me, st.status, st.game, st.status === "playing" ? st.score : null];
+    return this.view.regions.region("hands", inputs, (part) => this.draw(st, part));
+  }
+
+  draw(st, part) {
+    if (!part.open || (st.you === null && st.status !== "finished")) return null;
+    const list = part.list || [];
+    const body = part.failed
+      ? h("p", { class: "error", "data-testid": "hands-failed" }, whyNot(part.failed))
+      : !part.list
         ? h("p", {}, t("conn.connecting"))
         : !list.length
           ? h("p", { "data-testid": "hands-none" }, t("hands.none"))
-          : h("ol", { class: "past-hands-list" }, list.map((history, i) => this.item(st, history, i)));
+          : h("ol", { class: "past-hands-list" }, list.map((history, i) => this.item(st, part, history, i)));
     return h(
       "section",
-      { class: "panel past-hands", "data-testid": "past-hands", "aria-label": t("hands.title") },
+      { class: "panel past-hands", "data-testid": "past-hands", "aria-label": t("hands.title"), "aria-busy": part.loading ? "true" : "false" },
       h("h2", {}, t("hands.title")),
-      this.games(st),
+      this.games(st, part.game),
       st.status === "playing" ? scoreTable(st) : null, // the score so far, while the next game is on
       h(
         "p",
         { class: "hint" },
-        this.game !== null
-          ? t("hands.earlier", { n: num(this.game) })
+        part.game !== null
+          ? t("hands.earlier", { n: num(part.game) })
           : t(st.status === "finished" ? "hands.afterGame" : "hands.duringGame"),
       ),
-      this.failed || !list.length ? null : this.downloadRow(st),
+      // the file may be had where the list could not (or its refusal says why once more)
+      part.failed || list.length ? this.downloadRow(st, part.game) : null,
       body,
     );
   }
 
   /** Download hands, and while the game is on, that the file holds only what this player saw. */
-  downloadRow(st) {
-    const partial = this.game === null && st.status === "playing";
+  downloadRow(st, game) {
+    const partial = game === null && st.status === "playing";
     return h(
       "div",
       { class: "hands-download" },
-      this.downloadButton(this.game, { noted: partial }),
+      this.downloadButton(game, { noted: partial }),
       partial ? h("p", { class: "hint", id: "hands-download-note", "data-testid": "hands-download-note" }, t("hands.downloadNow")) : null,
     );
   }
 
-  item(st, history, i) {
+  item(st, part, history, i) {
     const number = history.hand || i + 1;
     const name = (seat) => heldBy(st, history, seat);
     const moves = history.actions.map((a, k) =>
@@ -324,9 +342,9 @@ export class PastHands {
         t("hands.pot", { n: pot.amount, names: joinNames(pot.winners.map((seat) => name(seat))) }),
       ),
     );
-    const result = this.results.get(i);
-    const mine = history.contributions && st.you !== null && this.game === null ? history.contributions[st.you] : undefined;
-    const sent = this.sent.get(history.commitment);
+    const result = part.checks[i];
+    const mine = history.contributions && st.you !== null && part.game === null ? history.contributions[st.you] : undefined;
+    const sent = part.sent[history.commitment];
     return h(
       "li",
       { class: "past-hand", "data-testid": "past-hand", "data-hand": number, "data-key": `h${number}` },
@@ -366,10 +384,7 @@ export class PastHands {
           )
         : null,
       result && !result.busy
-        ? checkDetails(result, history, this.details.has(i), () => {
-            if (!this.details.delete(i)) this.details.add(i);
-            this.view.render();
-          })
+        ? checkDetails(result, history, part.details.includes(i), () => this.view.dispatch({ type: "hands/details", index: i }))
         : null,
     );
   }

@@ -1,9 +1,9 @@
 // The table page's state in one place: what the server last sent, whether a move is on its way,
 // whether the connection is up, and this player's own choices (the chaal amount on the stepper,
-// the side show's partner, what is open below the table). It changes only by the named actions
-// below, each a new object (what an action leaves alone stays the same object, so a part of the
-// page can tell by identity that its input did not change: regions.js). Pure: the table view
-// (table.js) sends and says what the actions ask for.
+// the side show's partner, what is open below the table, Past hands). It changes only by the
+// named actions below, each a new object (what an action leaves alone stays the same object, so a
+// part of the page can tell by identity that its input did not change: regions.js). Pure: the
+// table view (table.js) sends and says what the actions ask for.
 
 import { endsHand, startsHand } from "./announce.js";
 import { chaalRange } from "./moves.js";
@@ -26,6 +26,18 @@ export const START = Object.freeze({
   lastN: null, // the last chat message taken in (bubbles are for the ones after it)
   bubbles: Object.freeze({}), // seat -> {message, until}: the newest message at a seat, for a while
   muted: Object.freeze([]), // the people muted "for you" on this phone (`who`), kept by the view
+  hands: Object.freeze({
+    open: false, // Past hands is open below the table
+    game: null, // the earlier game shown (its number at the table), or null: the one in play
+    asked: null, // which list was last asked for (hands.js `listKey`): an older answer is dropped
+    list: null, // the histories of `asked`, as fetched
+    loading: false, // the list is on its way
+    failed: null, // why the list could not be had ({code, reason}), till the next answer
+    saving: false, // a download on its way: a second tap waits for it
+    checks: Object.freeze({}), // hand index -> what "Check this deal" found ({busy} meanwhile)
+    details: Object.freeze([]), // hand indices whose check's details are open
+    sent: Object.freeze({}), // commitment -> this phone's part of that deal, as sent
+  }),
 });
 
 /** How long a chat message stays in its bubble at its sender's seat, in ms. */
@@ -86,12 +98,55 @@ function expired(bubbles, now) {
   return kept.length === Object.keys(bubbles).length ? bubbles : Object.fromEntries(kept);
 }
 
+/** `part` with `changes` made, or `part` itself when they change nothing. */
+function changed(part, changes) {
+  for (const key of Object.keys(changes)) {
+    if (part[key] !== changes[key]) return { ...part, ...changes };
+  }
+  return part;
+}
+
+/** `list` with `item` taken out when it is in it, else put in. */
+function toggled(list, item) {
+  return list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
+}
+
+/** Past hands after one of its actions (`reduce`'s "hands/..."). */
+function handsAfter(hands, action) {
+  const current = action.key === hands.asked; // an answer to the list last asked for
+  switch (action.type) {
+    case "hands/opened":
+      return changed(hands, { open: true });
+    case "hands/closed":
+      return changed(hands, { open: false });
+    case "hands/game":
+      if (action.game === hands.game) return hands;
+      return { ...hands, game: action.game, asked: null, list: null, failed: null, checks: {}, details: [] };
+    case "hands/loading":
+      return changed(hands, { asked: action.key, loading: true });
+    case "hands/loaded":
+      return current ? { ...hands, list: action.list, loading: false, failed: null, checks: {}, details: [] } : hands;
+    case "hands/failed":
+      return current ? changed(hands, { loading: false, failed: action.error }) : hands;
+    case "hands/saving":
+      return changed(hands, { saving: true });
+    case "hands/saved":
+      return changed(hands, { saving: false });
+    case "hands/checked":
+      return current ? { ...hands, checks: { ...hands.checks, [action.index]: action.result } } : hands;
+    case "hands/details":
+      return { ...hands, details: toggled(hands.details, action.index) };
+    case "hands/part":
+      return hands.sent[action.for] === action.part ? hands : { ...hands, sent: { ...hands.sent, [action.for]: action.part } };
+    default:
+      throw new Error(`no action ${action.type}`);
+  }
+}
+
 /** `page` with `changes` made, or `page` itself when they change nothing. */
 function change(page, changes) {
-  for (const key of Object.keys(changes)) {
-    if (page[key] !== changes[key]) return settle({ ...page, ...changes });
-  }
-  return page;
+  const next = changed(page, changes);
+  return next === page ? page : settle(next);
 }
 
 /**
@@ -108,7 +163,15 @@ function change(page, changes) {
  * - `{type: "partner", seat}`: the side show's partner chosen;
  * - `{type: "open", which}`: the chat or the table menu opened, or closed when it was open;
  * - `{type: "confirm", question}` (null: answered), `{type: "invite"}` (open or close it);
- * - `{type: "mute", seat}`: the person at `seat` muted for this phone, or heard again.
+ * - `{type: "mute", seat}`: the person at `seat` muted for this phone, or heard again;
+ * - Past hands (hands.js): `{type: "hands/opened"}` / `{type: "hands/closed"}`; `{type:
+ *   "hands/game", game}`: an earlier game chosen (null: the one in play); `{type: "hands/loading",
+ *   key}`: the list `key` asked for; `{type: "hands/loaded", key, list}` / `{type: "hands/failed",
+ *   key, error}`: its answer (dropped when another list was asked for since); `{type:
+ *   "hands/saving"}` / `{type: "hands/saved"}`: a download started / ended; `{type:
+ *   "hands/checked", key, index, result}`: a deal's check (`{busy: true}` while it runs); `{type:
+ *   "hands/details", index}`: its details opened or closed; `{type: "hands/part", for, part}`:
+ *   this phone's part of a deal sent.
  */
 export function reduce(page, action) {
   switch (action.type) {
@@ -156,6 +219,7 @@ export function reduce(page, action) {
     case "invite":
       return change(page, { invite: !page.invite });
     default:
+      if (action.type.startsWith("hands/")) return change(page, { hands: handsAfter(page.hands, action) });
       throw new Error(`no action ${action.type}`);
   }
 }

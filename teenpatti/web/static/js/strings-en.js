@@ -357,7 +357,6 @@ export const EN = {
   "hands.game": "Game {n}",
   "hands.thisGame": "This game",
   "hands.earlier": "Game {n} is over: every card and the server's secret are out. \"Check this deal\" checks the whole deal.",
-  "hands.failed": "The past hands could not be fetched.",
   "hands.download": "Download hands",
   "hands.downloadNow": "For now the file holds only what you saw: once the game is over, the whole game, every card, can be downloaded.",
   "hands.hand": "Hand {n}",
