@@ -112,6 +112,7 @@ test("Past hands: opened and closed, a game chosen, its list asked for and answe
   assert.equal(reduce(page, { type: "hands/closed" }), page, "closed already: the same page");
   page = reduce(page, { type: "hands/opened" });
   assert.equal(page.hands.open, true);
+  assert.equal(page.call, START.call, "the call's part stays the same object");
   page = reduce(page, { type: "hands/loading", key: "playing:0" });
   assert.deepEqual([page.hands.asked, page.hands.loading, page.hands.list], ["playing:0", true, null]);
   const list = [{ hand: 1 }];
@@ -154,4 +155,32 @@ test("Past hands: a download in progress, and the parts of deals this phone sent
   const shown = reduce(page, { type: "received", st, now: 0 });
   assert.equal(shown.hands, page.hands, "a state leaves Past hands the same object");
   assert.equal(reduce(shown, { type: "received", st: state({ version: 11 }), now: 0 }).hands, page.hands);
+});
+
+test("the call as the page shows it: joining, joined, muted, a seat unheard, the roster, who talks, a problem", () => {
+  let page = reduce(START, { type: "call/joining" });
+  assert.equal(page.call.joining, true);
+  assert.equal(page.hands, START.hands);
+  page = reduce(page, { type: "call/problem", problem: { key: "call.noMic", params: {} } });
+  assert.deepEqual([page.call.joining, page.call.problem], [false, { key: "call.noMic", params: {} }]);
+  page = reduce(page, { type: "call/joining" });
+  assert.equal(page.call.problem, null, "asking again clears what went wrong");
+  page = reduce(page, { type: "call/joined" });
+  assert.deepEqual([page.call.joined, page.call.joining], [true, false]);
+  page = reduce(page, { type: "call/mute" });
+  assert.equal(page.call.muted, true);
+  assert.equal(reduce(page, { type: "call/mute" }).call.muted, false);
+  page = reduce(page, { type: "call/hear", seat: 2 });
+  assert.deepEqual(page.call.unheard, [2]);
+  assert.deepEqual(reduce(page, { type: "call/hear", seat: 2 }).call.unheard, []);
+  const seats = [{ seat: 0, n: 1, muted: false }];
+  page = reduce(page, { type: "call/roster", seats });
+  assert.equal(page.call.roster, seats);
+  page = reduce(page, { type: "call/speaking", seats: [0, 2] });
+  assert.deepEqual(page.call.speaking, [0, 2]);
+  assert.equal(reduce(page, { type: "call/speaking", seats: [2, 0] }), page, "the same seats: nothing to draw");
+  page = reduce(page, { type: "call/left" });
+  assert.deepEqual([page.call.joined, page.call.speaking], [false, []]);
+  assert.equal(reduce(page, { type: "call/left" }), page);
+  assert.throws(() => reduce(page, { type: "call/nonsense" }), /no action call\/nonsense/);
 });

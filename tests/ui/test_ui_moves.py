@@ -335,11 +335,11 @@ DRAWN_JS = """async () => {
     ['s', ['legal'], []],
   ]};
   const drawn = new Set();
-  const panels = [];  // Past hands' panel, each time it is built
+  const panels = [];  // Past hands' panel and the call's, each time one is built
   const set = Element.prototype.setAttribute;
   Element.prototype.setAttribute = function (name, value) {
     if (name === 'data-key' && /^seat\\d+$/.test(value)) drawn.add(Number(value.slice(4)));
-    if (name === 'data-testid' && value === 'past-hands') panels.push(value);
+    if (name === 'data-testid' && ['past-hands', 'call'].includes(value)) panels.push(value);
     return set.call(this, name, value);
   };
   try {
@@ -366,7 +366,7 @@ def test_a_state_draws_again_only_the_seats_it_changed(phone) -> None:
 
 def test_a_move_leaves_past_hands_open_as_they_were(phone) -> None:
     """With Past hands open, a move draws the seats it changed and not the panel, whose part of the
-    page's state (and the little of the table it shows) is the same as before."""
+    page's state (and the little of the table it shows) is the same as before; nor the call's."""
     page = my_turn_at(phone(reduced_motion="reduce"), 6)
     page.get_by_test_id("hands-toggle").click()
     page.get_by_test_id("past-hands").get_by_test_id("hands-none").wait_for()

@@ -7,6 +7,11 @@
 // page that reloads or reconnects joins again by itself (the wish is kept for the tab). A refused
 // microphone, a browser without WebRTC, or a pair that cannot connect is said in a sentence, and
 // the game goes on.
+//
+// What the page shows of the call (on it or not, muted, who is on it, whose sound is off, who is
+// talking, what went wrong) is the page's state (pagestate.js `call`), set by the actions this
+// dispatches as the microphone, the server and the connections answer; the connections, the
+// microphone's stream and the wish to be on the call are this module's own, outside that state.
 
 import { h } from "./dom.js";
 import { errorText, t } from "./i18n.js";
@@ -32,18 +37,17 @@ export class Call {
   constructor(view) {
     this.view = view;
     this.code = view.code;
-    this.roster = []; // [{seat, n, muted}] as the server last said
     this.ice = [];
     this.policy = "all";
     this.peers = new Map(); // seat -> {n, pc, audio, queue, timer, failed}
-    this.unheard = new Set(); // seats whose sound this phone has switched off
-    this.speaking = new Set();
     this.stream = null;
-    this.muted = false;
-    this.joining = false;
-    this.problem = null; // [key, params]: what went wrong, said in the panel
     this.wanted = this.readWish();
     this.poller = null;
+  }
+
+  /** The call's part of the page's state. */
+  get part() {
+    return this.view.page.call;
   }
 
   readWish() {
@@ -70,8 +74,7 @@ export class Call {
 
   /** Tapped "Join the call": ask for the microphone, then join. */
   async join() {
-    if (this.joining || this.joined) return;
-    this.problem = null;
+    if (this.part.joining || this.joined) return;
     if (window.isSecureContext === false) {
       this.say("call.needsHttps"); // a phone gives its microphone to HTTPS pages only
       return;
@@ -80,26 +83,23 @@ export class Call {
       this.say("call.noWebrtc");
       return;
     }
-    this.joining = true;
-    this.view.render();
+    this.view.dispatch({ type: "call/joining" });
     try {
       this.stream = await navigator.mediaDevices.getUserMedia({
         audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true },
         video: false,
       });
     } catch {
-      this.joining = false;
       this.keepWish(false);
       this.say("call.noMic");
       return;
     }
-    this.joining = false;
     this.keepWish(true);
     this.applyMute();
-    this.send({ type: "call", join: true, muted: this.muted });
+    this.send({ type: "call", join: true, muted: this.part.muted });
     this.startPolling();
     this.view.app.announce(t("call.joined"));
-    this.view.render();
+    this.view.dispatch({ type: "call/joined" });
   }
 
   leave() {
@@ -109,39 +109,37 @@ export class Call {
     this.view.render();
   }
 
-  /** Off the call on this phone: every connection closed, the microphone let go. */
+  /** Off the call on this phone: every connection closed, the microphone let go. The store is
+   *  told without drawing: the page is drawn by the caller, or not at all once it is left. */
   hangUp() {
     for (const seat of [...this.peers.keys()]) this.dropPeer(seat);
     if (this.stream) for (const track of this.stream.getTracks()) track.stop();
     this.stream = null;
-    this.speaking.clear();
     clearInterval(this.poller);
     this.poller = null;
+    this.view.store.dispatch({ type: "call/left" });
   }
 
   toggleMute() {
-    this.muted = !this.muted;
+    this.view.dispatch({ type: "call/mute" });
     this.applyMute();
-    if (this.joined) this.send({ type: "call", join: true, muted: this.muted });
-    this.view.render();
+    if (this.joined) this.send({ type: "call", join: true, muted: this.part.muted });
   }
 
   /** Muted, nothing is sent at all (no packets), not silence. */
   applyMute() {
-    const track = this.stream ? this.stream.getAudioTracks()[0] : null;
+    const track = this.stream && !this.part.muted ? this.stream.getAudioTracks()[0] : null;
     for (const peer of this.peers.values()) {
       for (const sender of peer.pc.getSenders()) {
-        if (sender.track !== (this.muted ? null : track)) sender.replaceTrack(this.muted ? null : track).catch(() => {});
+        if (sender.track !== track) sender.replaceTrack(track).catch(() => {});
       }
     }
   }
 
   toggleHear(seat) {
-    if (this.unheard.has(seat)) this.unheard.delete(seat);
-    else this.unheard.add(seat);
+    this.view.dispatch({ type: "call/hear", seat });
     const peer = this.peers.get(seat);
-    if (peer) peer.audio.muted = this.unheard.has(seat);
-    this.view.render();
+    if (peer) peer.audio.muted = this.part.unheard.includes(seat);
   }
 
   send(message) {
@@ -149,9 +147,8 @@ export class Call {
   }
 
   say(key, params = {}) {
-    this.problem = [key, params];
     this.view.app.alert(t(key, params));
-    this.view.render();
+    this.view.dispatch({ type: "call/problem", problem: { key, params } });
   }
 
   // ---------------------------------------------------------------- from the server
@@ -160,17 +157,18 @@ export class Call {
     if (!this.wanted) return;
     if (this.joined) {
       for (const seat of [...this.peers.keys()]) this.dropPeer(seat); // the old ones are over
-      this.send({ type: "call", join: true, muted: this.muted });
+      this.send({ type: "call", join: true, muted: this.part.muted });
     } else if (webrtcAvailable()) {
       this.join();
     }
   }
 
+  /** On each state, before it is drawn (the store told without drawing). */
   onState(st) {
     if (st.you === null || st.settings.voice === false) {
       if (this.joined) {
         this.hangUp();
-        if (st.settings.voice === false) this.problem = ["call.off", {}];
+        if (st.settings.voice === false) this.view.store.dispatch({ type: "call/problem", problem: { key: "call.off", params: {} } });
       }
       this.keepWish(this.wanted && st.you !== null && st.settings.voice !== false);
     }
@@ -185,14 +183,12 @@ export class Call {
         this.hangUp();
       }
       if (msg.code === "call/no_peer") return; // a seat that left the call meanwhile
-      this.problem = ["raw", { text: errorText(msg.code, msg.reason) }];
-      this.view.app.alert(this.problem[1].text);
-      this.view.render();
+      this.view.app.alert(errorText(msg.code, msg.reason));
+      this.view.dispatch({ type: "call/problem", problem: { code: msg.code, reason: msg.reason } });
     }
   }
 
   onRoster(msg) {
-    this.roster = msg.seats;
     if (msg.ice) this.ice = msg.ice;
     if (msg.policy) this.policy = msg.policy;
     const me = this.view.st ? this.view.st.you : null;
@@ -208,7 +204,7 @@ export class Call {
         if (me < other.seat) this.offer(other.seat, peer);
       }
     }
-    this.view.render();
+    this.view.dispatch({ type: "call/roster", seats: msg.seats });
   }
 
   async onSignal(msg) {
@@ -217,7 +213,7 @@ export class Call {
     if (!this.joined || me === null) return;
     let peer = this.peers.get(seat);
     if (!peer) {
-      const listed = this.roster.find((s) => s.seat === seat);
+      const listed = this.part.roster.find((s) => s.seat === seat);
       if (!listed) return;
       peer = this.makePeer(seat, listed.n);
     }
@@ -257,14 +253,14 @@ export class Call {
     const pc = new RTCPeerConnection({ iceServers: this.ice, iceTransportPolicy: this.policy === "relay" ? "relay" : "all" });
     const audio = new Audio();
     audio.autoplay = true;
-    audio.muted = this.unheard.has(seat);
+    audio.muted = this.part.unheard.includes(seat);
     audio.dataset.seat = String(seat);
     audio.hidden = true;
     document.body.append(audio); // in the page, where every phone's browser plays it
     const peer = { seat, n, pc, audio, queue: [], timer: null, watch: null, early: [], failed: false };
     this.peers.set(seat, peer);
     const track = this.stream.getAudioTracks()[0];
-    if (this.muted) pc.addTransceiver("audio", { direction: "sendrecv" });
+    if (this.part.muted) pc.addTransceiver("audio", { direction: "sendrecv" });
     else pc.addTrack(track, this.stream);
     pc.ontrack = (event) => {
       audio.srcObject = event.streams[0] || new MediaStream([event.track]);
@@ -288,8 +284,7 @@ export class Call {
         failed();
       } else if (pc.connectionState === "connected" && peer.failed) {
         peer.failed = false;
-        this.problem = null;
-        this.view.render();
+        this.view.dispatch({ type: "call/problem", problem: null });
       }
     };
     return peer;
@@ -323,7 +318,6 @@ export class Call {
     peer.pc.close();
     peer.audio.srcObject = null;
     peer.audio.remove();
-    this.speaking.delete(seat);
   }
 
   // ---------------------------------------------------------------- who is talking
@@ -332,35 +326,24 @@ export class Call {
     this.poller = setInterval(() => this.readLevels(), LEVEL_EVERY);
   }
 
+  /** Who is talking now, for the rings on their seats (a seat whose peer went loses its ring at
+   *  the next reading). */
   async readLevels() {
     const me = this.view.st ? this.view.st.you : null;
+    const muted = this.part.muted;
     const talking = new Set();
     for (const [seat, peer] of this.peers) {
       try {
         const stats = await peer.pc.getStats();
         stats.forEach((report) => {
           if (report.type === "inbound-rtp" && report.kind === "audio" && (report.audioLevel || 0) > SPEAKING) talking.add(seat);
-          if (report.type === "media-source" && report.kind === "audio" && !this.muted && (report.audioLevel || 0) > SPEAKING && me !== null) talking.add(me);
+          if (report.type === "media-source" && report.kind === "audio" && !muted && (report.audioLevel || 0) > SPEAKING && me !== null) talking.add(me);
         });
       } catch {
         /* closed meanwhile */
       }
     }
-    const changed = talking.size !== this.speaking.size || [...talking].some((s) => !this.speaking.has(s));
-    this.speaking = talking;
-    if (changed) this.ring();
-  }
-
-  /** The speaking ring on each seat (set here between renders; play.js sets it at each). */
-  ring() {
-    for (const el of document.querySelectorAll("[data-seat]")) {
-      if (!el.classList.contains("seat")) continue;
-      el.classList.toggle("speaking", this.speaking.has(Number(el.dataset.seat)));
-    }
-  }
-
-  isSpeaking(seat) {
-    return this.speaking.has(seat);
+    if (this.joined) this.view.dispatch({ type: "call/speaking", seats: [...talking] }); // else hung up meanwhile
   }
 
   name(seat) {
@@ -374,45 +357,45 @@ export class Call {
 
   // ---------------------------------------------------------------- the panel
   /** The call's panel: a region (regions.js) drawn from the seat, the names at the table and the
-   *  call's own state. */
+   *  call's part of the page's state (who is talking aside: that is drawn on the seats). */
   panel(st) {
     const names = st.seats.map((row) => seatName(st, row.seat)).join("\n");
-    const inputs = [st.you, st.settings.voice, names, this.joined, this.muted, this.joining, this.problem, this.roster, [...this.unheard].join()];
-    return this.view.regions.region("call", inputs, () => this.draw(st));
+    const { joined, muted, joining, problem, roster, unheard } = this.part;
+    const inputs = [st.you, st.settings.voice, names, joined, muted, joining, problem, roster, unheard];
+    return this.view.regions.region("call", inputs, () => this.draw(st, this.part));
   }
 
-  draw(st) {
+  draw(st, part) {
     if (st.you === null) return null;
     const voiceOn = st.settings.voice !== false;
-    const others = this.roster.filter((s) => s.seat !== st.you);
-    const problem = this.problem
-      ? h("p", { class: "call-problem small", "data-testid": "call-problem" }, this.problem[0] === "raw" ? this.problem[1].text : t(this.problem[0], this.problem[1]))
-      : null;
+    const others = part.roster.filter((s) => s.seat !== st.you);
+    const said = part.problem && (part.problem.code !== undefined ? errorText(part.problem.code, part.problem.reason) : t(part.problem.key, part.problem.params));
+    const problem = said ? h("p", { class: "call-problem small", "data-testid": "call-problem" }, said) : null;
     if (!voiceOn) {
       return h("section", { class: "call", "data-testid": "call", "data-joined": "0" }, h("p", { class: "small muted", "data-testid": "call-off" }, t("call.off")));
     }
     const names = others.map((s) => this.name(s.seat)).join(", ");
     return h(
       "section",
-      { class: "call", "data-testid": "call", "data-joined": this.joined ? "1" : "0", "aria-label": t("call.join") },
-      this.joined
+      { class: "call", "data-testid": "call", "data-joined": part.joined ? "1" : "0", "aria-label": t("call.join") },
+      part.joined
         ? h(
             "div",
             { class: "row call-controls" },
             h(
               "button",
-              { type: "button", class: `btn switch${this.muted ? "" : " on"}`, role: "switch", "aria-checked": this.muted ? "false" : "true", "data-testid": "call-mute", onclick: () => this.toggleMute() },
-              t(this.muted ? "call.unmute" : "call.mute"),
+              { type: "button", class: `btn switch${part.muted ? "" : " on"}`, role: "switch", "aria-checked": part.muted ? "false" : "true", "data-testid": "call-mute", onclick: () => this.toggleMute() },
+              t(part.muted ? "call.unmute" : "call.mute"),
             ),
             h("button", { type: "button", class: "btn", "data-testid": "call-leave", onclick: () => this.leave() }, t("call.leave")),
           )
         : h(
             "button",
-            { type: "button", class: "btn primary", "data-testid": "call-join", disabled: this.joining, onclick: () => this.join() },
+            { type: "button", class: "btn primary", "data-testid": "call-join", disabled: part.joining, onclick: () => this.join() },
             t("call.join"),
           ),
-      others.length ? h("p", { class: "small", "data-testid": "call-roster" }, t("call.on", { names })) : this.joined ? h("p", { class: "small muted" }, t("call.nobody")) : null,
-      this.joined && others.length
+      others.length ? h("p", { class: "small", "data-testid": "call-roster" }, t("call.on", { names })) : part.joined ? h("p", { class: "small muted" }, t("call.nobody")) : null,
+      part.joined && others.length
         ? h(
             "ul",
             { class: "people call-people", "data-testid": "call-people" },
@@ -425,8 +408,8 @@ export class Call {
                   {
                     type: "button",
                     role: "switch",
-                    class: `btn small switch${this.unheard.has(s.seat) ? "" : " on"}`,
-                    "aria-checked": this.unheard.has(s.seat) ? "false" : "true",
+                    class: `btn small switch${part.unheard.includes(s.seat) ? "" : " on"}`,
+                    "aria-checked": part.unheard.includes(s.seat) ? "false" : "true",
                     "data-testid": `call-hear-${s.seat}`,
                     onclick: () => this.toggleHear(s.seat),
                   },

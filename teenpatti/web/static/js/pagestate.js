@@ -1,9 +1,10 @@
 // The table page's state in one place: what the server last sent, whether a move is on its way,
 // whether the connection is up, and this player's own choices (the chaal amount on the stepper,
-// the side show's partner, what is open below the table, Past hands). It changes only by the
-// named actions below, each a new object (what an action leaves alone stays the same object, so a
-// part of the page can tell by identity that its input did not change: regions.js). Pure: the
-// table view (table.js) sends and says what the actions ask for.
+// the side show's partner, what is open below the table, Past hands, what the page shows of the
+// voice call). It changes only by the named actions below, each a new object (what an action
+// leaves alone stays the same object, so a part of the page can tell by identity that its input
+// did not change: regions.js). Pure: the table view (table.js) sends and says what the actions
+// ask for.
 
 import { endsHand, startsHand } from "./announce.js";
 import { chaalRange } from "./moves.js";
@@ -37,6 +38,16 @@ export const START = Object.freeze({
     checks: Object.freeze({}), // hand index -> what "Check this deal" found ({busy} meanwhile)
     details: Object.freeze([]), // hand indices whose check's details are open
     sent: Object.freeze({}), // commitment -> this phone's part of that deal, as sent
+  }),
+  // what the page shows of the voice call; its connections and the microphone are call.js's own
+  call: Object.freeze({
+    joined: false, // this phone is on the call (it holds the microphone)
+    joining: false, // the microphone was asked for
+    muted: false, // this phone's microphone is muted on the call
+    problem: null, // what went wrong, said in the panel: {key, params} or {code, reason}
+    roster: Object.freeze([]), // [{seat, n, muted}]: who is on the call, as the server last said
+    unheard: Object.freeze([]), // seats whose sound this phone has switched off
+    speaking: Object.freeze([]), // seats heard talking now
   }),
 });
 
@@ -143,6 +154,35 @@ function handsAfter(hands, action) {
   }
 }
 
+/** Whether two lists hold the same items, in any order. */
+function sameSet(a, b) {
+  return a.length === b.length && a.every((x) => b.includes(x));
+}
+
+/** The call's part of the page after one of its actions (`reduce`'s "call/..."). */
+function callAfter(call, action) {
+  switch (action.type) {
+    case "call/joining":
+      return changed(call, { joining: true, problem: null });
+    case "call/joined":
+      return changed(call, { joined: true, joining: false });
+    case "call/left":
+      return changed(call, { joined: false, joining: false, speaking: call.speaking.length ? [] : call.speaking });
+    case "call/mute":
+      return { ...call, muted: !call.muted };
+    case "call/hear":
+      return { ...call, unheard: toggled(call.unheard, action.seat) };
+    case "call/problem":
+      return changed(call, { problem: action.problem, joining: action.problem ? false : call.joining });
+    case "call/roster":
+      return changed(call, { roster: action.seats });
+    case "call/speaking":
+      return sameSet(call.speaking, action.seats) ? call : { ...call, speaking: action.seats };
+    default:
+      throw new Error(`no action ${action.type}`);
+  }
+}
+
 /** `page` with `changes` made, or `page` itself when they change nothing. */
 function change(page, changes) {
   const next = changed(page, changes);
@@ -171,7 +211,12 @@ function change(page, changes) {
  *   "hands/saving"}` / `{type: "hands/saved"}`: a download started / ended; `{type:
  *   "hands/checked", key, index, result}`: a deal's check (`{busy: true}` while it runs); `{type:
  *   "hands/details", index}`: its details opened or closed; `{type: "hands/part", for, part}`:
- *   this phone's part of a deal sent.
+ *   this phone's part of a deal sent;
+ * - the voice call (call.js): `{type: "call/joining"}` (the microphone asked for), `{type:
+ *   "call/joined"}`, `{type: "call/left"}` (off the call on this phone), `{type: "call/mute"}`
+ *   (muted or unmuted), `{type: "call/hear", seat}` (a seat's sound off or on), `{type:
+ *   "call/problem", problem}` (null: none), `{type: "call/roster", seats}`, `{type:
+ *   "call/speaking", seats}`.
  */
 export function reduce(page, action) {
   switch (action.type) {
@@ -220,6 +265,7 @@ export function reduce(page, action) {
       return change(page, { invite: !page.invite });
     default:
       if (action.type.startsWith("hands/")) return change(page, { hands: handsAfter(page.hands, action) });
+      if (action.type.startsWith("call/")) return change(page, { call: callAfter(page.call, action) });
       throw new Error(`no action ${action.type}`);
   }
 }

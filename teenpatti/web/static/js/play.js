@@ -140,7 +140,7 @@ function seatInputs(view, st, i, j, winners, last) {
     winners.has(i),
     hand && seat.dealt && seat.packed ? packedHow(hand, i) : null,
     last ? last.action : null,
-    view.call.isSpeaking(i),
+    view.page.call.speaking.includes(i),
     view.page.bubbles[i] || null,
     Boolean(active && st.deadline),
     isComputer(seat) ? botBadge(st) : null,
