@@ -6,7 +6,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["CHOICES_JS", "OPEN_JS", "in_each_language", "my_turn_at"]
+__all__ = [
+    "CHOICES_JS",
+    "OPEN_JS",
+    "SETTLED",
+    "in_each_language",
+    "my_turn_at",
+    "no_bubbles",
+    "settled",
+]
 
 CHOICES_JS = """() => [...document.querySelectorAll(
   '[data-testid=table] button[data-do]:not([disabled])')].map((b) => b.dataset.testid)"""
@@ -36,6 +44,30 @@ def my_turn_at(phone: Any, seats: int) -> Any:
     page = phone.open(f"/t/{code}")
     page.locator("[data-testid=table][data-myturn='1'][data-pending='0']").wait_for()
     return page
+
+
+SETTLED = (
+    "[data-testid=table][data-status=playing][data-hand-finished='0'][data-person-turn='1']"
+    ":not([data-hand='0'])"
+)
+"""The table with a hand dealt and a person to move: at a table without a turn timer nothing on
+the page moves then until someone does something."""
+
+
+def settled(*pages: Any) -> None:
+    """Wait until each page shows :data:`SETTLED`. The first hand is dealt a second and a half
+    after the start, by the server's clock, and the computer's moves follow it: each draws the
+    table again, and a tap whose touch began before that redraw lands where its button was."""
+    for page in pages:
+        page.locator(SETTLED).wait_for()
+
+
+def no_bubbles(*pages: Any) -> None:
+    """Wait until no chat bubble shows on any of ``pages``. A bubble grows its seat, pushing all
+    that is under the seats down, and goes four seconds after it came, by the page's own clock:
+    a tap on its way then lands where its button was."""
+    for page in pages:
+        page.locator(".chat-bubble").first.wait_for(state="detached")
 
 
 def in_each_language(page: Any) -> Iterator[str]:

@@ -14,6 +14,8 @@ import json
 import urllib.request
 from typing import Any
 
+from support.table_page import no_bubbles, settled
+
 DEVANAGARI = r"[\u0900-\u097F]"
 
 
@@ -65,8 +67,7 @@ def test_chat_bubbles_log_mute_and_typed_text(phone, server, check_layout, axe, 
     rpage = sit(ram, code, seats[1], "ne")
     gpage = sit(gita, code, seats[2])
     hpage.get_by_test_id("start").tap()
-    for page in (hpage, rpage, gpage):
-        playing(page)
+    settled(hpage, rpage, gpage)  # no tap while the deal or the computer's move draws the table
 
     # Ram (in Nepali) says a quick phrase: a bubble at his seat everywhere, in each one's language.
     rpage.get_by_test_id("chat-open").tap()
@@ -86,12 +87,14 @@ def test_chat_bubbles_log_mute_and_typed_text(phone, server, check_layout, axe, 
     hpage.get_by_test_id("chat-log").get_by_text("Shabash!").wait_for()
 
     # Typed text is shown as text, never as markup; a reaction is a bubble too.
+    no_bubbles(gpage)  # (each page takes its bubbles away by its own clock)
     gpage.get_by_test_id("chat-open").tap()
     gpage.get_by_test_id("chat-text").fill("<img src=x onerror=alert(1)> chito!")
     gpage.get_by_test_id("chat-send").tap()
     hpage.get_by_test_id("chat-log").get_by_text("<img src=x onerror=alert(1)> chito!").wait_for()
     hpage.get_by_test_id("bubble-2").get_by_text("<img src=x").wait_for()
     assert hpage.locator("[data-testid=chat-log] img, .chat-bubble img").count() == 0
+    no_bubbles(hpage)
     hpage.get_by_test_id("emoji-5").tap()
     gpage.get_by_test_id("bubble-0").get_by_text("🎉").wait_for()
     check_layout(hpage)
@@ -101,29 +104,35 @@ def test_chat_bubbles_log_mute_and_typed_text(phone, server, check_layout, axe, 
     # Sita mutes Ram, from the chat, for herself ("for you": it is no host's power, and the host's
     # menu holds none): his next message shows for Gita, not for Sita.
     assert hpage.get_by_test_id("mute-1").text_content() == "Mute Ram for you"
+    no_bubbles(hpage)
     hpage.get_by_test_id("mute-1").tap()
-    assert hpage.get_by_test_id("mute-1").get_attribute("aria-pressed") == "true"
+    hpage.locator("[data-testid=mute-1][aria-pressed=true]").wait_for()
+    no_bubbles(rpage)
     rpage.get_by_test_id("phrase-ramro_khel").tap()
     gpage.get_by_test_id("bubble-1").get_by_text("Ramro khel!").wait_for()
     gpage.get_by_test_id("chat-log").get_by_text("Ramro khel!").wait_for()
     hpage.get_by_test_id("chat-log").get_by_text("<img src=x onerror=alert(1)> chito!").wait_for()
-    assert hpage.get_by_test_id("chat-log").get_by_text("Ramro khel!").count() == 0
-    assert hpage.get_by_test_id("bubble-1").count() == 0
-    # what the mute hides is said, with how many and whose (his earlier message too)
+    # what the mute hides is said, with how many and whose (his earlier message too): once it
+    # says two, Sita's page has his new message, and shows it nowhere
     hpage.get_by_test_id("chat-hidden").get_by_text(
         "2 messages from Ram hidden: you muted them."
     ).wait_for()
+    assert hpage.get_by_test_id("chat-log").get_by_text("Ramro khel!").count() == 0
+    assert hpage.get_by_test_id("bubble-1").count() == 0
+    no_bubbles(rpage)
     rpage.get_by_test_id("mute-2").tap()  # Ram (in Nepali) mutes Gita
     rpage.get_by_test_id("chat-hidden").get_by_text("Gita को १ सन्देश लुकाइएको छ").wait_for()
 
     # The host turns typed chat off: the others' text box gives way to a note.
     hpage.get_by_test_id("menu-open").tap()
+    hpage.get_by_test_id("table-menu").wait_for()
     assert hpage.get_by_test_id("table-menu").locator("[data-testid^=mute-]").count() == 0
     hpage.get_by_test_id("setting-chat").tap()
     gpage.get_by_test_id("chat-off").wait_for()
     assert gpage.get_by_test_id("chat-text").count() == 0
     rpage.get_by_test_id("chat-off").get_by_text("होस्टले").wait_for()
     # a guest has no host controls
+    no_bubbles(gpage)
     gpage.get_by_test_id("menu-open").tap()
     gpage.get_by_test_id("host-line").get_by_text("Host: Sita").wait_for()
     assert gpage.get_by_test_id("pause").count() == 0
@@ -156,8 +165,7 @@ def three_playing(server: Any, phones: list[Any]) -> tuple[str, list[Any]]:
     langs = ["en", "ne", "en"]
     pages = [sit(p, code, seat, lang) for p, seat, lang in zip(phones, seats, langs, strict=True)]
     pages[0].get_by_test_id("start").tap()
-    for page in pages:
-        page.locator("[data-testid=table][data-hand='1']").wait_for()
+    settled(*pages)
     return code, pages
 
 
@@ -192,7 +200,7 @@ def test_pause_remove_latecomer_leave_and_the_host_passes(
         arg=code,
     )
     hpage.get_by_test_id("invite-open").tap()
-    assert hpage.get_by_test_id("invite").count() == 0
+    hpage.get_by_test_id("invite").wait_for(state="detached")
 
     # The host removes Kiran (after a confirmation) for the rest of the game: his page goes
     # back to the join form, where sitting down again is refused, by his name or another.
@@ -231,6 +239,9 @@ def test_pause_remove_latecomer_leave_and_the_host_passes(
     # the hands go on; from the next one the seat is Laxmi's to play
     state = play([host, bimal, late], _pack, lambda s: int(s["hand"]) > hand and s["actor"] == "2")
     assert state["personTurn"] == "1"
+    # the others' pages are where the host's is (nothing moves before Laxmi does)
+    for page in (bpage, lpage):
+        page.locator(f"[data-testid=table][data-version='{state['version']}']").wait_for()
     assert lpage.get_by_test_id("late-note").count() == 0
     hpage.get_by_test_id("seat-2").get_by_text("Laxmi").wait_for()
 
@@ -238,15 +249,17 @@ def test_pause_remove_latecomer_leave_and_the_host_passes(
     bpage.get_by_test_id("menu-open").tap()
     bpage.get_by_test_id("leave").tap()
     bpage.get_by_test_id("confirm-no").tap()
-    assert bpage.get_by_test_id("confirm").count() == 0
+    bpage.get_by_test_id("confirm").wait_for(state="detached")
     bpage.get_by_test_id("leave").tap()
     bpage.get_by_test_id("confirm-yes").tap()
     bpage.get_by_test_id("form-error").get_by_text("तपाईंले यो टेबल छोड्नुभयो।").wait_for()
 
     # The host leaves: Laxmi, the next person seated, is the host now and can pause.
+    hpage.get_by_test_id("announce").get_by_text("Bimal left the table").last.wait_for()
     hpage.get_by_test_id("leave").tap()
     hpage.get_by_test_id("confirm-yes").tap()
     hpage.get_by_test_id("join-form").wait_for()
+    lpage.get_by_test_id("announce").get_by_text("तपाईं होस्ट हुनुहुन्छ").last.wait_for()
     lpage.get_by_test_id("menu-open").tap()
     lpage.get_by_test_id("host-line").get_by_text("तपाईं होस्ट हुनुहुन्छ").wait_for()
     lpage.get_by_test_id("pause").tap()
@@ -279,7 +292,9 @@ def test_a_new_game_needs_the_host_or_a_majority(phone, server, play) -> None:
     pages[0].get_by_test_id("votes").get_by_text("Nabin").wait_for()
     pages[2].locator("[data-testid=again][disabled]").wait_for()
     assert pages[0].get_by_test_id("table").get_attribute("data-status") == "finished"
-    # A second guest asks (in Nepali): two of three start the game for everyone.
+    # A second guest asks (in Nepali): two of three start the game for everyone. (The line
+    # naming who asked comes first on her page, above the button.)
+    pages[1].get_by_test_id("votes").get_by_text("Nabin").wait_for()
     pages[1].get_by_test_id("again").tap()
     for page in pages:
         page.locator("[data-testid=table][data-status=playing]").wait_for()
