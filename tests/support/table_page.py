@@ -23,7 +23,7 @@ CHOICES_JS = """() => [...document.querySelectorAll(
 OPEN_JS = """async (seats) => {
   const reply = await fetch('/api/tables', {
     method: 'POST', headers: {'content-type': 'application/json'},
-    body: JSON.stringify({name: 'Host', computer: true, seats, hands: 20, turn_seconds: 60,
+    body: JSON.stringify({name: 'Host', computer: true, seats, hands: 20, turn_seconds: 600,
       rules: {preset: seats > 6 ? 'club' : 'nepal'}}),
   });
   const body = await reply.json();
@@ -34,7 +34,8 @@ OPEN_JS = """async (seats) => {
   return body.code;
 }"""
 """Opens a table of ``seats`` seats through the lobby against the computer (club rules past six
-seats, a 60 s timer) and keeps its seat for this phone, as the home page would; gives its code."""
+seats, the longest timer: no turn runs out while a test looks at it) and keeps its seat for this
+phone, as the home page would; gives its code."""
 
 
 def my_turn_at(phone: Any, seats: int) -> Any:

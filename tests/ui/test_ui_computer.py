@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 import pytest
+from support.table_page import my_turn_at
 
 CATEGORY = re.compile(r"^(Trail|Pure sequence|Sequence|Colour|Pair|High card) · [\u0900-\u097F ]+$")
 MOVED = "(v) => Number(document.querySelector('[data-testid=table]').dataset.version) > v"
@@ -132,9 +133,8 @@ def test_a_show_names_the_hands(phone, shot, check_layout, state, axe) -> None:
 
 def test_a_lost_connection_recovers(phone, server, shot, state) -> None:
     p = phone()
-    page = p.open("/")
-    _computer_game(page)
-    _my_turn(page)
+    # the longest turn: no turn runs out while the network and the server are away
+    page = my_turn_at(p, 4)
     before = state(page)
 
     # The network drops: the page says so, and comes back when it returns.

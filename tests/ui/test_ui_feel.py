@@ -167,14 +167,15 @@ def test_who_is_who_and_a_side_show_told_to_all(phone, server, play, shot) -> No
 def test_a_timeout_and_chips_handed_back(phone, server) -> None:
     # Two players with 30 chips each: the first hand's first player lets the timer run out; in
     # the second, the richer one raises and the other can only go all in for less, so the top of
-    # that raise goes back to the one who bet it.
+    # that raise goes back to the one who bet it. (Ten seconds a turn: time enough for each move
+    # of the second hand to be tapped on a busy machine before its timer runs out too.)
     made = _post(
         server,
         "/api/tables",
         {
             "name": "Asha",
             "seats": 2,
-            "turn_seconds": 5,
+            "turn_seconds": 10,
             "rules": {"preset": "nepal", "starting_chips": 30},
         },
     )
@@ -187,9 +188,7 @@ def test_a_timeout_and_chips_handed_back(phone, server) -> None:
     asha.get_by_test_id("start").tap()
     # Bikash (seat 1, after the dealer) acts first and does nothing.
     bikash.locator("[data-testid=table][data-myturn='1']").wait_for()
-    bikash.get_by_test_id("announce").get_by_text("समय सकियो: तपाईं प्याक हुनुभयो").last.wait_for(
-        timeout=20_000
-    )
+    bikash.get_by_test_id("announce").get_by_text("समय सकियो: तपाईं प्याक हुनुभयो").last.wait_for()
     asha.get_by_test_id("announce").get_by_text("Bikash ran out of time").last.wait_for()
     asha.locator("[data-testid=result-news], [data-testid=last-hand]").filter(
         has_text="Bikash ran out of time"
@@ -317,9 +316,14 @@ compositor, clock.js)."""
 
 
 def test_a_waiting_turn_stops_moving_but_for_its_timer(phone, server) -> None:
-    # A live table's turn lasts 30 s, a play-anytime one's days: once the deal has landed and
-    # the seat has pulsed as its turn came, nothing on the page moves but the timer bars.
-    made = _post(server, "/api/tables", {"name": "Asha", "computer": True, "bots": "easy"})
+    # A live table's turn lasts seconds to minutes (here the longest, so that it does not run
+    # out while the test watches), a play-anytime one's days: once the deal has landed and the
+    # seat has pulsed as its turn came, nothing on the page moves but the timer bars.
+    made = _post(
+        server,
+        "/api/tables",
+        {"name": "Asha", "computer": True, "bots": "easy", "turn_seconds": 600},
+    )
     page = _sit(phone(), made["code"], made["token"], made["seat"])
     page.locator("[data-testid=table][data-myturn='1'][data-pending='0']").wait_for()
     version = page.get_by_test_id("table").get_attribute("data-version")
@@ -329,7 +333,7 @@ def test_a_waiting_turn_stops_moving_but_for_its_timer(phone, server) -> None:
     )
     assert ring == "glow", ring  # the seat whose turn it is pulses as its turn comes
     try:
-        page.wait_for_function(f"() => ({MOVING_JS})().length === 0", timeout=20_000)
+        page.wait_for_function(f"() => ({MOVING_JS})().length === 0")
     except Exception as error:  # say what still moves
         raise AssertionError(f"still moving: {page.evaluate(MOVING_JS)}") from error
     # still the same turn: nothing happened at the table meanwhile

@@ -49,7 +49,7 @@ def test_a_latecomer_watches_the_computer_play_their_seat(
         "() => document.querySelector('[data-testid=table]').dataset.myturn === '1'"
     )
     hpage.get_by_test_id("act-pack").tap()
-    lpage.wait_for_function(LATE_TURN, timeout=20_000)
+    lpage.wait_for_function(LATE_TURN)
     table = lpage.get_by_test_id("table")
     assert table.get_attribute("data-myturn") == "0"
     line = lpage.get_by_test_id("turn-line").text_content() or ""
