@@ -29,6 +29,7 @@ import pytest
 from support.chromium import ARGS, CHROMIUM, WAIT, need_chromium
 from support.page_server import Server
 from support.page_strings import page_strings
+from support.table_page import settled
 
 from teenpatti.web.ice import turn_credential
 
@@ -299,8 +300,8 @@ def netns_three_phones_talk_mute_and_a_removed_player_drops_out(
         asha, bina, chandra, dipa = everyone
         phones = everyone
         asha.page.get_by_test_id("start").click()
-        for phone in phones:
-            phone.page.locator("[data-testid=table][data-status='playing']").wait_for()
+        # the first deal (a second and a half after the start) moves the call's buttons down
+        settled(*(phone.page for phone in phones))
         # Dipa's phone refuses the microphone: the page says so in Nepali, and she plays on.
         dipa.page.get_by_test_id("call-join").click()
         dipa.page.get_by_test_id("call-problem").get_by_text(
@@ -333,10 +334,11 @@ def netns_three_phones_talk_mute_and_a_removed_player_drops_out(
         # Chandra switches Asha's sound off on his phone: her voice still comes, unplayed.
         hear = chandra.page.get_by_test_id("call-hear-0")
         hear.click()
-        assert hear.get_attribute("aria-checked") == "false"
+        chandra.page.locator("[data-testid=call-hear-0][aria-checked=false]").wait_for()
         assert chandra.page.eval_on_selector("audio[data-seat='0']", "(a) => a.muted")
         assert not chandra.page.eval_on_selector("audio[data-seat='1']", "(a) => a.muted")
         hear.click()
+        chandra.page.locator("[data-testid=call-hear-0][aria-checked=true]").wait_for()
         assert not chandra.page.eval_on_selector("audio[data-seat='0']", "(a) => a.muted")
 
         # Bina's phone reloads the page: it is back on the call by itself.
@@ -373,10 +375,12 @@ def netns_three_phones_talk_mute_and_a_removed_player_drops_out(
         asha.page.get_by_test_id("call-join").click()
         bina.wait_stats(talking(1), "Asha back on the call")
         # Bina says something in the chat after that: once Chandra's page shows it, everything
-        # sent to his socket before it has come (a socket's messages keep their order).
+        # sent to his socket before it has come (a socket's messages keep their order). His chat
+        # is open first: her words' bubble, at her seat, would move his Chat button.
+        chandra.page.get_by_test_id("chat-open").click()
+        chandra.page.get_by_test_id("chat-log").wait_for()
         bina.page.get_by_test_id("chat-open").click()
         bina.page.get_by_test_id("phrase-shabash").click()
-        chandra.page.get_by_test_id("chat-open").click()
         chandra.page.get_by_test_id("chat-log").get_by_text("Bina").wait_for()
         assert not [f for f in chandra.frames[seen:] if f.get("type") in ("call", "signal")]
         assert chandra.page.get_by_test_id("call").count() == 0

@@ -216,6 +216,7 @@ def test_range_bets_stepper_and_mute(phone, check_layout, state) -> None:
     chaal = page.get_by_test_id("act-chaal")
     low = int(chaal.get_attribute("data-cost"))
     page.get_by_test_id("step-more").tap()
+    page.locator(f"[data-testid=act-chaal]:not([data-cost='{low}'])").wait_for()
     high = int(chaal.get_attribute("data-cost"))
     assert high > low
     assert chaal.text_content() == f"Chaal {high}"
@@ -232,10 +233,10 @@ def test_range_bets_stepper_and_mute(phone, check_layout, state) -> None:
     sound = page.get_by_test_id("sound")
     assert sound.get_attribute("aria-pressed") == "true"
     sound.tap()
-    assert sound.get_attribute("aria-pressed") == "false"
+    page.locator("[data-testid=sound][aria-pressed=false]").wait_for()
     assert sound.get_attribute("aria-label") == "Sound off"
     page.reload()
     page.get_by_test_id("table").wait_for()
     assert page.get_by_test_id("sound").get_attribute("aria-pressed") == "false"
     page.get_by_test_id("sound").tap()
-    assert page.get_by_test_id("sound").get_attribute("aria-pressed") == "true"
+    page.locator("[data-testid=sound][aria-pressed=true]").wait_for()

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from support.server import serve_command
+from support.table_page import settled
 
 from teenpatti.engine.history import verify_game
 
@@ -183,7 +184,8 @@ def test_past_hands_offer_the_earlier_games_after_play_again(
     assert score.count() == 2
     assert "Games won" in (page.get_by_test_id("score").text_content() or "")
     page.get_by_test_id("again").tap()
-    page.locator("[data-testid=table][data-status=playing]").wait_for()
+    # the new game's first deal, and the computer's move after it, move Past hands' button
+    settled(page)
     page.get_by_test_id("hands-toggle").tap()
     games = page.get_by_test_id("hands-game")
     games.first.wait_for()

@@ -255,6 +255,9 @@ def _walk(p: Any, friend: Any, reader: Reader, lang: str) -> None:
         page.locator(f"[data-testid=learn][data-step='{step}']").wait_for()
         reader.read(page, f"learn by playing, step {step}")
         page.locator("[data-testid=learn-coach] .btn.primary").tap()
+        page.locator(
+            f"[data-testid=learn][data-step='{step + 1}'], [data-testid=learn][data-step=end]"
+        ).wait_for()  # the tap's step drawn before it is asked whether it was the last
         if page.locator("[data-testid=learn][data-step=end]").count():
             break
     page.locator("[data-testid=learn][data-step=end]").wait_for()

@@ -124,7 +124,7 @@ def test_forms(phone, shot, check_layout, axe) -> None:
     join.get_by_test_id("join-code").fill("ZZ")
     join.get_by_test_id("name").fill("Hari")
     join.get_by_test_id("join-submit").tap()
-    assert "six-character" in join.get_by_test_id("form-error").text_content()
+    join.get_by_test_id("form-error").get_by_text("six-character").wait_for()
     join.get_by_test_id("join-code").fill("ZZZZZZ")
     join.get_by_test_id("join-submit").tap()
     join.get_by_test_id("form-error").get_by_text("no table with that code").wait_for()

@@ -105,11 +105,14 @@ def test_past_hands_credit_the_seat_as_it_was_held(phone, server, play) -> None:
     assert computer != "Laxmi"
     lpage = sit(late, code, friend, "ne")
     joined = int(lpage.get_by_test_id("table").get_attribute("data-hand"))
-    play(
+    state = play(
         [host, late],
         _keep_playing,
         lambda s: int(s["hand"]) > joined and s["actor"] == str(seat),
     )
+    # Laxmi's page is where the host's is (her turn draws her moves and scrolls to them: no tap
+    # on her page before), and nothing moves before she does
+    lpage.locator(f"[data-testid=table][data-version='{state['version']}']").wait_for()
     assert names(hpage)[seat] == "Laxmi"
 
     # Hand 1: every move of that seat names the computer, as a computer, never Laxmi (nor "You"
