@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from support.table_page import no_bubbles, settled
+
 OPEN_JS = """async (body) => {
   const reply = await fetch('/api/tables', {
     method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(body),
@@ -119,8 +121,8 @@ def test_add_to_home_screen_where_the_browser_offers_it(phone) -> None:
     hint.wait_for()
     assert hint.get_by_text("home screen").count() >= 1
     page.get_by_test_id("install").tap()
+    hint.wait_for(state="hidden")  # the offer is used once
     assert page.evaluate("window.__prompted") == 1
-    assert hint.is_hidden()  # the offer is used once
 
 
 def test_a_plain_http_address_shows_the_link_to_copy_by_hand(phone) -> None:
@@ -139,7 +141,7 @@ def test_a_plain_http_address_shows_the_link_to_copy_by_hand(phone) -> None:
         "() => document.querySelector('[data-testid=share-whole]').textContent.length > 0"
     )
     assert whole.text_content().endswith(f"/t/{code}")
-    assert page.get_by_test_id("share-manual").is_visible()
+    page.get_by_test_id("share-manual").wait_for()  # shown, not only there
     page.wait_for_function("document.querySelector('[data-testid=qr]').naturalWidth > 0")
     assert (
         page.get_by_test_id("copy-link").count() == 0 and page.get_by_test_id("share").count() == 0
@@ -161,8 +163,7 @@ def test_the_chat_button_marks_what_the_others_said(phone) -> None:
     hpage.get_by_test_id("start").tap()
     # the first hand is dealt a second and a half after the start: its cards push the Chat button
     # down, and a tap begun before they are drawn would land on them instead
-    for page in (hpage, gpage):
-        page.locator("[data-testid=table][data-hand='1']").wait_for()
+    settled(hpage, gpage)
     assert hpage.get_by_test_id("chat-unread").count() == 0
     # Bina says two things: Asha's closed chat counts them. Each tap waits for the last line on
     # Bina's own page: its bubble at her seat, and its line in her log, move the phrases down.
@@ -175,8 +176,7 @@ def test_the_chat_button_marks_what_the_others_said(phone) -> None:
     gpage.get_by_test_id("chat-line").nth(1).wait_for()
     # the bubble at Bina's seat goes four seconds after her last words, and everything under the
     # seats moves up with it: no tap may be on its way then
-    for page in (hpage, gpage):
-        page.get_by_test_id("bubble-1").wait_for(state="detached")
+    no_bubbles(hpage, gpage)
     assert gpage.get_by_test_id("chat-unread").count() == 0  # one's own words are not news
     # Asha opens the chat: read; closes it: still read
     hpage.get_by_test_id("chat-open").tap()

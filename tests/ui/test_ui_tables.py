@@ -136,7 +136,7 @@ def test_play_anytime_duo_left_and_resumed(phone, shot, check_layout, state) -> 
     assert notice.text_content() == f"Your turn at table {code}"
     assert re.match("● Your turn", first.title())
     notice.tap()
-    assert notice.is_hidden()
+    notice.wait_for(state="hidden")
 
 
 OPEN_JS = """async (body) => {
