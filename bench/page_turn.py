@@ -2,7 +2,7 @@
 over a window in which nothing happens at the table but its clocks), and for each state while
 the game is played.
 
-    .venv/bin/python bench/page_turn.py [--seconds 8 --repeat 3 --moves 30]
+    .venv/bin/python bench/page_turn.py [--seconds 8 --repeat 3 --moves 30] [--past-hands]
 
 A real ``teenpatti serve`` (the browser tests' server: ``tests/support/page_server.py``) on
 loopback; Debian's Chromium (``/usr/bin/chromium``, headless, a 360 x 640 phone at twice the
@@ -22,8 +22,10 @@ where offered, else the first move offered) while the computer plays the other s
 Chromium's trace, which gives what each state costs the page's main thread: the task that takes
 a WebSocket message (the state drawn, its focus placed, its chips sent flying), and the frames
 drawn meanwhile (animations and clocks), each in thread time. The medians of ``--repeat``
-windows are printed, one table and one browser each. To weigh a change to the page, run it from
-both checkouts one after the other (only runs close in time compare: the machine is shared).
+windows are printed, one table and one browser each. With ``--past-hands`` the host opens Past
+hands below the table before the window, and it stays open while the moves are played. To weigh
+a change to the page, run it from both checkouts one after the other (only runs close in time
+compare: the machine is shared).
 """
 
 from __future__ import annotations
@@ -114,9 +116,9 @@ def main_thread_tasks(trace: bytes) -> dict[str, list[float]]:
     return best
 
 
-def window(browser: Any, url: str, seconds: float, moves: int) -> dict[str, float]:
+def window(browser: Any, url: str, seconds: float, moves: int, hands: bool) -> dict[str, float]:
     """One table, one phone: the page's work per second while the host's turn waits, then per
-    state while the host plays ``moves`` moves."""
+    state while the host plays ``moves`` moves; ``hands``: with Past hands open."""
     context = browser.new_context(
         viewport={"width": 360, "height": 640},
         is_mobile=True,
@@ -133,6 +135,10 @@ def window(browser: Any, url: str, seconds: float, moves: int) -> dict[str, floa
         page.get_by_test_id("lobby").wait_for()
         page.get_by_test_id("start").tap()
         page.locator("[data-testid=table][data-myturn='1']").wait_for(timeout=60_000)
+        if hands:
+            page.get_by_test_id("hands-toggle").tap()
+            listed = "[data-testid=hands-none], [data-testid=past-hand]"
+            page.get_by_test_id("past-hands").locator(listed).first.wait_for()
         page.wait_for_function(SETTLED_JS, timeout=10_000)
         cdp = context.new_cdp_session(page)
         cdp.send("Performance.enable")
@@ -174,6 +180,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--moves", type=int, default=30, help="0: no played stretch")
+    parser.add_argument("--past-hands", action="store_true", help="with Past hands open")
     args = parser.parse_args()
     if not 1 <= args.seconds <= 20:  # the turn timer is 30 s, some of it spent settling
         parser.error("--seconds is 1 to 20")
@@ -184,7 +191,9 @@ def main() -> None:
         try:
             with launch() as browser:
                 for _ in range(args.repeat):
-                    runs.append(window(browser, server.url, args.seconds, args.moves))
+                    runs.append(
+                        window(browser, server.url, args.seconds, args.moves, args.past_hands)
+                    )
         finally:
             server.close()
     medians = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
@@ -202,6 +211,7 @@ def main() -> None:
             + f"its message {medians['message_ms']:.2f} ms of the main thread, "
             + f"{medians['frames_per_state']:.1f} frames of {medians['frame_ms']:.2f} ms "
             + f"(medians of {args.repeat} stretches of {args.moves} moves by the host, "
+            + ("Past hands open, " if args.past_hands else "")
             + f"{medians['states']:.0f} states each)"
         )
 
