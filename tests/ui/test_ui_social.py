@@ -3,7 +3,8 @@
 reader's log, typed text shown as text, a mute, the host turning typed chat off; the host pausing
 and resuming, removing a person (whose page goes back to the join form), a latecomer taking a
 computer's seat at the next hand, a person giving up their seat and the host's role passing on;
-and a new game started by a majority of the people seated.
+a new game started by a majority of the people seated; and a chat that offers nothing to send
+while the connection is down.
 
 Tables are opened through the lobby API and each phone is given its seat token as the page keeps
 it (local storage), so every test starts at the table at once."""
@@ -310,3 +311,29 @@ def test_the_host_starts_without_scrolling(phone, server) -> None:
     assert page.evaluate("() => window.scrollY") == 0
     assert box is not None and box["y"] + box["height"] <= 844, box
     page.get_by_test_id("table-code").wait_for()  # the invitation is still on the page
+
+
+def test_the_chat_waits_for_the_connection(phone, server) -> None:
+    """While the connection is down the chat offers nothing to send, as the moves do: a phrase
+    tapped then went nowhere, and typed text was wiped unsent. Once it is back, a phrase goes."""
+    code, seats = open_table(server, ["Sita", "Ram"], seats=2, hands=3)
+    p = phone()
+    page = sit(p, code, seats[0])
+    page.get_by_test_id("start").tap()
+    settled(page)
+    page.get_by_test_id("chat-open").tap()
+    page.get_by_test_id("chat-text").fill("back soon")
+    p.context.set_offline(True)
+    page.locator("[data-testid=table][data-online='0']").wait_for()
+    offered = page.locator(
+        "[data-testid^=phrase-], [data-testid^=emoji-], [data-testid=chat-send]"
+    ).all()
+    assert offered and all(button.is_disabled() for button in offered)
+    page.get_by_test_id("chat-text").press("Enter")  # nothing to send it with: the text stays
+    assert page.get_by_test_id("chat-text").input_value() == "back soon"
+    p.context.set_offline(False)
+    page.locator("[data-testid=table][data-online='1']").wait_for()
+    page.get_by_test_id("phrase-thanks").tap()
+    page.get_by_test_id("chat-log").get_by_text("Thanks").wait_for()
+    page.get_by_test_id("chat-send").tap()
+    page.get_by_test_id("chat-log").get_by_text("back soon").wait_for()

@@ -102,9 +102,10 @@ export class Social {
     }
   }
 
+  /** Send a chat line; false when it could not go (the connection is down). */
   say(message) {
     // chat goes straight out: it must not hold up (or wait for) a move on its way
-    this.view.send({ type: "chat", ...message }, { waits: false });
+    return this.view.send({ type: "chat", ...message }, { waits: false });
   }
 }
 
@@ -214,12 +215,14 @@ function chatPanel(view, st) {
         t(hidden.length === 1 ? "chat.hiddenOne" : "chat.hiddenMany", { n: num(hidden.length), names: joinNames(whose) }),
       )
     : null;
+  // while the connection is down nothing can be sent: nothing is offered (as with the moves),
+  // and typed text stays in its box until it can go
+  const down = view.page.lost;
   const send = (e) => {
     e.preventDefault();
     const input = e.target.querySelector("input");
     const text = input.value.trim();
-    if (!text) return;
-    social.say({ text });
+    if (!text || !social.say({ text })) return;
     input.value = "";
   };
   return h(
@@ -251,7 +254,7 @@ function chatPanel(view, st) {
             offered.phrases.map((key) =>
               h(
                 "button",
-                { type: "button", class: "btn small", "data-key": key, "data-testid": `phrase-${key}`, onclick: () => social.say({ phrase: key }) },
+                { type: "button", class: "btn small", "data-key": key, "data-testid": `phrase-${key}`, disabled: down, onclick: () => social.say({ phrase: key }) },
                 t(`phrase.${key}`),
               ),
             ),
@@ -262,7 +265,7 @@ function chatPanel(view, st) {
             offered.emoji.map((emoji, i) =>
               h(
                 "button",
-                { type: "button", class: "btn small emoji", "data-key": `e${i}`, "data-testid": `emoji-${i}`, onclick: () => social.say({ emoji }) },
+                { type: "button", class: "btn small emoji", "data-key": `e${i}`, "data-testid": `emoji-${i}`, disabled: down, onclick: () => social.say({ emoji }) },
                 emoji,
               ),
             ),
@@ -290,7 +293,7 @@ function chatPanel(view, st) {
                   autocomplete: "off",
                   "data-testid": "chat-text",
                 }),
-                h("button", { type: "submit", class: "btn", "data-testid": "chat-send" }, t("chat.send")),
+                h("button", { type: "submit", class: "btn", "data-testid": "chat-send", disabled: down }, t("chat.send")),
               ),
         ]
       : h("p", { class: "small muted", "data-key": "watch" }, t("chat.spectator")),
