@@ -64,9 +64,9 @@ def settled(*pages: Any) -> None:
 
 
 def no_bubbles(*pages: Any) -> None:
-    """Wait until no chat bubble shows on any of ``pages``. A bubble grows its seat, pushing all
-    that is under the seats down, and goes four seconds after it came, by the page's own clock:
-    a tap on its way then lands where its button was."""
+    """Wait until no chat bubble shows on any of ``pages``. A bubble is laid over its seat and
+    moves nothing, but it covers the seat's words (a name, chips, a last move) until it goes, four
+    seconds after it came, by the page's own clock."""
     for page in pages:
         page.locator(".chat-bubble").first.wait_for(state="detached")
 

@@ -375,8 +375,8 @@ def netns_three_phones_talk_mute_and_a_removed_player_drops_out(
         asha.page.get_by_test_id("call-join").click()
         bina.wait_stats(talking(1), "Asha back on the call")
         # Bina says something in the chat after that: once Chandra's page shows it, everything
-        # sent to his socket before it has come (a socket's messages keep their order). His chat
-        # is open first: her words' bubble, at her seat, would move his Chat button.
+        # sent to his socket before it has come (a socket's messages keep their order), and her
+        # words are read in his chat's log, opened first.
         chandra.page.get_by_test_id("chat-open").click()
         chandra.page.get_by_test_id("chat-log").wait_for()
         bina.page.get_by_test_id("chat-open").click()

@@ -4,12 +4,14 @@ For each seat count from 2 to 10 a real table is opened against the computer and
 is this phone's turn; the state the server sent is then kept (the socket stopped) and made as
 crowded as a table gets: the longest names, every badge a seat can wear at once (seen or blind,
 all in, the computer's or "Computer for ...", offline, the dealer), a caption of the last move and
-a chat bubble at every seat, a wild card, and every move offered. That table is drawn at 360x640,
-390x844 and a phone held sideways, in English and in Nepali, and the test fails when any two of
-the pot, the seats, the bubbles, the header, the turn bar and the buttons overlap (their boxes),
-when any text is cut (an element whose content is wider or taller than its box), or when the page
-scrolls sideways. The header is checked again with the page scrolled to its end, where the moves
-are. The hand's result (winners and the kinds of hand at every seat) is drawn the same way.
+a chat bubble at every seat holding the most a bubble shows (BUBBLE_MAX characters, in Latin
+letters and in Devanagari), a wild card, and every move offered. That table is drawn at 320x568,
+360x640, 390x844 and a phone held sideways, in English and in Nepali, and the test fails when any
+two of the pot, the seats, the bubbles, the header, the turn bar and the buttons overlap (their
+boxes; a bubble is laid over its own seat), when any text is cut (an element whose content is
+wider or taller than its box), or when the page scrolls sideways. The header is checked again with
+the page scrolled to its end, where the moves are. The hand's result (winners and the kinds of
+hand at every seat) is drawn the same way.
 
 One browser, one page: each seat count is a new table, each size and language a redraw.
 """
@@ -21,7 +23,7 @@ from typing import Any
 import pytest
 from support.table_page import OPEN_JS, in_each_language, my_turn_at
 
-SIZES = [(360, 640), (390, 844), (640, 360)]
+SIZES = [(320, 568), (360, 640), (390, 844), (640, 360)]
 LONG = ["Wwwwwwwwwwwwwwwwwwwwwwww", "मनकामनामनकामनामनकामनाम", "Alexandrina Wolfeschlegel"]
 
 # The real state kept, then crowded: every seat the longest it can be.
@@ -76,8 +78,12 @@ CROWD_JS = """([names, finished]) => {
       {do: 'pack', cost: 0},
     ];
   }
-  // a message from every seat, new to the page: a bubble at each
-  const words = ['Shabash! Ramro khel, sabai jana', 'ल है, राम्रो खेल साथीहरू!', '🎉'];
+  // a message from every seat, new to the page: a bubble at each, the longest a bubble shows
+  const words = [
+    'Ramro khel sabai jana! Ab chai chito chito khelau hai, la la hunchha',
+    'राम्रो खेल साथीहरू! अब चाहिँ छिटो छिटो खेलौं है, ल ल हुन्छ त साथी',
+    '🎉',
+  ];
   const top = Math.max(1000, ...(st.chat || []).map((m) => m.n));
   st.chat = [...(st.chat || []), ...st.seats.map((seat, i) => (
     {n: top + 1 + i, seat: i, kind: i % 3 === 2 ? 'emoji' : 'text', text: words[i % 3]}))];

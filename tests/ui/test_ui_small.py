@@ -166,7 +166,7 @@ def test_the_chat_button_marks_what_the_others_said(phone) -> None:
     settled(hpage, gpage)
     assert hpage.get_by_test_id("chat-unread").count() == 0
     # Bina says two things: Asha's closed chat counts them. Each tap waits for the last line on
-    # Bina's own page: its bubble at her seat, and its line in her log, move the phrases down.
+    # Bina's own page: its line in her log moves the phrases down.
     gpage.get_by_test_id("chat-open").tap()
     gpage.get_by_test_id("phrase-shabash").tap()
     hpage.get_by_test_id("chat-unread").get_by_text("1 new").wait_for()
@@ -174,8 +174,7 @@ def test_the_chat_button_marks_what_the_others_said(phone) -> None:
     gpage.get_by_test_id("phrase-thanks").tap()
     hpage.get_by_test_id("chat-unread").get_by_text("2 new").wait_for()
     gpage.get_by_test_id("chat-line").nth(1).wait_for()
-    # the bubble at Bina's seat goes four seconds after her last words, and everything under the
-    # seats moves up with it: no tap may be on its way then
+    # the bubble at Bina's seat goes four seconds after her last words
     no_bubbles(hpage, gpage)
     assert gpage.get_by_test_id("chat-unread").count() == 0  # one's own words are not news
     # Asha opens the chat: read; closes it: still read

@@ -3,8 +3,9 @@
 reader's log, typed text shown as text, a mute, the host turning typed chat off; the host pausing
 and resuming, removing a person (whose page goes back to the join form), a latecomer taking a
 computer's seat at the next hand, a person giving up their seat and the host's role passing on;
-a new game started by a majority of the people seated; and a chat that offers nothing to send
-while the connection is down.
+a new game started by a majority of the people seated; a chat that offers nothing to send while
+the connection is down; and a chat bubble that moves nothing on any page (320 x 568 and
+360 x 640, six seats).
 
 Tables are opened through the lobby API and each phone is given its seat token as the page keeps
 it (local storage), so every test starts at the table at once."""
@@ -15,6 +16,7 @@ import json
 import urllib.request
 from typing import Any
 
+import pytest
 from support.table_page import no_bubbles, settled
 
 DEVANAGARI = r"[\u0900-\u097F]"
@@ -337,3 +339,96 @@ def test_the_chat_waits_for_the_connection(phone, server) -> None:
     page.get_by_test_id("chat-log").get_by_text("Thanks").wait_for()
     page.get_by_test_id("chat-send").tap()
     page.get_by_test_id("chat-log").get_by_text("back soon").wait_for()
+
+
+# Where every part a finger aims at is, and every seat: a chat message must move none of them.
+PLACES_JS = """async () => {
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  // on the page, not the window: sending scrolls the speaker's own page to the chat's box
+  const [x, y] = [window.scrollX, window.scrollY];
+  const box = (el) => { const b = el.getBoundingClientRect();
+    return [b.left + x, b.top + y, b.right + x, b.bottom + y]; };
+  const places = {};
+  for (const el of document.querySelectorAll('[data-testid=seats] .seat'))
+    places[`seat ${el.dataset.seat}`] = box(el);
+  for (const el of document.querySelectorAll(
+      '[data-testid=actions] button, [data-testid=my-hand] button, [data-testid=chat-open]'))
+    places[`button ${el.dataset.testid}`] = box(el);
+  for (const el of document.querySelectorAll('[data-testid=felt] > p, [data-testid=turn-line]'))
+    places[`${el.dataset.testid || 'pot'} ${el.textContent.slice(0, 12)}`] = box(el);
+  const bubbles = {};
+  for (const el of document.querySelectorAll('.chat-bubble')) {
+    bubbles[el.closest('.seat').dataset.seat] = {
+      box: box(el), whole: el.scrollHeight <= el.clientHeight + 1, text: el.textContent};
+  }
+  return {places, bubbles};
+}"""
+
+# Longer than a bubble shows (BUBBLE_MAX characters): the bubble holds the most it ever does.
+LONGEST = {
+    "en": "Ramro khel sabai jana! Ab chai chito chito khelau hai, la la hunchha",
+    "ne": "राम्रो खेल साथीहरू! अब चाहिँ छिटो छिटो खेलौं है, ल ल हुन्छ त साथी",
+}
+
+
+def _overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+
+def _moved(before: dict[str, list[float]], now: dict[str, list[float]]) -> list[str]:
+    return [
+        f"{name} {before[name]} -> {now.get(name)}"
+        for name in before
+        if name not in now
+        or any(abs(x - y) > 0.5 for x, y in zip(before[name], now[name], strict=True))
+    ]
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 640), (320, 568)])
+def test_a_chat_bubble_moves_nothing(phone, server, width: int, height: int) -> None:
+    """A bubble at its sender's seat once grew that seat, pushing the moves and the Chat button
+    down for its four seconds (the Chat button's top 547 -> 577 px at 360 x 640), then back up: a
+    finger on its way to Chaal landed on Pack. At six seats, with the longest names, each of two
+    people says the longest thing a bubble shows (one in Nepali); on every page nothing but the
+    bubble changes place or size, while it shows or after it goes, and the bubble covers no other
+    seat, the pot, the turn bar or a button."""
+    langs = ["en", "en", "ne"]
+    people = ["Maheshwari Shrestha Rai", "Alexandrina Wolfeschl", "श्रीकृष्ण प्रसाद भट्टराई"]
+    code, seats = open_table(server, people, seats=6, hands=10)
+    phones = [phone(width=width, height=height) for _ in people]
+    pages = [sit(p, code, s, lang) for p, s, lang in zip(phones, seats, langs, strict=True)]
+    pages[0].get_by_test_id("start").tap()
+    settled(*pages)
+    for page in pages:  # the chat open first: its own panel opening moves what is under it
+        page.get_by_test_id("chat-open").tap()
+        page.get_by_test_id("chat-text").wait_for()
+    buttons = 0
+    for speaker, lang in ((1, "en"), (2, "ne")):
+        before = [page.evaluate(PLACES_JS)["places"] for page in pages]
+        buttons += sum(1 for place in before for name in place if name.startswith("button act"))
+        pages[speaker].get_by_test_id("chat-text").fill(LONGEST[lang])
+        pages[speaker].get_by_test_id("chat-send").tap()
+        problems: list[str] = []
+        for i, page in enumerate(pages):
+            page.get_by_test_id(f"bubble-{speaker}").wait_for()
+            now = page.evaluate(PLACES_JS)
+            where = f"{width}x{height}, seat {speaker} speaks, seat {i}'s page"
+            problems += [f"{where}: moved {m}" for m in _moved(before[i], now["places"])]
+            bubble = now["bubbles"][str(speaker)]
+            assert bubble["text"].endswith("…"), bubble  # the most a bubble shows
+            if not bubble["whole"]:
+                problems.append(f"{where}: the bubble's words are cut")
+            problems += [
+                f"{where}: the bubble {bubble['box']} covers {name} {place}"
+                for name, place in now["places"].items()
+                if name != f"seat {speaker}" and _overlap(bubble["box"], place)
+            ]
+            if bubble["box"][0] < 0 or bubble["box"][2] > width:  # (never scrolled sideways)
+                problems.append(f"{where}: the bubble is off the screen {bubble['box']}")
+        no_bubbles(*pages)
+        for i, page in enumerate(pages):
+            after = page.evaluate(PLACES_JS)["places"]
+            where = f"{width}x{height}, seat {speaker} spoke, seat {i}'s page, after"
+            problems += [f"{where}: moved {m}" for m in _moved(before[i], after)]
+        assert not problems, "\n".join(problems)
+    assert buttons, "no page offered a move to watch"

@@ -118,7 +118,7 @@ export function bubbleText(text) {
   return chars.length > BUBBLE_MAX ? `${chars.slice(0, BUBBLE_MAX - 1).join("").trimEnd()}…` : text;
 }
 
-/** The bubble at a seat: the seat's newest message (`bubble`, pagestate.js), inside its box. */
+/** The bubble at a seat: the seat's newest message (`bubble`, pagestate.js), laid over its box. */
 export function chatBubble(bubble, seat) {
   if (!bubble) return null;
   const m = bubble.message;

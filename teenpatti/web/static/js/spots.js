@@ -1,7 +1,9 @@
 // Where a seat sits round the table: a cell of the table's grid of three columns (app.css), with
 // the felt in the cells the seats leave. A grid row is as tall as its tallest seat, so however
-// much a seat holds (a long name on three lines, every badge, the last move, a chat bubble) it
-// pushes its neighbours away instead of covering them or the pot.
+// much a seat holds (a long name on three lines, every badge, the last move) it pushes its
+// neighbours away instead of covering them or the pot. A chat bubble is the one thing laid over a
+// seat instead (social.css): it comes and goes in four seconds, and a row that grew with it
+// moved everything under the seats while a finger was on its way to a move.
 
 // Each seat count's cells, [row, column] for the seat `j` places round from this phone's own seat
 // (0, at the bottom in the middle), going the way the seats go round: up the left, across the
