@@ -277,7 +277,8 @@ def test_past_hands_say_why_the_server_refused_the_list(phone, server) -> None:
     code = table["code"]
     p = phone()
     page = _started(p, code, table["token"])
-    page.locator("[data-testid=table][data-status=playing]").wait_for()
+    # the first deal, and the computer's move after it, move Past hands' button
+    settled(page)
     # the socket keeps its seat; only the lobby's requests carry the token the server does not know
     page.evaluate("() => { window.__tp.table.token = 'not-a-seat-token'; }")
     page.get_by_test_id("hands-toggle").tap()
