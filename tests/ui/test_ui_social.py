@@ -3,9 +3,9 @@
 reader's log, typed text shown as text, a mute, the host turning typed chat off; the host pausing
 and resuming, removing a person (whose page goes back to the join form), a latecomer taking a
 computer's seat at the next hand, a person giving up their seat and the host's role passing on;
-a new game started by a majority of the people seated; a chat that offers nothing to send while
-the connection is down; and a chat bubble that moves nothing on any page (320 x 568 and
-360 x 640, six seats).
+a new game started by a majority of the people seated; a chat and a table menu that offer
+nothing to send while the connection is down; and a chat bubble that moves nothing on any page
+(320 x 568 and 360 x 640, six seats).
 
 Tables are opened through the lobby API and each phone is given its seat token as the page keeps
 it (local storage), so every test starts at the table at once."""
@@ -339,6 +339,33 @@ def test_the_chat_waits_for_the_connection(phone, server) -> None:
     page.get_by_test_id("chat-log").get_by_text("Thanks").wait_for()
     page.get_by_test_id("chat-send").tap()
     page.get_by_test_id("chat-log").get_by_text("back soon").wait_for()
+
+
+def test_the_table_menu_waits_for_the_connection(phone, server) -> None:
+    """While the connection is down the table menu offers nothing that sends, as the chat and the
+    moves do: Leave, Remove and the question's Yes are disabled. Before, Yes closed the question
+    and the leave or the removal went nowhere, unsaid. Once it is back, each goes."""
+    code, seats = open_table(server, ["Sita", "Ram"], seats=3, hands=3)
+    ram = f"remove-{seats[1]['seat']}"
+    p = phone()
+    page = sit(p, code, seats[0])
+    page.get_by_test_id("start").tap()
+    settled(page)
+    page.get_by_test_id("menu-open").tap()
+    page.get_by_test_id(ram).tap()
+    page.get_by_test_id("confirm").wait_for()
+    p.context.set_offline(True)
+    page.locator("[data-testid=table][data-online='0']").wait_for()
+    for testid in ("leave", ram, "confirm-yes"):
+        assert page.get_by_test_id(testid).is_disabled(), testid
+    assert page.get_by_test_id("confirm-no").is_enabled()  # the harmless answer sends nothing
+    p.context.set_offline(False)
+    page.locator("[data-testid=table][data-online='1']").wait_for()
+    page.get_by_test_id("confirm-yes").tap()
+    page.get_by_test_id("readmit-0").get_by_text("Let Ram back").wait_for()
+    page.get_by_test_id("leave").tap()
+    page.get_by_test_id("confirm-yes").tap()
+    page.get_by_test_id("join-form").wait_for()
 
 
 # Where every part a finger aims at is, and every seat: a chat message must move none of them.

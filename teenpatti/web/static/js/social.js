@@ -394,7 +394,7 @@ function tableMenu(view, st) {
               isHost
                 ? h(
                     "button",
-                    { type: "button", class: "btn small danger", "data-testid": `remove-${row.seat}`, onclick: ask({ kind: "remove", seat: row.seat, name: row.name }) },
+                    { type: "button", class: "btn small danger", "data-testid": `remove-${row.seat}`, disabled: view.held, onclick: ask({ kind: "remove", seat: row.seat, name: row.name }) },
                     t("host.remove", { name: row.name }),
                   )
                 : null,
@@ -418,7 +418,7 @@ function tableMenu(view, st) {
           t("share.title"),
         ),
     view.page.invite && st.status !== "waiting" ? invitePanel(view, st, "h3") : null,
-    me ? h("button", { type: "button", class: "btn danger", "data-testid": "leave", onclick: ask({ kind: "leave" }) }, t("host.leave")) : null,
+    me ? h("button", { type: "button", class: "btn danger", "data-testid": "leave", disabled: view.held, onclick: ask({ kind: "leave" }) }, t("host.leave")) : null,
     confirm ? confirmBox(view, st, confirm) : null,
   );
 }
@@ -458,7 +458,7 @@ function confirmBox(view, st, confirm) {
       "div",
       { class: "row" },
       h("button", { type: "button", class: "btn", "data-testid": "confirm-no", onclick: no }, t("host.no")),
-      h("button", { type: "button", class: "btn danger", "data-testid": "confirm-yes", onclick: yes }, t("host.yes")),
+      h("button", { type: "button", class: "btn danger", "data-testid": "confirm-yes", disabled: view.held, onclick: yes }, t("host.yes")),
     ),
   );
 }
