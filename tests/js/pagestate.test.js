@@ -113,33 +113,56 @@ test("Past hands: opened and closed, a game chosen, its list asked for and answe
   page = reduce(page, { type: "hands/opened" });
   assert.equal(page.hands.open, true);
   assert.equal(page.call, START.call, "the call's part stays the same object");
-  page = reduce(page, { type: "hands/loading", key: "playing:0" });
-  assert.deepEqual([page.hands.asked, page.hands.loading, page.hands.list], ["playing:0", true, null]);
+  page = reduce(page, { type: "hands/loading", key: "1:playing:0" });
+  assert.deepEqual([page.hands.asked, page.hands.loading, page.hands.list], ["1:playing:0", true, null]);
   const list = [{ hand: 1 }];
-  page = reduce(page, { type: "hands/loaded", key: "playing:0", list });
+  page = reduce(page, { type: "hands/loaded", key: "1:playing:0", list });
   assert.deepEqual([page.hands.list, page.hands.loading], [list, false]);
-  page = reduce(page, { type: "hands/checked", key: "playing:0", index: 0, result: { busy: true } });
+  page = reduce(page, { type: "hands/checked", key: "1:playing:0", index: 0, result: { busy: true } });
   page = reduce(page, { type: "hands/details", index: 0 });
   assert.deepEqual([page.hands.checks, page.hands.details], [{ 0: { busy: true } }, [0]]);
   assert.deepEqual(reduce(page, { type: "hands/details", index: 0 }).hands.details, [], "closed again");
   // the first game chosen: its list comes; the answer for the game in play, late, is dropped
-  page = reduce(page, { type: "hands/loading", key: "playing:1" });
+  page = reduce(page, { type: "hands/loading", key: "1:playing:1" });
   page = reduce(page, { type: "hands/game", game: 1 });
   assert.deepEqual([page.hands.game, page.hands.list, page.hands.checks, page.hands.details], [1, null, {}, []]);
-  page = reduce(page, { type: "hands/loading", key: "game:1" });
-  const late = reduce(page, { type: "hands/loaded", key: "playing:1", list: [] });
+  page = reduce(page, { type: "hands/loading", key: "1" });
+  const late = reduce(page, { type: "hands/loaded", key: "1:playing:1", list: [] });
   assert.equal(late, page);
-  assert.equal(reduce(page, { type: "hands/checked", key: "playing:1", index: 0, result: {} }), page, "a check of the older list is dropped");
+  assert.equal(reduce(page, { type: "hands/checked", key: "1:playing:1", index: 0, result: {} }), page, "a check of the older list is dropped");
   const refusal = { code: "token/invalid", reason: "no such seat" };
-  page = reduce(page, { type: "hands/failed", key: "game:1", error: refusal });
+  page = reduce(page, { type: "hands/failed", key: "1", error: refusal });
   assert.deepEqual([page.hands.failed, page.hands.loading], [refusal, false]);
-  page = reduce(page, { type: "hands/loading", key: "game:1" });
+  page = reduce(page, { type: "hands/loading", key: "1" });
   assert.equal(page.hands.failed, refusal, "said till the next answer");
-  page = reduce(page, { type: "hands/loaded", key: "game:1", list });
+  page = reduce(page, { type: "hands/loaded", key: "1", list });
   assert.equal(page.hands.failed, null);
   page = reduce(page, { type: "hands/closed" });
   assert.equal(page.hands.open, false);
   assert.equal(untouched, START.hands);
+});
+
+test("Past hands asked for another game's list: the one shown goes at once, with its checks; the same game's stays till the answer", () => {
+  let page = reduce(after({ type: "received", st: state(), now: 0 }), { type: "hands/opened" });
+  page = reduce(page, { type: "hands/loading", key: "1:playing:2" });
+  const list = [{ hand: 1 }, { hand: 2 }];
+  page = reduce(page, { type: "hands/loaded", key: "1:playing:2", list });
+  page = reduce(page, { type: "hands/checked", key: "1:playing:2", index: 0, result: { verified: true } });
+  page = reduce(page, { type: "hands/details", index: 0 });
+  const shown = page.hands;
+  // the game's end: the same game's list, asked again, stays on the page till it comes
+  page = reduce(page, { type: "hands/loading", key: "1:finished:3" });
+  assert.deepEqual([page.hands.list, page.hands.checks, page.hands.details], [list, shown.checks, shown.details]);
+  page = reduce(page, { type: "hands/closed" });
+  // Play again, and Past hands opened: the last game's list is not this game's
+  page = reduce(page, { type: "hands/opened" });
+  page = reduce(page, { type: "hands/loading", key: "2:playing:0" });
+  assert.deepEqual([page.hands.asked, page.hands.loading, page.hands.list, page.hands.checks, page.hands.details], ["2:playing:0", true, null, {}, []]);
+  // an earlier game chosen and asked for again: its list stays till the answer
+  page = reduce(page, { type: "hands/game", game: 1 });
+  page = reduce(page, { type: "hands/loading", key: "1" });
+  page = reduce(page, { type: "hands/loaded", key: "1", list });
+  assert.equal(reduce(page, { type: "hands/loading", key: "1" }).hands.list, list);
 });
 
 test("Past hands: a download in progress, and the parts of deals this phone sent", () => {

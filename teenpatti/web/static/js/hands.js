@@ -103,12 +103,13 @@ function saveFile(blob, name) {
   setTimeout(() => URL.revokeObjectURL(url), KEEP_URL_MS);
 }
 
-/** Which list of hands the page asks for at `st` with game `game` shown (null: the one in play):
- *  an earlier game's stays as it is; this game's changes when a hand ends or the game does. Pure. */
+/** Which list of hands the page asks for at `st` with game `game` shown (null: the one in play),
+ *  its game's number first (pagestate.js tells games apart by it): an earlier game's stays as it
+ *  is; this game's changes when a hand ends or the game does. Pure. */
 export function listKey(st, game) {
-  if (game !== null) return `game:${game}`;
+  if (game !== null) return `${game}`;
   const hand = st.hand;
-  return `${st.status}:${hand ? hand.number - (hand.finished ? 0 : 1) : 0}`;
+  return `${st.game}:${st.status}:${hand ? hand.number - (hand.finished ? 0 : 1) : 0}`;
 }
 
 /** The sentence for why the list or a file could not be had: the refusal's code, or the

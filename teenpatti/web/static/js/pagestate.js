@@ -122,6 +122,11 @@ function toggled(list, item) {
   return list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
 }
 
+/** The game a list of hands is of, from its key (hands.js `listKey`: the game's number first). */
+function gameOf(key) {
+  return key === null ? null : key.split(":")[0];
+}
+
 /** Past hands after one of its actions (`reduce`'s "hands/..."). */
 function handsAfter(hands, action) {
   const current = action.key === hands.asked; // an answer to the list last asked for
@@ -134,6 +139,8 @@ function handsAfter(hands, action) {
       if (action.game === hands.game) return hands;
       return { ...hands, game: action.game, asked: null, list: null, failed: null, checks: {}, details: [] };
     case "hands/loading":
+      // another game's list (the next one's, after Play again): the last one's goes at once
+      if (gameOf(action.key) !== gameOf(hands.asked)) return { ...hands, asked: action.key, loading: true, list: null, checks: {}, details: [] };
       return changed(hands, { asked: action.key, loading: true });
     case "hands/loaded":
       return current ? { ...hands, list: action.list, loading: false, failed: null, checks: {}, details: [] } : hands;
@@ -206,7 +213,7 @@ function change(page, changes) {
  * - `{type: "mute", seat}`: the person at `seat` muted for this phone, or heard again;
  * - Past hands (hands.js): `{type: "hands/opened"}` / `{type: "hands/closed"}`; `{type:
  *   "hands/game", game}`: an earlier game chosen (null: the one in play); `{type: "hands/loading",
- *   key}`: the list `key` asked for; `{type: "hands/loaded", key, list}` / `{type: "hands/failed",
+ *   key}`: the list `key` asked for (another game's: the list shown goes); `{type: "hands/loaded", key, list}` / `{type: "hands/failed",
  *   key, error}`: its answer (dropped when another list was asked for since); `{type:
  *   "hands/saving"}` / `{type: "hands/saved"}`: a download started / ended; `{type:
  *   "hands/checked", key, index, result}`: a deal's check (`{busy: true}` while it runs); `{type:
