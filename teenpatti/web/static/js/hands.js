@@ -200,6 +200,8 @@ export class PastHands {
         type: "button",
         "data-testid": "hands-download",
         "aria-describedby": noted ? "hands-download-note" : null,
+        disabled: this.part.saving, // a second tap waits for the file on its way
+        "aria-busy": this.part.saving ? "true" : null,
         onclick: () => this.download(game),
       },
       t("hands.download"),

@@ -34,7 +34,7 @@ export const START = Object.freeze({
     list: null, // the histories of `asked`, as fetched
     loading: false, // the list is on its way
     failed: null, // why the list could not be had ({code, reason}), till the next answer
-    saving: false, // a download on its way: a second tap waits for it
+    saving: false, // a download on its way: its button is disabled (and busy) till it ends
     checks: Object.freeze({}), // hand index -> what "Check this deal" found ({busy} meanwhile)
     details: Object.freeze([]), // hand indices whose check's details are open
     sent: Object.freeze({}), // commitment -> this phone's part of that deal, as sent
