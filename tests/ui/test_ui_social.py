@@ -90,14 +90,12 @@ def test_chat_bubbles_log_mute_and_typed_text(phone, server, check_layout, axe, 
     hpage.get_by_test_id("chat-log").get_by_text("Shabash!").wait_for()
 
     # Typed text is shown as text, never as markup; a reaction is a bubble too.
-    no_bubbles(gpage)  # (each page takes its bubbles away by its own clock)
     gpage.get_by_test_id("chat-open").tap()
     gpage.get_by_test_id("chat-text").fill("<img src=x onerror=alert(1)> chito!")
     gpage.get_by_test_id("chat-send").tap()
     hpage.get_by_test_id("chat-log").get_by_text("<img src=x onerror=alert(1)> chito!").wait_for()
     hpage.get_by_test_id("bubble-2").get_by_text("<img src=x").wait_for()
     assert hpage.locator("[data-testid=chat-log] img, .chat-bubble img").count() == 0
-    no_bubbles(hpage)
     hpage.get_by_test_id("emoji-5").tap()
     gpage.get_by_test_id("bubble-0").get_by_text("🎉").wait_for()
     check_layout(hpage)
@@ -107,10 +105,8 @@ def test_chat_bubbles_log_mute_and_typed_text(phone, server, check_layout, axe, 
     # Sita mutes Ram, from the chat, for herself ("for you": it is no host's power, and the host's
     # menu holds none): his next message shows for Gita, not for Sita.
     assert hpage.get_by_test_id("mute-1").text_content() == "Mute Ram for you"
-    no_bubbles(hpage)
     hpage.get_by_test_id("mute-1").tap()
     hpage.locator("[data-testid=mute-1][aria-pressed=true]").wait_for()
-    no_bubbles(rpage)
     rpage.get_by_test_id("phrase-ramro_khel").tap()
     gpage.get_by_test_id("bubble-1").get_by_text("Ramro khel!").wait_for()
     gpage.get_by_test_id("chat-log").get_by_text("Ramro khel!").wait_for()
@@ -122,7 +118,6 @@ def test_chat_bubbles_log_mute_and_typed_text(phone, server, check_layout, axe, 
     ).wait_for()
     assert hpage.get_by_test_id("chat-log").get_by_text("Ramro khel!").count() == 0
     assert hpage.get_by_test_id("bubble-1").count() == 0
-    no_bubbles(rpage)
     rpage.get_by_test_id("mute-2").tap()  # Ram (in Nepali) mutes Gita
     rpage.get_by_test_id("chat-hidden").get_by_text("Gita को १ सन्देश लुकाइएको छ").wait_for()
 
@@ -135,7 +130,6 @@ def test_chat_bubbles_log_mute_and_typed_text(phone, server, check_layout, axe, 
     assert gpage.get_by_test_id("chat-text").count() == 0
     rpage.get_by_test_id("chat-off").get_by_text("होस्टले").wait_for()
     # a guest has no host controls
-    no_bubbles(gpage)
     gpage.get_by_test_id("menu-open").tap()
     gpage.get_by_test_id("host-line").get_by_text("Host: Sita").wait_for()
     assert gpage.get_by_test_id("pause").count() == 0
