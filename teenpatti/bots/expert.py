@@ -17,8 +17,8 @@ opponents writes ``multiway_population.npz``) or where every other player still 
 (:mod:`teenpatti.bots.solver.distill`; :attr:`ExpertBot.multiway`): one lookup after hard's
 decision. A second layer, what the strongest exploiter plays instead of ``expert``'s own move
 (``distill --respond``), is read in hands dealt to
-:data:`~teenpatti.bots.solver.distill.RESPONSE_SEATS` (three: its clearest corrections, which
-left the exploiter a little less; :attr:`ExpertBot.respond`).
+:data:`~teenpatti.bots.solver.distill.RESPONSE_SEATS` (none as shipped: measured from every
+place at the table, its clearest corrections left the exploiter more; :attr:`ExpertBot.respond`).
 
 Everywhere else (the other presets) it asks ``hard`` for its move and then, wherever every
 other player still in has seen, plays each legal move out on deals drawn from what its seat may
