@@ -127,6 +127,9 @@ function gameOf(key) {
   return key === null ? null : key.split(":")[0];
 }
 
+/** A list of hands with nothing checked and no check's details open (a new list, or none). */
+const UNCHECKED = Object.freeze({ checks: Object.freeze({}), details: Object.freeze([]) });
+
 /** Past hands after one of its actions (`reduce`'s "hands/..."). */
 function handsAfter(hands, action) {
   const current = action.key === hands.asked; // an answer to the list last asked for
@@ -137,13 +140,13 @@ function handsAfter(hands, action) {
       return changed(hands, { open: false });
     case "hands/game":
       if (action.game === hands.game) return hands;
-      return { ...hands, game: action.game, asked: null, list: null, failed: null, checks: {}, details: [] };
+      return { ...hands, ...UNCHECKED, game: action.game, asked: null, list: null, failed: null };
     case "hands/loading":
       // another game's list (the next one's, after Play again): the last one's goes at once
-      if (gameOf(action.key) !== gameOf(hands.asked)) return { ...hands, asked: action.key, loading: true, list: null, checks: {}, details: [] };
+      if (gameOf(action.key) !== gameOf(hands.asked)) return { ...hands, ...UNCHECKED, asked: action.key, loading: true, list: null };
       return changed(hands, { asked: action.key, loading: true });
     case "hands/loaded":
-      return current ? { ...hands, list: action.list, loading: false, failed: null, checks: {}, details: [] } : hands;
+      return current ? { ...hands, ...UNCHECKED, list: action.list, loading: false, failed: null } : hands;
     case "hands/failed":
       return current ? changed(hands, { loading: false, failed: action.error }) : hands;
     case "hands/saving":
@@ -240,8 +243,7 @@ export function reduce(page, action) {
     case "mute": {
       if (!page.st) return page;
       const id = who(page.st, action.seat);
-      const muted = page.muted.includes(id) ? page.muted.filter((m) => m !== id) : [...page.muted, id];
-      return change(page, { muted });
+      return change(page, { muted: toggled(page.muted, id) });
     }
     case "gap":
       return change(page, { syncing: true });
