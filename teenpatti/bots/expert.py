@@ -76,12 +76,6 @@ def table_for(rules: Rules) -> Table | None:
     return table if same_betting(rules, base) else None
 
 
-GUARDED_SEATS = frozenset({3})
-"""The deals (players dealt in) where ``expert`` reads a blind raiser as anyone
-(:attr:`ExpertBot.multiway_level`): three, where ``blind_presser`` beat it; at four to six it
-won +4.7 to +5.7 boots a hand from it before the guard, and the guard is not measured there."""
-
-
 def _dealt(view: HandView) -> int:
     return sum(1 for s in view.seats if s.dealt)
 
@@ -177,14 +171,23 @@ class ExpertBot(HardBot):
     search: Rollouts | None = Rollouts()
     """Where the table does not reach: hard's move, improved by rollouts (:mod:`.search`)."""
 
-    multiway_level = replace(HARD, name="expert", loose_floor=HARD.floor)
-    """``hard``'s level as the multiway corrections apply to it in hands dealt to three
-    (:data:`GUARDED_SEATS`), but for one reading: a player
-    who raised blind is not taken for a gambler, so its moves after looking narrow its range as
-    anyone's do. Against a blind presser (raises blind while the others are blind, then looks
-    and plays its cards tightly) ``hard``'s gambler reading paid its later raises with middling
-    hands (docs/bots.md, section 8). Players known from earlier hands to bet on anything (the
-    opponent model) are still read as gamblers."""
+    multiway_level = replace(
+        HARD, name="expert", loose_floor=HARD.floor, chaal_centre=0.70, raise_centre=0.83
+    )
+    """``hard``'s level as the multiway corrections apply to it (three to six seats), but for
+    its reading of the others' bets after looking:
+
+    - a player who raised blind is not taken for a gambler, so its moves after looking narrow
+      its range as anyone's do (the guard: against a blind presser, who raises blind while the
+      others are blind, then looks and plays its cards tightly, ``hard``'s gambler reading paid
+      its later raises with middling hands; players known from earlier hands to bet on anything,
+      the opponent model's, are still read as gamblers);
+    - a seen chaal's range steps up at 0.70 and a seen raise's at 0.83 (``hard``'s: 0.6 and
+      0.78), where ``expert``'s own do: at three to six seats the 10th percentile of the hands
+      ``expert`` chaals with after looking, at a stake of one or two boots, is 0.70-0.74, of
+      those it raises with 0.78-0.87 (``bench/ranges.py``). ``hard``'s centres read a player
+      who bets as ``expert`` does as weaker than it is, and paid its bets off with hands that
+      lose to them (docs/bots.md, section 8)."""
 
     multiway = True
     """At three to six seats of our table's betting: hard's move, or the move the rollout search
@@ -209,7 +212,7 @@ class ExpertBot(HardBot):
             which = SEAT_TABLES.get(dealt, "seen")
             corrections = load_corrections(which)
             if corrections is not None:
-                move = self._corrected(view, corrections, which != "seen", dealt in GUARDED_SEATS)
+                move = self._corrected(view, corrections, which != "seen")
                 return self._responded(view, move) if dealt in RESPONSE_SEATS else move
         base = super().decide(view)
         if self.search is None or view.actor != view.viewer or _blind_opponent(view):
@@ -276,19 +279,15 @@ class ExpertBot(HardBot):
         view: HandView,
         corrections: npt.NDArray[np.int8],
         everywhere: bool,
-        guarded: bool = False,
     ) -> Action:
-        """Hard's move (read as :attr:`multiway_level` reads, where ``guarded``), or the
-        correction learnt for it where the table's search ran (every decision with
-        ``everywhere``, else where every other player still in has seen) and the opponent
-        model marks nobody."""
-        if guarded:
-            self.level = self.multiway_level
+        """Hard's move (read as :attr:`multiway_level` reads), or the correction learnt for it
+        where the table's search ran (every decision with ``everywhere``, else where every other
+        player still in has seen) and the opponent model marks nobody."""
+        self.level = self.multiway_level
         try:
             base = super().decide(view)
         finally:
-            if guarded:
-                del self.level
+            del self.level
         seat = view.viewer
         if seat is None or view.actor != seat or view.side_show is not None:
             return base

@@ -173,7 +173,8 @@ def test_the_expert_answers_its_own_exploiter_at_the_response_seats(
     """In deals of the response seats (three here), the move after the first corrections is
     replaced by the second layer's (``distill --respond``) wherever that names one for it, an
     answer to a side show included; at four seats, and with ``respond`` off, the second layer is
-    not read."""
+    not read. (The hands are played on by ``hard``, which asks for side shows more often than
+    ``expert``, whose reading of a seen chaal is stronger.)"""
     monkeypatch.setattr(expert_module, "RESPONSE_SEATS", frozenset({3}))
     rules = Rules()
     none = np.full((KEYS, len(MOVES)), -1, dtype=np.int8)
@@ -205,7 +206,7 @@ def test_the_expert_answers_its_own_exploiter_at_the_response_seats(
                 else:
                     assert move == first
                     kept += 1
-                hand.apply(first)
+                hand.apply(HardBot(number).decide(v))  # hard asks for more side shows
     assert changed > 10 and kept > 10 and answers > 0
 
 
