@@ -76,6 +76,31 @@ def table_for(rules: Rules) -> Table | None:
     return table if same_betting(rules, base) else None
 
 
+CHAAL_NOT_RAISE_FROM = 5
+"""In hands dealt to this many or more, :func:`_chaal_not_raise` holds ``expert``'s raises
+after looking against a lone seen player while others are blind (measured at five and six seats;
+at four the raise there was worth its price, docs/bots.md, section 8)."""
+
+
+def _chaal_not_raise(view: HandView, move: Action) -> Action:
+    """``move``, or a chaal in its place where it is a raise made after looking while exactly
+    one other player still in has seen and at least one is still blind.
+
+    There ``hard``'s values raise as if the others' answers did not depend on it: with a good
+    hand the raise starts a raise war with the seen player, who is stronger when it goes on,
+    carried to the pot limit; with the best hands it makes the blind players look and pack,
+    where a chaal keeps them paying. The exploiter took most of what it still took at six seats
+    from this one place (docs/bots.md, section 8)."""
+    seat = view.viewer
+    if move.kind is not ActionKind.RAISE or seat is None or not view.seats[seat].seen:
+        return move
+    others = [s for s in view.seats if s.dealt and not s.packed and s.seat != seat]
+    if sum(s.seen for s in others) != 1 or all(s.seen for s in others):
+        return move
+    chaal = next((a for a in view.legal_actions if a.kind is ActionKind.CHAAL), None)
+    return move if chaal is None else chaal.action(seat)
+
+
 def _dealt(view: HandView) -> int:
     return sum(1 for s in view.seats if s.dealt)
 
@@ -213,6 +238,8 @@ class ExpertBot(HardBot):
             corrections = load_corrections(which)
             if corrections is not None:
                 move = self._corrected(view, corrections, which != "seen")
+                if dealt >= CHAAL_NOT_RAISE_FROM:
+                    move = _chaal_not_raise(view, move)
                 return self._responded(view, move) if dealt in RESPONSE_SEATS else move
         base = super().decide(view)
         if self.search is None or view.actor != view.viewer or _blind_opponent(view):

@@ -10,6 +10,7 @@ from collections import defaultdict
 
 import pytest
 
+from teenpatti.bots import expert as expert_module
 from teenpatti.bots import load_bot
 from teenpatti.bots.expert import ExpertBot
 from teenpatti.bots.hard import HARD
@@ -150,3 +151,36 @@ def test_the_expert_reads_its_own_bets_after_looking_where_it_makes_them() -> No
         tenth = us[len(us) // 10]
         assert tenth - 0.05 <= ours <= tenth
         assert hards < tenth - 0.05
+
+
+def _lone_seen_and_blind(v: HandView) -> bool:
+    """The viewer has seen, exactly one other player still in has, and another is blind."""
+    others = [s for s in v.seats if s.dealt and not s.packed and s.seat != v.viewer]
+    seen = sum(s.seen for s in others)
+    return v.seats[v.viewer or 0].seen and seen == 1 and seen < len(others)
+
+
+@pytest.mark.parametrize("seats", [4, 6])
+def test_the_expert_chaals_where_it_would_raise_into_a_lone_seen_player_at_five_seats_and_more(
+    seats: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dealt to five or more, the expert chaals where its move would be a raise after looking
+    while exactly one other player still in has seen and another is blind; everywhere else,
+    and at four seats, its move is the one it makes without that rule."""
+    held = kept = 0
+    for deal in range(40):
+        for _name, v, _kind in _play(["expert"] * seats, deal):
+            if v.side_show is not None:
+                continue
+            monkeypatch.setattr(expert_module, "CHAAL_NOT_RAISE_FROM", 99)
+            without = ExpertBot(deal).decide(v).kind
+            monkeypatch.undo()
+            mine = ExpertBot(deal).decide(v).kind
+            if seats >= 5 and without is ActionKind.RAISE and _lone_seen_and_blind(v):
+                assert mine is ActionKind.CHAAL
+                held += 1
+            else:
+                assert mine is without
+                kept += 1
+    assert kept > 100
+    assert (held > 5) == (seats >= 5)
