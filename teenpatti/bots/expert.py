@@ -8,17 +8,21 @@ the hand into its bucket, then one draw from the stored row, a few microseconds.
 shipped table leaves a best response 0.028 boots a hand and beats ``hard``, the rollouts and
 every fixed style heads-up (docs/bots.md, section 8).
 
-At three to six seats of our table's betting it plays ``hard``'s move, replaced by the move the
-rollout search was found offline to prefer in its information set, from the table shipped for
-hands dealt to so many players (:data:`~teenpatti.bots.solver.distill.SEAT_TABLES`): learnt at
-every decision (``solver/data/multiway_everywhere.npz``; a build against a population of
-opponents writes ``multiway_population.npz``) or where every other player still in has seen
-(``solver/data/multiway_moves.npz``), as each was learnt
-(:mod:`teenpatti.bots.solver.distill`; :attr:`ExpertBot.multiway`): one lookup after hard's
-decision. A second layer, what the strongest exploiter plays instead of ``expert``'s own move
-(``distill --respond``), is read in hands dealt to
+At three to six seats of our table's betting it plays ``hard``'s move (with its reading of the
+others' bets after looking set where ``expert``'s own bets start:
+:attr:`ExpertBot.multiway_level`), replaced by the move the rollout search was found offline to
+prefer in its information set, from the table shipped for hands dealt to so many players
+(:data:`~teenpatti.bots.solver.distill.SEAT_TABLES`): learnt at every decision
+(``solver/data/multiway_everywhere.npz``; a build against a population of opponents writes
+``multiway_population.npz``) or where every other player still in has seen
+(``solver/data/multiway_moves.npz``), as each was learnt (:mod:`teenpatti.bots.solver.distill`;
+:attr:`ExpertBot.multiway`): one lookup after hard's decision. At five and six seats a raise
+after looking into a lone seen player while others are blind is played as a chaal
+(:func:`_chaal_not_raise`). A second layer, what the strongest exploiter plays instead of
+``expert``'s own move (``distill --respond``), is read in hands dealt to
 :data:`~teenpatti.bots.solver.distill.RESPONSE_SEATS` (none as shipped: measured from every
-place at the table, its clearest corrections left the exploiter more; :attr:`ExpertBot.respond`).
+place at the table, its clearest corrections left the exploiter more;
+:attr:`ExpertBot.respond`).
 
 Everywhere else (the other presets) it asks ``hard`` for its move and then, wherever every
 other player still in has seen, plays each legal move out on deals drawn from what its seat may
@@ -197,7 +201,12 @@ class ExpertBot(HardBot):
     """Where the table does not reach: hard's move, improved by rollouts (:mod:`.search`)."""
 
     multiway_level = replace(
-        HARD, name="expert", loose_floor=HARD.floor, chaal_centre=0.70, raise_centre=0.83
+        HARD,
+        name="expert",
+        loose_floor=HARD.floor,
+        gambler_floor=HARD.loose_floor,
+        chaal_centre=0.70,
+        raise_centre=0.83,
     )
     """``hard``'s level as the multiway corrections apply to it (three to six seats), but for
     its reading of the others' bets after looking:
@@ -205,19 +214,23 @@ class ExpertBot(HardBot):
     - a player who raised blind is not taken for a gambler, so its moves after looking narrow
       its range as anyone's do (the guard: against a blind presser, who raises blind while the
       others are blind, then looks and plays its cards tightly, ``hard``'s gambler reading paid
-      its later raises with middling hands; players known from earlier hands to bet on anything,
-      the opponent model's, are still read as gamblers);
+      its later raises with middling hands); players the opponent model marks, from earlier
+      hands, as betting on anything are still read as gamblers (``gambler_floor``, ``hard``'s
+      0.6);
     - a seen chaal's range steps up at 0.70 and a seen raise's at 0.83 (``hard``'s: 0.6 and
-      0.78), where ``expert``'s own do: at three to six seats the 10th percentile of the hands
-      ``expert`` chaals with after looking, at a stake of one or two boots, is 0.70-0.74, of
-      those it raises with 0.78-0.87 (``bench/ranges.py``). ``hard``'s centres read a player
-      who bets as ``expert`` does as weaker than it is, and paid its bets off with hands that
-      lose to them (docs/bots.md, section 8)."""
+      0.78), about where ``expert``'s own start: at three, four and six seats the 10th
+      percentile of the hands ``expert`` chaals with after looking, at a stake of one or two
+      boots, is 0.70-0.75, of those it raises with at four and six seats 0.78-0.88 (at three
+      its raises hold its bluffs; ``bench/ranges.py``). ``hard``'s centres read a player who
+      bets as ``expert`` does as weaker than it is, and paid its bets off with hands that lose
+      to them (docs/bots.md, section 8)."""
 
     multiway = True
-    """At three to six seats of our table's betting: hard's move, or the move the rollout search
-    was found offline to prefer in its information set (``solver.distill``), in place of the
-    search itself."""
+    """At three to six seats of our table's betting: hard's move (read as
+    :attr:`multiway_level` reads), or the move the rollout search was found offline to prefer
+    in its information set (``solver.distill``), in place of the search itself; at five and six
+    seats a raise into a lone seen player while others are blind is a chaal
+    (:func:`_chaal_not_raise`)."""
 
     respond = True
     """In hands dealt to :data:`~teenpatti.bots.solver.distill.RESPONSE_SEATS`: the move after
@@ -238,7 +251,9 @@ class ExpertBot(HardBot):
             corrections = load_corrections(which)
             if corrections is not None:
                 move = self._corrected(view, corrections, which != "seen")
-                if dealt >= CHAAL_NOT_RAISE_FROM:
+                if dealt >= CHAAL_NOT_RAISE_FROM and not (
+                    self.exploits and self._exploitable(view)
+                ):
                     move = _chaal_not_raise(view, move)
                 return self._responded(view, move) if dealt in RESPONSE_SEATS else move
         base = super().decide(view)

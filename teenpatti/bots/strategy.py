@@ -94,6 +94,9 @@ class Level:
     """The least likelihood of any move (room for bluffs and mistakes)."""
     loose_floor: float = 0.06
     """The floor for a player who raised blind (a gambler whose moves say less)."""
+    gambler_floor: float | None = None
+    """The floor for a seat the opponent model marks as a gambler (known from earlier hands to
+    bet on anything; ``None``: ``loose_floor``, as for a player who raised blind)."""
     seen_stay: float = 0.75
     """Chance a seen opponent pays its next chaal."""
     blind_stay: float = 0.95
@@ -233,7 +236,7 @@ def read(view: HandView, level: Level, gamblers: frozenset[int] = frozenset()) -
             s.seat,
             s.seen,
             *_range(
-                level, centre.get(s.seat), beaten.get(s.seat), s.seat in loose or s.seat in gamblers
+                level, centre.get(s.seat), beaten.get(s.seat), s.seat in loose, s.seat in gamblers
             ),
         )
         for s in seats
@@ -362,16 +365,26 @@ _RANGES: dict[tuple[float, float, float], _Range] = {}
 
 
 def _range(
-    level: Level, centre: float | None, beaten: list[Sequence[float]] | None, loose: bool = False
+    level: Level,
+    centre: float | None,
+    beaten: list[Sequence[float]] | None,
+    loose: bool = False,
+    gambler: bool = False,
 ) -> _Range:
     """A player's range as ``(cdf, at_grid)`` (see :class:`Opponent`): one likelihood at
-    ``centre`` (uniform without one), times the chance of beating each range in ``beaten``."""
+    ``centre`` (uniform without one), times the chance of beating each range in ``beaten``; its
+    floor is ``level.gambler_floor`` for a ``gambler`` the opponent model marks (when set),
+    ``level.loose_floor`` for a ``loose`` player who raised blind, else ``level.floor``."""
     if centre is None:
         if not beaten:
             return _UNIFORM_RANGE
         return _cumulative(_beaten(list(_UNIFORM), beaten))
     if level.reads:
-        key = (min(centre, 0.97), level.width, level.loose_floor if loose else level.floor)
+        if gambler and level.gambler_floor is not None:
+            floor = level.gambler_floor
+        else:
+            floor = level.loose_floor if loose or gambler else level.floor
+        key = (min(centre, 0.97), level.width, floor)
     else:
         key = (centre, 0.01, 0.0)
     if beaten:

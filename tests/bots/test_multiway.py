@@ -132,23 +132,25 @@ def test_a_correction_needs_a_gain_beyond_its_noise() -> None:
 def test_the_expert_plays_hards_move_or_its_correction(
     monkeypatch: pytest.MonkeyPatch, everywhere: bool
 ) -> None:
-    """At 4 seats of our table the expert is hard (no search) but where the table of
-    corrections names another move for hard's: at every decision of its own (not an answer to
-    a side show) in the deals that play the table learnt everywhere, else only after every other
-    player has seen."""
+    """At 4 seats of our table the expert is hard reading as the expert does (no search) but
+    where the table of corrections names another move for that one: at every decision of its
+    own (not an answer to a side show) in the deals that play the table learnt everywhere, else
+    only after every other player has seen."""
     monkeypatch.setattr(expert_module, "SEAT_TABLES", {4: "everywhere"} if everywhere else {})
     rules = Rules()
     none = np.full((KEYS, len(MOVES)), -1, dtype=np.int8)
     always = np.full((KEYS, len(MOVES)), PACK, dtype=np.int8)  # pack instead of anything
     changed = same = 0
-    for number in range(30):
+    for number in range(60):
         seed = random.Random(number).randbytes(32)
         hand = Hand(rules, [rules.starting_chips] * 4, dealer=number % 4, seed=seed)
         while not hand.finished:
             seat = hand.actor
             assert seat is not None
             v = view(hand, seat)
-            hard = HardBot(number).decide(v)
+            reader = HardBot(number)
+            reader.level = ExpertBot.multiway_level
+            hard = reader.decide(v)
             monkeypatch.setattr(expert_module, "load_corrections", lambda which: none)
             assert ExpertBot(number).decide(v) == hard
             monkeypatch.setattr(expert_module, "load_corrections", lambda which: always)
