@@ -3,7 +3,7 @@
     nice -n 10 .venv/bin/python bench/ranges.py --bot expert --seats 3,4,6 --hands 500
 
 A bot reads another player's seen chaal or raise as a step up in that player's range, at a
-centre on the ``u`` scale (:class:`teenpatti.bots.strategy.Level`: ``chaal_centre``,
+centre on the ``u`` scale (:func:`teenpatti.bots.strategy.seen_bet_centre`: from ``chaal_centre`` or
 ``raise_centre``, higher by ``stake_step`` for every doubling of the stake). A reading is right
 when it matches how players really bet. This plays ``--hands`` single hands of ``--bot`` in
 every seat (the dealer going round, seeded by the hand's number) and prints, for each seen
@@ -22,7 +22,7 @@ from collections import defaultdict
 from teenpatti.bots import load_bot
 from teenpatti.bots.expert import ExpertBot
 from teenpatti.bots.hard import HARD
-from teenpatti.bots.strategy import Level
+from teenpatti.bots.strategy import seen_bet_centre
 from teenpatti.engine import ActionKind, Hand, Rules, view
 from teenpatti.odds import heads_up_equity
 
@@ -51,16 +51,6 @@ def bets(bot: str, seats: int, hands: int) -> dict[tuple[ActionKind, int], list[
     return out
 
 
-def centre(level: Level, kind: ActionKind, stake: int) -> float:
-    """Where ``level``'s reading steps up for a seen ``kind`` made at ``stake`` boots.
-
-    >>> round(centre(HARD, ActionKind.RAISE, 4), 2)
-    0.88
-    """
-    base = level.raise_centre if kind is ActionKind.RAISE else level.chaal_centre
-    return base + level.stake_step * max(0, stake.bit_length() - 1)
-
-
 def quantile(xs: list[float], q: float) -> float:
     """The ``q`` quantile of ``xs`` (the nearest rank below).
 
@@ -86,7 +76,8 @@ def main() -> None:
             print(
                 f"| {seats} | {kind.value} | {stake} | {len(us)} | {quantile(us, 0.1):.2f}"
                 f" | {quantile(us, 0.25):.2f} | {quantile(us, 0.5):.2f}"
-                f" | {centre(HARD, kind, stake):.2f} | {centre(mine, kind, stake):.2f} |",
+                f" | {seen_bet_centre(HARD, kind is ActionKind.RAISE, stake):.2f}"
+                f" | {seen_bet_centre(mine, kind is ActionKind.RAISE, stake):.2f} |",
                 flush=True,
             )
 

@@ -44,7 +44,7 @@ from ..engine.view import HandView
 from ..odds import heads_up_equity
 from .base import Bot
 
-__all__ = ["GRID", "Level", "Reading", "StrategyBot", "read"]
+__all__ = ["GRID", "Level", "Reading", "StrategyBot", "read", "seen_bet_centre"]
 
 BINS = 32
 GRID: tuple[float, ...] = tuple((i + 0.5) / BINS for i in range(BINS))
@@ -277,6 +277,23 @@ def _like(centre: float, width: float, floor: float) -> tuple[float, ...]:
     return out
 
 
+def seen_bet_centre(level: Level, raised: bool, stake: int) -> float:
+    """Where ``level``'s reading steps a range up for a bet made after looking with the stake at
+    ``stake`` boots before it: from ``raise_centre`` for a raise (or a chaal above the least),
+    from ``chaal_centre`` for a chaal or an all in (without ``reads``, the coarse edges), higher
+    by ``stake_step`` for every doubling of the stake.
+
+    >>> from teenpatti.bots.hard import HARD
+    >>> round(seen_bet_centre(HARD, True, 4), 2), round(seen_bet_centre(HARD, False, 1), 2)
+    (0.88, 0.6)
+    """
+    if level.reads:
+        at = level.raise_centre if raised else level.chaal_centre
+    else:
+        at = level.coarse_raise if raised else _COARSE
+    return at + level.stake_step * max(0, stake.bit_length() - 1)
+
+
 def _read_actions(
     view: HandView, level: Level
 ) -> tuple[dict[int, float], dict[int, list[Sequence[float]]], set[int]]:
@@ -298,11 +315,8 @@ def _read_actions(
     loose: set[int] = set()
     """Players who raised blind: gamblers, whose later moves say less about their cards."""
     reads = level.reads
-    step = level.stake_step
     see, chaal, raise_, allin = ActionKind.SEE, ActionKind.CHAAL, ActionKind.RAISE, ActionKind.ALLIN
     pack, sideshow, accept = ActionKind.PACK, ActionKind.SIDESHOW, ActionKind.ACCEPT
-    chaal_at = level.chaal_centre if reads else _COARSE
-    raise_at = level.raise_centre if reads else level.coarse_raise
     asker: int | None = None
     for a, outcome in zip(view.actions, view.outcomes, strict=True):
         kind, seat = a.kind, a.seat
@@ -316,9 +330,7 @@ def _read_actions(
         c: float
         if kind is chaal:
             if is_seen:
-                above = outcome.paid > before * 2
-                doublings = max(0, (before // boot).bit_length() - 1)
-                c = (raise_at if above else chaal_at) + step * doublings
+                c = seen_bet_centre(level, outcome.paid > before * 2, before // boot)
             else:
                 if outcome.paid > before:
                     loose.add(seat)
@@ -327,11 +339,11 @@ def _read_actions(
             if not is_seen:
                 loose.add(seat)
                 continue
-            c = raise_at + step * max(0, (before // boot).bit_length() - 1)
+            c = seen_bet_centre(level, True, before // boot)
         elif kind is allin:
             if not is_seen:
                 continue
-            c = chaal_at + step * max(0, (before // boot).bit_length() - 1)
+            c = seen_bet_centre(level, False, before // boot)
         elif kind is sideshow:
             c = level.ask_centre if reads else _COARSE
             asker = seat
