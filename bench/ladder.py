@@ -62,7 +62,7 @@ def main() -> None:
         for seats in (int(s) for s in args.seats.split(",")):
             for other in against:
                 if other == "exploiter":
-                    gains = measure("bayes", bot, seats, exploiter_args(args))
+                    gains = measure("bayes", bot, seats, exploiter_args(args), seed=args.seed)
                     gain, ci = interval(gains)
                     score = -gain
                 else:
@@ -99,9 +99,9 @@ def main() -> None:
 
 def exploiter_args(args: argparse.Namespace) -> argparse.Namespace:
     """The exploiter's settings for a cell: ``bench/exploit.py``'s defaults, on ``--deals``
-    hands of ``--seed``."""
+    hands (of ``--seed``, given to :func:`exploit.measure` beside them)."""
     return argparse.Namespace(
-        seed=args.seed, test=args.deals, samples=24, candidates=4, floor=0.03, every=0, train=0
+        test=args.deals, samples=24, candidates=4, floor=0.03, every=0, train=0
     )
 
 
