@@ -54,3 +54,58 @@ test("a download refused or cut off is said in the page's sentence for its code"
   }
   i18n.setLang("en");
 });
+
+/** Past hands opened on game 2 and its list asked for, `answer` being what fetch gives (or throws);
+ *  `drawn` stands for drawing the page after each action. The store's Past hands after it. */
+async function listedFor(answer, drawn = () => {}) {
+  const store = new Store();
+  const view = {
+    code: "K7WQ3M",
+    token: "seat-token",
+    st: { version: 10, game: 2, status: "playing", hand: { number: 3, finished: false } },
+    get page() {
+      return store.state;
+    },
+    dispatch: (action) => {
+      if (store.dispatch(action)) drawn(action);
+    },
+  };
+  view.dispatch({ type: "hands/opened" });
+  view.dispatch({ type: "hands/game", game: 2 });
+  const real = globalThis.fetch;
+  globalThis.fetch = async () => {
+    if (answer instanceof Error) throw answer;
+    return answer;
+  };
+  try {
+    await new PastHands(view).load();
+  } finally {
+    globalThis.fetch = real;
+  }
+  return store.state.hands;
+}
+
+test("Past hands says a lost connection, a refusal and an answer that is not JSON each for what it is", async () => {
+  const list = [{ number: 1 }];
+  const shown = await listedFor(new Response(JSON.stringify(list), { status: 200 }));
+  assert.deepEqual([shown.list, shown.failed, shown.loading], [list, null, false]);
+  assert.equal((await listedFor(new TypeError("Failed to fetch"))).failed.code, "network");
+  const refusal = { error: { code: "hands/private", reason: "the hands of a game in play go to its players" } };
+  assert.equal((await listedFor(new Response(JSON.stringify(refusal), { status: 403 }))).failed.code, "hands/private");
+  // a proxy's page served as a success: the server did not answer, the connection is not lost
+  const portal = await listedFor(new Response("<html>Sign in to the Wi-Fi</html>", { status: 200 }));
+  assert.equal(portal.failed.code, "http/200");
+  assert.equal(portal.loading, false);
+  assert.equal(i18n.errorText(portal.failed.code), i18n.t("err.http"));
+});
+
+test("a fault in drawing the list is the page's own, not said to the player as a lost connection", async () => {
+  const fault = new Error("a region failed to draw");
+  const drawn = [];
+  const drawing = (action) => {
+    drawn.push(action.type);
+    if (action.type === "hands/loaded") throw fault;
+  };
+  await assert.rejects(listedFor(new Response("[]", { status: 200 }), drawing), fault);
+  assert.ok(drawn.includes("hands/loaded") && !drawn.includes("hands/failed"), drawn.join(", "));
+});

@@ -9,7 +9,7 @@
 import { cardFace, sortCards } from "./cards.js";
 import { h } from "./dom.js";
 import { errorText, joinNames, num, parts, t } from "./i18n.js";
-import { request } from "./net.js";
+import { ApiError, request } from "./net.js";
 import { checkHand, bytesToHex } from "./fair.js";
 import { pastMoveText } from "./happened.js";
 import { scoreTable } from "./results.js";
@@ -151,18 +151,29 @@ export class PastHands {
     if (opening) this.load();
   }
 
-  /** Ask for the list the page shows now; `dispatch` tells the store (drawing, by default). */
+  /** Ask for the list the page shows now; `dispatch` tells the store (drawing, by default). Only
+   *  the answer's own faults are said in the panel: a refusal by its code, a lost connection as
+   *  one, and an answer that is not our JSON (a proxy's page) as the server's failing to answer;
+   *  a fault in drawing the list is the page's, thrown, not told to the player as a lost
+   *  connection. */
   async load(dispatch = (action) => this.view.dispatch(action)) {
     const st = this.view.st;
     if (!st) return;
     const key = listKey(st, this.part.game);
     dispatch({ type: "hands/loading", key });
+    let list;
     try {
       const response = await this.fetch(this.part.game);
-      this.view.dispatch({ type: "hands/loaded", key, list: await response.json() });
+      try {
+        list = await response.json();
+      } catch {
+        throw new ApiError(`http/${response.status}`, "the answer was not JSON", response.status);
+      }
     } catch (error) {
       this.view.dispatch({ type: "hands/failed", key, error: { code: error.code || "network", reason: error.reason || "" } });
+      return;
     }
+    this.view.dispatch({ type: "hands/loaded", key, list });
   }
 
   /** The server's answer for the hands of game `game` (null: the one in play or last played),
