@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { JS, older, state } from "./page.js";
+import { CLIENT, JS, checked, older, state } from "./page.js";
 
 const social = await import(new URL("social.js", JS));
 const i18n = await import(new URL("i18n.js", JS));
@@ -43,4 +43,38 @@ test("a bubble shows a long message's start and says it is cut; the log keeps it
   assert.ok([...shown].length <= social.BUBBLE_MAX);
   assert.ok(long.startsWith(shown.slice(0, -1)));
   assert.equal(social.bubbleText("🎉".repeat(60)), "🎉".repeat(60)); // characters, not code units
+});
+
+/** A table view that records what the question's answer sends and dispatches; `sends` says whether a send goes. */
+function answering(sends) {
+  const sent = [];
+  const dispatched = [];
+  return {
+    sent,
+    dispatched,
+    send(message) {
+      sent.push(checked(CLIENT, message));
+      return sends;
+    },
+    dispatch(action) {
+      dispatched.push(action);
+    },
+  };
+}
+
+test("the table menu's yes sends its message, then closes the question", () => {
+  const view = answering(true);
+  assert.equal(social.answerYes(view, { kind: "remove", seat: 2, name: "Bina" }), true);
+  assert.deepEqual(view.sent, [{ type: "remove", seat: 2 }]);
+  assert.deepEqual(view.dispatched, [{ type: "confirm", question: null }]);
+  const leaving = answering(true);
+  social.answerYes(leaving, { kind: "leave" });
+  assert.deepEqual(leaving.sent, [{ type: "leave" }]);
+});
+
+test("a yes whose message cannot go leaves the question open", () => {
+  const view = answering(false);
+  assert.equal(social.answerYes(view, { kind: "leave" }), false);
+  assert.deepEqual(view.sent, [{ type: "leave" }]);
+  assert.deepEqual(view.dispatched, []);
 });

@@ -442,13 +442,22 @@ function setting(view, st, key, label) {
   );
 }
 
+/**
+ * The table menu's question answered yes: its message sent (leave the table, or remove the named
+ * seat's player), and the question closed only once the message went. A send that cannot go (the
+ * connection lost between drawing the button and the press, or a move still on its way) leaves the
+ * question open, so the host sees that nothing happened and can press again. Returns whether it went.
+ */
+export function answerYes(view, confirm) {
+  const message = confirm.kind === "leave" ? { type: "leave" } : { type: "remove", seat: confirm.seat };
+  if (!view.send(message)) return false;
+  view.dispatch({ type: "confirm", question: null });
+  return true;
+}
+
 function confirmBox(view, st, confirm) {
   const question = confirm.kind === "leave" ? t("host.leaveAsk") : t("host.removeAsk", { name: confirm.name });
-  const yes = () => {
-    view.dispatch({ type: "confirm", question: null });
-    if (confirm.kind === "leave") view.send({ type: "leave" });
-    else view.send({ type: "remove", seat: confirm.seat });
-  };
+  const yes = () => answerYes(view, confirm);
   const no = () => view.dispatch({ type: "confirm", question: null });
   return h(
     "div",
