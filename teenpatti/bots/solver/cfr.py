@@ -62,6 +62,7 @@ class Progress:
     regret: Array
     total: Array
     last: Array | None = None
+    tremble: float = 0.0
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write this state to ``path`` (``.npz``, uncompressed: hundreds of megabytes on the
@@ -71,6 +72,7 @@ class Progress:
             "t": np.array([self.t]),
             "regret": self.regret,
             "total": self.total,
+            "tremble": np.array([self.tremble]),
         }
         if self.last is not None:
             arrays["last"] = self.last
@@ -87,6 +89,7 @@ class Progress:
                 data["regret"],
                 data["total"],
                 data.get("last"),
+                float(data["tremble"][0]) if "tremble" in data else 0.0,
             )
 
 
@@ -373,6 +376,7 @@ def solve(
     own_reach: bool = False,
     resume: Progress | None = None,
     keep: Callable[[Progress], None] | None = None,
+    tremble: float = 0.0,
 ) -> Solution:
     """Run ``iterations`` of counterfactual regret minimisation (alternating updates) and return
     the averaged strategy (``(N, A, B)``).
@@ -392,6 +396,15 @@ def solve(
     converged (docs/bots.md, section 8). ``own_reach`` weighs each path into a state by the
     acting player's own chance of it (:meth:`_Game.joint_reach`) instead of the other
     player's alone: the same under perfect recall; on the 64-boot game it did not help.
+
+    ``tremble`` counts every player's chance of reaching a state as if each of its moves were
+    made with at least that share of the chance (``(1 - tremble) * strategy + tremble *
+    uniform``), while the values stay those of the strategy itself. Without it a row that the
+    other player reaches only by moves the strategy never makes is weighed zero and never learnt
+    (CFR+ floors regrets at zero, so those moves' chances are exactly zero), and a row the acting
+    player never reaches keeps no average: an opponent who makes such a move meets an untrained
+    row. With a small tremble every row is learnt as the answer to the other player's range just
+    before its unexpected move (docs/bots.md, section 8).
 
     ``progress(t, average)`` is called every ``every`` iterations with the average so far, and
     ``keep(state)`` with the whole state of the solve (:class:`Progress`, the arrays themselves:
@@ -414,6 +427,12 @@ def solve(
             f"cannot resume a {resume.method} solve of shape {resume.regret.shape} "
             f"as a {method} solve of shape {shape}"
         )
+    if resume is not None and resume.tremble != tremble:
+        raise ValueError(
+            f"cannot resume a solve with a tremble of {resume.tremble} with one of {tremble}"
+        )
+    if not 0.0 <= tremble < 1.0:
+        raise ValueError(f"a tremble is a chance below one, not {tremble}")
     begin = 0 if resume is None else resume.t
     # the solver's arrays are in its own order of the states (see _Game); a Progress is in
     # the game's
@@ -426,6 +445,7 @@ def solve(
         before = None if resume is None else resume.last
         last = np.zeros(shape, dtype=dtype) if before is None else before[g.order].astype(dtype)
     values = g.values()
+    spread: Array = g.uniform[:, :, None].astype(dtype)
     for t in range(begin + 1, iterations + 1):
         if method == "dcfr":
             keep_pos = dtype(t**alpha / (t**alpha + 1))
@@ -437,7 +457,7 @@ def solve(
             pol = g.normalise(
                 np.maximum(regret + last, 0.0) if method == "pcfr+" else np.maximum(regret, 0.0)
             )
-            reach = g.reach(pol)
+            reach = g.reach(pol if not tremble else (1 - tremble) * pol + tremble * spread)
             together = g.joint_reach(pol) if own_reach else None
             for layer in reversed(g.layers):
                 s = layer.states
@@ -462,7 +482,7 @@ def solve(
         if t % every == 0 or t == iterations:
             if keep is not None:
                 before = last[g.rank] if method == "pcfr+" else None
-                keep(Progress(method, t, regret[g.rank], total[g.rank], before))
+                keep(Progress(method, t, regret[g.rank], total[g.rank], before, tremble))
             if progress is not None:
                 progress(t, g.normalise(total)[g.rank])
     return Solution(g.normalise(total)[g.rank], iterations)

@@ -7,7 +7,9 @@ and the exploitability of the stored bytes (:func:`measure`). Build one with
 ``python -m teenpatti.bots.solver.tables nepal --iterations 2400`` (the shipped table: CFR+
 unless ``--method``; ``--checkpoint PATH`` measures and writes the table every 25 iterations as
 it goes, ``--every N`` every N; ``--state PATH`` keeps the whole state of the solve there at
-the same times and, when PATH exists, goes on from it, so a long solve can stop and go on).
+the same times and, when PATH exists, goes on from it, so a long solve can stop and go on;
+``--tremble E`` trains the rows off the strategy's own path, see
+:func:`teenpatti.bots.solver.cfr.solve`: ``duo``'s table is built with ``--tremble 0.001``).
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ class Table:
     exploitability: float
     method: str = "cfr+"
     """The solver's method (:func:`teenpatti.bots.solver.cfr.solve`)."""
+    tremble: float = 0.0
+    """The solver's tremble (:func:`teenpatti.bots.solver.cfr.solve`)."""
 
     def row(self, state: State) -> int | None:
         """The row of ``state``, or ``None`` if the table has no such state."""
@@ -142,6 +146,7 @@ def build(
     every: int = 25,
     dtype: type = np.float64,
     state: Path | None = None,
+    tremble: float = 0.0,
 ) -> Table:
     """Solve the heads-up game of ``rules`` with ``iterations`` of ``method`` and measure it.
 
@@ -154,7 +159,8 @@ def build(
     the solver's floats (:func:`~teenpatti.bots.solver.cfr.solve`). With ``state``, the whole
     state of the solve (:class:`~teenpatti.bots.solver.cfr.Progress`) is written there every
     ``every`` iterations (replacing the last) and, if the file exists, the solve goes on from
-    it: the table is the one an unbroken solve of ``iterations`` builds.
+    it: the table is the one an unbroken solve of ``iterations`` builds. ``tremble`` is the
+    solver's (:func:`~teenpatti.bots.solver.cfr.solve`), kept in the table.
     """
     started = time.monotonic()
     hands = buckets(rules)
@@ -165,7 +171,7 @@ def build(
     index = {row.tobytes(): i for i, row in enumerate(rows)}
 
     def table(policy: npt.NDArray[np.uint8], t: int, gap: float) -> Table:
-        return Table(rules.preset, game.chips, rows, index, policy, EDGES, t, gap, method)
+        return Table(rules.preset, game.chips, rows, index, policy, EDGES, t, gap, method, tremble)
 
     def progress(t: int, average: npt.NDArray[np.float64]) -> None:
         line = f"iteration {t}: {time.monotonic() - started:.0f} s, {time.process_time():.0f} cpu s"
@@ -196,6 +202,7 @@ def build(
         dtype=dtype,
         resume=resume,
         keep=keep if state is not None else None,
+        tremble=tremble,
     )
     policy = quantise(solution.policy[:, :, spread])
     gap = measure(game, hands, policy)
@@ -214,6 +221,7 @@ def save(table: Table, path: Path) -> None:
         meta=np.array([table.chips, table.iterations]),
         exploitability=np.array([table.exploitability]),
         method=np.array(table.method),
+        tremble=np.array([table.tremble]),
     )
 
 
@@ -237,6 +245,7 @@ def load(name: str) -> Table | None:
             iterations,
             float(data["exploitability"][0]),
             str(data["method"]) if "method" in data else "cfr+",
+            float(data["tremble"][0]) if "tremble" in data else 0.0,
         )
 
 
@@ -275,6 +284,13 @@ def main(argv: list[str] | None = None) -> None:
         help="keep the solve's whole state in PATH every --every iterations and go on from it "
         "if it exists",
     )
+    parser.add_argument(
+        "--tremble",
+        type=float,
+        default=0.0,
+        help="count the regrets as if every move were made with at least this share of the "
+        "chance (a tremble), so that rows off the strategy's own path are trained too",
+    )
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
     coarse = None if args.coarse is None else tuple(float(x) for x in args.coarse.split(","))
@@ -292,6 +308,7 @@ def main(argv: list[str] | None = None) -> None:
         every=args.every,
         dtype=np.float32 if args.float32 else np.float64,
         state=args.state,
+        tremble=args.tremble,
     )
     out = args.out or FOLDER / f"{args.preset}.npz"
     out.parent.mkdir(parents=True, exist_ok=True)
