@@ -22,7 +22,9 @@ after looking into a lone seen player while others are blind is played as a chaa
 ``expert``'s own move (``distill --respond``), is read in hands dealt to
 :data:`~teenpatti.bots.solver.distill.RESPONSE_SEATS` (none as shipped: measured from every
 place at the table, its clearest corrections left the exploiter more;
-:attr:`ExpertBot.respond`).
+:attr:`ExpertBot.respond`). In hands dealt to :attr:`ExpertBot.blueprint_seats` it would play
+instead a multiway blueprint, the strategy solved by Monte Carlo CFR for so many players
+against itself and the fixed styles (:mod:`teenpatti.bots.solver.multiway`; none as shipped).
 
 Everywhere else (the other presets) it asks ``hard`` for its move and then, wherever every
 other player still in has seen, plays each legal move out on deals drawn from what its seat may
@@ -45,11 +47,13 @@ more from such a player.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ..engine.actions import Action, ActionKind
+from ..engine.actions import Action, ActionKind, LegalAction
 from ..engine.rules import Bets, Rules
 from ..engine.view import HandView
 from ..odds import heads_up_equity
@@ -58,8 +62,14 @@ from .search import Rollouts
 from .solver.distill import RESPONSE_SEATS, SEAT_TABLES, all_others_seen
 from .solver.distill import load as load_corrections
 from .solver.game import ACTIONS, State, bucket_of, same_betting
+from .solver.multiway import (
+    BLUEPRINT_SEATS,
+    blueprint_path,
+    load_blueprint,
+    multiway_applies,
+    multiway_key,
+)
 from .solver.multiway import MOVES as MULTIWAY_MOVES
-from .solver.multiway import multiway_applies, multiway_key
 from .solver.tables import Table, load
 
 __all__ = ["ExpertBot", "multiway_applies", "multiway_key", "table_for"]
@@ -247,6 +257,10 @@ class ExpertBot(HardBot):
             return action
         dealt = _dealt(view)
         if self.multiway and dealt >= 3 and multiway_applies(view.rules):
+            if dealt in self.blueprint_seats:
+                drawn = self._from_blueprint(view, blueprint_path(dealt))
+                if drawn is not None:
+                    return drawn
             which = SEAT_TABLES.get(dealt, "seen")
             corrections = load_corrections(which)
             if corrections is not None:
@@ -260,6 +274,28 @@ class ExpertBot(HardBot):
         if self.search is None or view.actor != view.viewer or _blind_opponent(view):
             return base
         return self.search.choose(view, self.rng, base, self.gamblers())
+
+    blueprint_seats: frozenset[int] = BLUEPRINT_SEATS
+    """The table sizes whose hands are played from the multiway blueprint
+    (:func:`~teenpatti.bots.solver.multiway.load_blueprint`), where it reaches."""
+
+    def _from_blueprint(self, view: HandView, path: Path) -> Action | None:
+        """A move drawn from the blueprint's row for the viewer's information set (an answer to
+        a side show included), or ``None`` where it has no row, offers none of the legal moves,
+        or the opponent model marks somebody."""
+        seat = view.viewer
+        if seat is None or view.actor != seat:
+            return None
+        policy = load_blueprint(path)
+        if policy is None:
+            return None
+        key = multiway_key(view)
+        if key is None or (self.exploits and self._exploitable(view)):
+            return None
+        legal = {a.kind: a for a in view.legal_actions}
+        row = policy[key]
+        chosen = self._drawn(row, _MULTIWAY_KINDS, legal)
+        return None if chosen is None else legal[chosen].action(seat)
 
     def _exploitable(self, view: HandView) -> bool:
         """Whether the other player still in has shown, in earlier hands at this table, that it
@@ -302,19 +338,30 @@ class ExpertBot(HardBot):
             bucket = bucket_of(u, table.edges)
         weights = table.policy[row, :, bucket]
         legal = {a.kind: a for a in view.legal_actions}
-        choices = [(int(w), _KINDS[i]) for i, w in enumerate(weights) if w and _KINDS[i] in legal]
+        chosen = self._drawn(weights, _KINDS, legal)
+        if chosen is None:
+            return None
+        option = legal[chosen]
+        return option.action(seat, option.cost if option.max_cost > option.cost else None)
+
+    def _drawn(
+        self,
+        weights: npt.NDArray[np.integer[Any]],
+        kinds: tuple[ActionKind, ...],
+        legal: dict[ActionKind, LegalAction],
+    ) -> ActionKind | None:
+        """One move drawn from a stored row (``weights[i]`` for ``kinds[i]``) among the legal
+        ones, or ``None`` when the row offers none of them."""
+        choices = [(int(w), k) for w, k in zip(weights, kinds, strict=True) if w and k in legal]
         total = sum(w for w, _ in choices)
         if total <= 0:
             return None
         pick = self.rng.random() * total
-        chosen = choices[-1][1]
         for w, kind in choices:
             pick -= w
             if pick < 0:
-                chosen = kind
-                break
-        option = legal[chosen]
-        return option.action(seat, option.cost if option.max_cost > option.cost else None)
+                return kind
+        return choices[-1][1]
 
     def _corrected(
         self,

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from teenpatti.bots import expert as expert_module
+from teenpatti.bots import load_bot
 from teenpatti.bots.expert import ExpertBot
 from teenpatti.bots.hard import HardBot
 from teenpatti.bots.search import Rollouts
@@ -20,14 +22,18 @@ from teenpatti.bots.solver.multiway import (
     PACK,
     RAISE,
     SIDESHOW,
+    STYLES,
     Deal,
     Play,
     Solver,
     bucket_of,
     info_key,
+    main,
     multiway_key,
+    style_move,
 )
 from teenpatti.engine import ActionKind, Hand, Rules, view
+from teenpatti.engine.view import HandView
 from teenpatti.odds import heads_up_equity
 
 
@@ -70,9 +76,70 @@ def test_the_multiway_game_follows_the_engine(seats: int) -> None:
     assert deep > 20
 
 
+@pytest.mark.parametrize("style", STYLES)
+def test_the_abstract_styles_play_as_the_style_bots(style: str) -> None:
+    """Each style of a solve's population makes the style bot's move at every step of hands
+    played in the engine (the other seats random), but where the hand's ``u`` lies between the
+    style's own line and the bucket edge the abstract game draws it at."""
+    rules = Rules()
+    rng = random.Random(style)
+    lines = {"tight_aggressive": (0.6, 0.65, 0.83, 0.85), "blind_presser": (0.6, 0.65, 0.83, 0.85)}
+    lines["calldown"] = (0.3, 1 / 3, 2.0, 2.0)
+    compared = 0
+    for walk in range(40):
+        seats = 3 + walk % 4
+        hand = Hand(
+            rules, [rules.starting_chips] * seats, dealer=walk % seats, seed=rng.randbytes(32)
+        )
+        order = hand.deal_order
+        u = [heads_up_equity(hand.cards[s], rules.ranking) for s in order]
+        deal = Deal(seats, [hand.strength[s] for s in order], [bucket_of(x) for x in u])
+        play = Play(seats)
+        styled = walk % seats
+        a, b, c, d = lines.get(style, (0, 0, 0, 0))
+        near = a <= u[styled] < b or c <= u[styled] < d
+        bot = load_bot(style, walk)
+        while play.gain is None:
+            k = play.actor()
+            seat = order[k]
+            if k == styled:
+                m = style_move(style, play, deal)
+                if not near:
+                    assert ActionKind(MOVES[m]) is bot.decide(view(hand, seat)).kind, walk
+                    compared += 1
+            else:
+                m = rng.choice(play.moves())
+            option = {a.kind: a for a in hand.legal_actions(seat)}[ActionKind(MOVES[m])]
+            hand.apply(
+                option.action(
+                    seat, None, order[play.previous_in(play.turn)] if m == SIDESHOW else None
+                )
+            )
+            play.apply(m, deal)
+    assert compared > 40
+
+
+@pytest.mark.slow
+def test_a_population_solve_learns_against_the_styles(tmp_path: Path) -> None:
+    """With a population, a share of the hands seat a style whose moves teach nothing: fewer
+    of the average strategy's counts than a plain solve's of the same hands; the share is kept
+    in the state, and a solve goes on only with its own share."""
+    plain, mixed = Solver(seed=5, seats=(3,)), Solver(seed=5, seats=(3,), population=1.0)
+    plain.iterate(60)
+    mixed.iterate(60)
+    plain.sync()
+    mixed.sync()
+    assert 0 < mixed.average.sum() < plain.average.sum()
+    state = tmp_path / "mixed.npz"
+    main(["--seats", "3", "--population", "0.5", "--iterations", "10", "--state", str(state)])
+    assert Solver.resume(state).population == 0.5
+    with pytest.raises(SystemExit):
+        main(["--seats", "3", "--iterations", "20", "--state", str(state)])
+
+
 @pytest.mark.slow
 def test_the_solve_goes_on_from_its_state_exactly(tmp_path) -> None:
-    one = Solver(seed=3)
+    one = Solver(seed=3, population=0.5)
     one.iterate(40)
     one.save(tmp_path / "s.npz")
     two = Solver.resume(tmp_path / "s.npz")
@@ -169,6 +236,23 @@ def test_the_expert_plays_hards_move_or_its_correction(
     assert changed > 10 and (same > 10 or everywhere)
 
 
+def _played_by_hard(sizes: tuple[int, ...], hands: int = 20) -> Iterator[tuple[int, int, HandView]]:
+    """Every decision of ``hands`` hands at each table size, played on by ``hard`` (which asks
+    for side shows more often than ``expert``, whose reading of a seen chaal is stronger): the
+    table size, the hand's number and the view of the player to decide."""
+    rules = Rules()
+    for seats in sizes:
+        for number in range(hands):
+            seed = random.Random(number).randbytes(32)
+            hand = Hand(rules, [rules.starting_chips] * seats, dealer=number % seats, seed=seed)
+            while not hand.finished:
+                seat = hand.actor
+                assert seat is not None
+                v = view(hand, seat)
+                yield seats, number, v
+                hand.apply(HardBot(number).decide(v))
+
+
 def test_the_expert_answers_its_own_exploiter_at_the_response_seats(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -178,7 +262,7 @@ def test_the_expert_answers_its_own_exploiter_at_the_response_seats(
     not read. (The hands are played on by ``hard``, which asks for side shows more often than
     ``expert``, whose reading of a seen chaal is stronger.)"""
     monkeypatch.setattr(expert_module, "RESPONSE_SEATS", frozenset({3}))
-    rules = Rules()
+    monkeypatch.setattr(ExpertBot, "blueprint_seats", frozenset())
     none = np.full((KEYS, len(MOVES)), -1, dtype=np.int8)
     layer = np.full((KEYS, len(MOVES)), PACK, dtype=np.int8)  # pack instead of anything
     layer[:, MOVES.index("accept")] = MOVES.index("decline")  # and decline every side show
@@ -186,30 +270,76 @@ def test_the_expert_answers_its_own_exploiter_at_the_response_seats(
         expert_module, "load_corrections", lambda which: layer if which == "response" else none
     )
     changed = answers = kept = 0
-    for seats in (3, 4):
-        for number in range(20):
-            seed = random.Random(number).randbytes(32)
-            hand = Hand(rules, [rules.starting_chips] * seats, dealer=number % seats, seed=seed)
-            while not hand.finished:
-                seat = hand.actor
-                assert seat is not None
-                v = view(hand, seat)
-                plain = ExpertBot(number)
-                plain.respond = False
-                first = plain.decide(v)
-                move = ExpertBot(number).decide(v)
-                layered = seats == 3 and first.kind.value in MOVES
-                if layered and any(a.kind is ActionKind.PACK for a in v.legal_actions):
-                    assert move.kind is ActionKind.PACK
-                    changed += first.kind is not ActionKind.PACK
-                elif layered and first.kind is ActionKind.ACCEPT:
-                    assert move.kind is ActionKind.DECLINE
-                    answers += 1
-                else:
-                    assert move == first
-                    kept += 1
-                hand.apply(HardBot(number).decide(v))  # hard asks for more side shows
+    for seats, number, v in _played_by_hard((3, 4)):
+        plain = ExpertBot(number)
+        plain.respond = False
+        first = plain.decide(v)
+        move = ExpertBot(number).decide(v)
+        layered = seats == 3 and first.kind.value in MOVES
+        if layered and any(a.kind is ActionKind.PACK for a in v.legal_actions):
+            assert move.kind is ActionKind.PACK
+            changed += first.kind is not ActionKind.PACK
+        elif layered and first.kind is ActionKind.ACCEPT:
+            assert move.kind is ActionKind.DECLINE
+            answers += 1
+        else:
+            assert move == first
+            kept += 1
     assert changed > 10 and kept > 10 and answers > 0
+
+
+def test_the_expert_plays_the_blueprint_at_its_seats(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In hands dealt to the blueprint's seats (three here) every decision of the expert's,
+    an answer to a side show included, is drawn from the blueprint's row for its information
+    set; where the row is empty (never reached in the solve) the move is the one it would play
+    without a blueprint, and at four seats the blueprint is not read."""
+    monkeypatch.setattr(ExpertBot, "blueprint_seats", frozenset({3}))
+    policy = np.zeros((KEYS, len(MOVES)), dtype=np.uint8)
+    policy[:, PACK] = 255  # pack wherever the row is read
+    policy[:, MOVES.index("accept")] = 0
+    policy[:, MOVES.index("decline")] = 255  # and decline every side show
+    empty = info_key(False, 3, None, 0, False, 1, 3, False)  # the first move, all blind
+    policy[empty] = 0
+    read: list[Path] = []
+
+    def blueprint(path: Path) -> np.ndarray:
+        read.append(path)
+        return policy
+
+    monkeypatch.setattr(expert_module, "load_blueprint", blueprint)
+    drawn = answers = kept = 0
+    for seats, number, v in _played_by_hard((3, 4)):
+        plain = ExpertBot(number)
+        plain.blueprint_seats = frozenset()
+        first = plain.decide(v)
+        move = ExpertBot(number).decide(v)
+        if seats == 3 and multiway_key(v) != empty:
+            if v.side_show is not None:
+                assert move.kind is ActionKind.DECLINE
+                answers += 1
+            else:
+                assert move.kind is ActionKind.PACK
+                drawn += first.kind is not ActionKind.PACK
+        else:
+            assert move == first
+            kept += 1
+    assert drawn > 10 and kept > 10 and answers > 0
+    assert read and all(p.name == "multiway_blueprint3.npz" for p in read)
+
+
+def test_a_solve_keeps_its_table_sizes(tmp_path: Path) -> None:
+    """A solve dealt to three seats deals only three, keeps that in its state, and goes on
+    only as a solve of the same sizes."""
+    state = tmp_path / "three.npz"
+    main(["--seats", "3", "--iterations", "20", "--every", "20", "--state", str(state)])
+    solver = Solver.resume(state)
+    assert solver.seats == (3,) and solver.iterations == 20
+    three = solver.average.reshape(2, 5, -1, len(MOVES)).sum(axis=(2, 3))
+    assert three[0, 1] > 0 and three[:, 2:].sum() == 0  # three in at most, never four
+    with pytest.raises(SystemExit):
+        main(["--seats", "4", "--iterations", "40", "--state", str(state)])
+    with pytest.raises(SystemExit):
+        main(["--seats", "7", "--iterations", "40", "--state", str(tmp_path / "seven.npz")])
 
 
 @pytest.mark.slow

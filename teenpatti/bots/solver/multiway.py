@@ -21,14 +21,27 @@ has raised since its last move. Everything else (the order of past moves, who si
 forgotten: the abstraction is of imperfect recall, as in the multiway poker solves.
 
 **The solve.** External-sampling Monte Carlo CFR (each iteration deals one hand at a number of
-seats drawn from 3 to 6, and for each player in turn walks every one of its moves and one
-sampled move of everyone else; regret matching with regrets floored at zero, iteration ``t``
-weighing ``t`` in the average). A player's own moves are walked in full for its first
-:data:`BRANCH_DEPTH` decisions of a hand, sampled after that (long blind hands would otherwise
-branch out of reach).
+seats drawn from ``--seats``, 3 to 6 by default, and for each player in turn walks every one of
+its moves and one sampled move of everyone else; regret matching with regrets floored at zero,
+iteration ``t`` weighing ``t`` in the average). A player's own moves are walked in full for its
+first :data:`BRANCH_DEPTH` decisions of a hand (long blind hands would otherwise branch out of
+reach); after that its sampled move is walked on and each other move is valued by one hand
+played out by the current strategies (probing), so its regrets are counted there too (until 7
+December they were not: every row met only past the fourth decision, a raise war's or a long
+blind hand's, stayed at the uniform strategy).
 
-``--out PATH`` writes every information set's average strategy as bytes (not shipped: measured
-against ``hard``, the tables this machine could solve lost to it; docs/bots.md, section 8).
+**A population** (``--population SHARE``): in that share of the hands one seat, drawn at
+random, plays one of the fixed styles of :mod:`teenpatti.bots.styles` (:data:`STYLES`, as
+:func:`style_move` plays them on buckets) instead of the strategy being solved. The other seats'
+regrets are counted against it, so the rows such a player leads to (a seen player's answers to
+a blind player who chaals to the pot limit, which the solved strategy alone never reaches) are
+trained, and against it too; the style's own moves teach nothing.
+
+``--out PATH`` writes every information set's average strategy as bytes: a blueprint
+(:func:`load_blueprint`), which ``expert`` would play in hands dealt to
+:data:`BLUEPRINT_SEATS` from ``solver/data/multiway_blueprintN.npz`` (none is shipped: measured
+against ``hard``, the blueprints this machine could solve won less from it than ``expert``
+does; docs/bots.md, section 8).
 
 >>> game = Deal.random(__import__("random").Random(1), 4)
 >>> len(game.strength), game.n
@@ -364,10 +377,91 @@ class Play:
         self.gain = gain
 
 
+STYLES: tuple[str, ...] = (
+    "never_looks",
+    "blind_raiser",
+    "station",
+    "maniac",
+    "show_asker",
+    "sideshow_asker",
+    "tight_aggressive",
+    "blind_presser",
+    "calldown",
+)
+"""The fixed styles of :mod:`teenpatti.bots.styles`, as the abstract game plays them
+(:func:`style_move`), that a solve with a population seats among its players."""
+
+_TIGHT_PACK = 2
+"""``tight_aggressive`` packs buckets up to this one (``u`` below 0.65; the style: 0.6)."""
+_TIGHT_RAISE = 5
+"""... and raises from this one (``u`` from 0.83; the style: 0.85)."""
+
+
+def style_move(style: str, play: Play, deal: Deal) -> int:
+    """The move the fixed style ``style`` makes for :meth:`Play.actor` (the first of its
+    preferred moves that is legal, as :class:`teenpatti.bots.styles.StyleBot` plays; a hand's
+    line by its bucket).
+
+    >>> play, deal = Play(3), Deal(3, [1, 2, 3], [7, 0, 4])
+    >>> MOVES[style_move("blind_raiser", play, deal)], MOVES[style_move("station", play, deal)]
+    ('raise', 'see')
+    """
+    moves = play.moves()
+    if play.asker >= 0:
+        return ACCEPT if style in ("maniac", "sideshow_asker") else DECLINE
+    p = play.turn
+    seen = play.seen[p]
+    if style == "blind_presser" and not seen:
+        others_blind = any(play.live[q] and not play.seen[q] for q in range(play.n) if q != p)
+        prefer: tuple[int, ...] = (RAISE, CHAAL) if others_blind else (SEE,)
+    elif style in ("never_looks", "blind_raiser"):
+        prefer = (RAISE, CHAAL) if style == "blind_raiser" else (CHAAL,)
+    elif not seen:
+        prefer = (SEE,)
+    elif style in ("tight_aggressive", "blind_presser", "calldown"):
+        bucket = deal.bucket[p]
+        if style == "calldown":
+            prefer = (PACK,) if bucket == 0 else (CHAAL,)
+        elif bucket <= _TIGHT_PACK:
+            prefer = (PACK,)
+        else:
+            prefer = (RAISE, CHAAL, SHOW) if bucket >= _TIGHT_RAISE else (SHOW, CHAAL)
+    else:
+        prefer = {
+            "station": (CHAAL,),
+            "maniac": (RAISE, CHAAL),
+            "show_asker": (SHOW, CHAAL),
+            "sideshow_asker": (SIDESHOW, CHAAL),
+        }[style]
+    for m in (*prefer, CHAAL, SHOW, PACK):
+        if m in moves:
+            return m
+    return moves[0]
+
+
+def _draw(rng: random.Random, moves: list[int], weights: list[float]) -> int:
+    """One of ``moves`` drawn in proportion to ``weights`` (their sum above zero)."""
+    pick = rng.random() * sum(weights)
+    for m, w in zip(moves, weights, strict=True):
+        pick -= w
+        if pick < 0:
+            return m
+    return moves[-1]
+
+
 class Solver:
     """External-sampling MCCFR over :class:`Play`, regrets and averages per information set."""
 
-    def __init__(self, seed: int = 1) -> None:
+    def __init__(
+        self, seed: int = 1, seats: tuple[int, ...] = (3, 4, 5, 6), population: float = 0.0
+    ) -> None:
+        self.seats = seats
+        """The table sizes the hands are dealt to (one drawn a hand)."""
+        self.population = population
+        """The share of hands in which one seat, drawn at random, plays one of :data:`STYLES`
+        (drawn at random) instead of the strategy being solved: the others' regrets are then
+        counted against it, so the solved strategy answers the styles as well as itself
+        (nothing is learnt from the style's own moves)."""
         self.regret = np.zeros((KEYS, NM), dtype=np.float64)
         self.average = np.zeros((KEYS, NM), dtype=np.float64)
         self.iterations = 0
@@ -387,15 +481,22 @@ class Solver:
         rng = self.rng
         for _ in range(count):
             self.iterations += 1
-            n = rng.randint(3, 6)
+            n = self.seats[rng.randint(0, len(self.seats) - 1)]
             deal = Deal.random(rng, n)
+            styled, style = -1, ""
+            if self.population > 0 and rng.random() < self.population:
+                styled, style = rng.randrange(n), rng.choice(STYLES)
             for traverser in range(n):
-                self._walk(Play(n), deal, traverser)
+                if traverser != styled:
+                    self._walk(Play(n), deal, traverser, styled, style)
 
-    def _walk(self, play: Play, deal: Deal, tr: int) -> float:
+    def _walk(self, play: Play, deal: Deal, tr: int, styled: int = -1, style: str = "") -> float:
         rng = self.rng
         weight = float(self.iterations)
         while play.gain is None:
+            if play.actor() == styled:
+                play.apply(style_move(style, play, deal), deal)
+                continue
             moves = play.moves()
             key = play.key(deal)
             r = self._r[key]
@@ -408,23 +509,46 @@ class Solver:
                 for m in moves:
                     child = play.copy()
                     child.apply(m, deal)
-                    values.append(self._walk(child, deal, tr))
+                    values.append(self._walk(child, deal, tr, styled, style))
                 node = sum(p * v for p, v in zip(strat, values, strict=True))
                 for m, v in zip(moves, values, strict=True):
                     x = r[m] + v - node
                     r[m] = x if x > 0 else 0.0
                 return node
-            if actor != tr:
-                a = self._a[key]
-                for m, p in zip(moves, strat, strict=True):
-                    a[m] += weight * p
-            pick = rng.random()
-            chosen = moves[-1]
+            chosen = _draw(rng, moves, strat)
+            if actor == tr:
+                # past the branching depth: the sampled move walked on, the others probed
+                values = []
+                for m in moves:
+                    child = play.copy()
+                    child.apply(m, deal)
+                    walk = self._walk if m == chosen else self._probe
+                    values.append(walk(child, deal, tr, styled, style))
+                node = sum(p * v for p, v in zip(strat, values, strict=True))
+                for m, v in zip(moves, values, strict=True):
+                    x = r[m] + v - node
+                    r[m] = x if x > 0 else 0.0
+                return node
+            a = self._a[key]
             for m, p in zip(moves, strat, strict=True):
-                pick -= p
-                if pick < 0:
-                    chosen = m
-                    break
+                a[m] += weight * p
+            play.apply(chosen, deal)
+        return play.gain[tr]
+
+    def _probe(self, play: Play, deal: Deal, tr: int, styled: int, style: str) -> float:
+        """What ``tr`` wins from ``play`` on in one hand played out by the current strategies
+        (and the style), nothing learnt: the value of a move not sampled past the branching
+        depth (probing, as in Gibson et al., 2012)."""
+        rng = self.rng
+        while play.gain is None:
+            if play.actor() == styled:
+                play.apply(style_move(style, play, deal), deal)
+                continue
+            moves = play.moves()
+            r = self._r[play.key(deal)]
+            pos = [r[m] if r[m] > 0 else 0.0 for m in moves]
+            total = sum(pos)
+            chosen = _draw(rng, moves, pos) if total > 0 else moves[rng.randrange(len(moves))]
             play.apply(chosen, deal)
         return play.gain[tr]
 
@@ -442,12 +566,16 @@ class Solver:
             average=self.average,
             iterations=np.int64(self.iterations),
             rng=np.array([version, *words], dtype=np.int64),
+            seats=np.array(self.seats, dtype=np.int64),
+            population=np.float64(self.population),
         )
 
     @classmethod
     def resume(cls, path: Path) -> Solver:
         with np.load(path) as f:
-            s = cls()
+            seats = tuple(int(x) for x in f["seats"]) if "seats" in f else (3, 4, 5, 6)
+            population = float(f["population"]) if "population" in f else 0.0
+            s = cls(seats=seats, population=population)
             s.regret, s.average = f["regret"], f["average"]
             s.iterations = int(f["iterations"])
             words = [int(x) for x in f["rng"]]
@@ -521,6 +649,31 @@ def multiway_key(view: HandView) -> int | None:
     return info_key(False, len(live), bucket, others, target, stake, pot, raised)
 
 
+BLUEPRINT_SEATS: frozenset[int] = frozenset()
+"""The table sizes whose hands ``expert`` plays from a blueprint (:func:`load_blueprint`):
+none as shipped. The blueprint solved at three seats against the styles (docs/bots.md,
+section 8) won far more than ``expert`` from most of them but no more than +0.10 boots a hand
+from ``hard`` and ``tight_aggressive``, and the exploiter's figure against it was too wide to
+tell from ``expert``'s."""
+
+
+def blueprint_path(seats: int) -> Path:
+    """Where the blueprint for hands dealt to ``seats`` players is shipped: the average
+    strategy of a solve dealt to that many (``--seats N --out PATH``)."""
+    return FOLDER / f"multiway_blueprint{seats}.npz"
+
+
+@lru_cache(maxsize=8)
+def load_blueprint(path: Path) -> npt.NDArray[np.uint8] | None:
+    """A blueprint's policy, ``policy[key, move]`` in 255ths (a row of zeros: never reached in
+    the solve), or ``None`` when it is not there."""
+    if not path.exists():
+        return None
+    with np.load(path) as f:
+        out: npt.NDArray[np.uint8] = np.asarray(f["policy"], dtype=np.uint8)
+    return out
+
+
 def policy_bytes(average: npt.NDArray[np.float64]) -> npt.NDArray[np.uint8]:
     """Each information set's average strategy as bytes summing to about 255 (zero: unseen)."""
     total = average.sum(axis=1, keepdims=True)
@@ -529,14 +682,50 @@ def policy_bytes(average: npt.NDArray[np.float64]) -> npt.NDArray[np.uint8]:
     return out
 
 
+def table_sizes(text: str) -> tuple[int, ...]:
+    """``--seats``: table sizes, comma separated.
+
+    >>> table_sizes("3"), table_sizes("4,6")
+    ((3,), (4, 6))
+    """
+    return tuple(int(x) for x in text.split(","))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--iterations", type=int, default=10_000)
     parser.add_argument("--state", type=Path, required=True)
     parser.add_argument("--every", type=int, default=5_000)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument(
+        "--seats",
+        type=table_sizes,
+        default=(3, 4, 5, 6),
+        help="the table sizes dealt to, comma separated (default 3,4,5,6)",
+    )
+    parser.add_argument(
+        "--population",
+        type=float,
+        default=0.0,
+        help="the share of hands in which one seat plays a fixed style (default 0)",
+    )
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    solver = Solver.resume(args.state) if args.state.exists() else Solver()
+    if args.state.exists():
+        solver = Solver.resume(args.state)
+        if solver.seats != args.seats:
+            parser.error(f"{args.state} is a solve dealt to {solver.seats} seats, not {args.seats}")
+        if solver.population != args.population:
+            parser.error(
+                f"{args.state} is a solve with a population of {solver.population},"
+                f" not {args.population}"
+            )
+    else:
+        if any(n not in range(3, 7) for n in args.seats):
+            parser.error("--seats takes table sizes from 3 to 6")
+        if not 0 <= args.population <= 1:
+            parser.error("--population is a share of hands, from 0 to 1")
+        solver = Solver(args.seed, args.seats, args.population)
     started = time.process_time()
     while solver.iterations < args.iterations:
         step = min(args.every, args.iterations - solver.iterations)
