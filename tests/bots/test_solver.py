@@ -326,8 +326,9 @@ def test_a_solve_goes_on_only_with_its_own_tremble(tmp_path: Path) -> None:
     assert np.array_equal(solve(game, hands, 8, tremble=0.01, resume=state).policy, unbroken)
     with pytest.raises(ValueError, match=re.escape("with a tremble of 0.01 with one of 0.0")):
         solve(game, hands, 8, resume=state)
-    with pytest.raises(ValueError, match="a tremble is a chance below one"):
-        solve(game, hands, 8, tremble=1.0)
+    for resume in (None, state):  # a tremble out of range is named first, resumed or not
+        with pytest.raises(ValueError, match="a tremble is a chance below one"):
+            solve(game, hands, 8, tremble=1.0, resume=resume)
 
 
 def test_an_unknown_method_is_refused() -> None:

@@ -420,6 +420,8 @@ def solve(
     """
     if method not in ("dcfr", "cfr+", "pcfr+"):
         raise ValueError(f"unknown method {method!r} (dcfr, cfr+ or pcfr+)")
+    if not 0.0 <= tremble < 1.0:
+        raise ValueError(f"a tremble is a chance below one, not {tremble}")
     g = _Game(game, hands, dtype)
     shape = (g.n, g.a, g.b)
     if resume is not None and (resume.method != method or resume.regret.shape != shape):
@@ -431,8 +433,6 @@ def solve(
         raise ValueError(
             f"cannot resume a solve with a tremble of {resume.tremble} with one of {tremble}"
         )
-    if not 0.0 <= tremble < 1.0:
-        raise ValueError(f"a tremble is a chance below one, not {tremble}")
     begin = 0 if resume is None else resume.t
     # the solver's arrays are in its own order of the states (see _Game); a Progress is in
     # the game's
