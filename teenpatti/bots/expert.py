@@ -1,5 +1,6 @@
-"""The expert computer player: a solved table heads-up, ``hard`` corrected by a learnt search
-at three to six seats, and ``hard``'s move improved by rollouts elsewhere.
+"""The expert computer player: a solved table heads-up, a solved blueprint at three seats,
+``hard`` corrected by a learnt search at four to six (and where the blueprint has no row), and
+``hard``'s move improved by rollouts elsewhere.
 
 Heads-up, at our table and at ``duo``, it plays the strategy solved by CFR+ for the abstract
 game of the table, from the first move (:mod:`teenpatti.bots.solver`, shipped in
@@ -22,9 +23,11 @@ after looking into a lone seen player while others are blind is played as a chaa
 ``expert``'s own move (``distill --respond``), is read in hands dealt to
 :data:`~teenpatti.bots.solver.distill.RESPONSE_SEATS` (none as shipped: measured from every
 place at the table, its clearest corrections left the exploiter more;
-:attr:`ExpertBot.respond`). In hands dealt to :attr:`ExpertBot.blueprint_seats` it would play
-instead a multiway blueprint, the strategy solved by Monte Carlo CFR for so many players
-against itself and the fixed styles (:mod:`teenpatti.bots.solver.multiway`; none as shipped).
+:attr:`ExpertBot.respond`). In hands dealt to :attr:`ExpertBot.blueprint_seats` (three, as
+shipped) it plays instead a multiway blueprint, the strategy solved by Monte Carlo CFR for so
+many players against itself and the fixed styles (:mod:`teenpatti.bots.solver.multiway`,
+``solver/data/multiway_blueprint3.npz``): one draw from the row of its information set, the
+corrected move where the row is empty or the opponent model marks somebody.
 
 Everywhere else (the other presets) it asks ``hard`` for its move and then, wherever every
 other player still in has seen, plays each legal move out on deals drawn from what its seat may

@@ -110,11 +110,15 @@ def _bet_after_looking(v: HandView, still_in: bool = True) -> set[int]:
 
 
 @pytest.mark.parametrize("seats", [3, 4, 6])
-def test_the_expert_reads_bets_after_looking_stronger_than_hard(seats: int) -> None:
+def test_the_expert_reads_bets_after_looking_stronger_than_hard(
+    seats: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """At three to six seats the expert reads a blind presser's bets after looking as anyone's
     (hard takes it for a gambler, whose bets say little), and seen chaals and raises stronger
     than hard does; only where another player still in has bet after looking does the
-    expert's move differ from the one it made with hard's reading."""
+    expert's move differ from the one it made with hard's reading. (The reading is of hard's
+    corrected move: the blueprint, where one is played, is not read.)"""
+    monkeypatch.setattr(ExpertBot, "blueprint_seats", frozenset())
     stronger = changed = 0
     names = ["blind_presser", *["expert"] * (seats - 1)]
     for deal in range(60 if seats == 3 else 40):
