@@ -16,6 +16,7 @@ from teenpatti.bots.hard import HardBot
 from teenpatti.bots.search import Rollouts
 from teenpatti.bots.solver.distill import GROUPS, Sums, combined, corrections, group_of
 from teenpatti.bots.solver.multiway import (
+    BLUEPRINT_SEATS,
     CHAAL,
     KEYS,
     MOVES,
@@ -26,8 +27,10 @@ from teenpatti.bots.solver.multiway import (
     Deal,
     Play,
     Solver,
+    blueprint_path,
     bucket_of,
     info_key,
+    load_blueprint,
     main,
     multiway_key,
     style_move,
@@ -325,6 +328,31 @@ def test_the_expert_plays_the_blueprint_at_its_seats(monkeypatch: pytest.MonkeyP
             kept += 1
     assert drawn > 10 and kept > 10 and answers > 0
     assert read and all(p.name == "multiway_blueprint3.npz" for p in read)
+
+
+def test_the_shipped_blueprint_has_a_row_wherever_the_expert_plays_it() -> None:
+    """``expert`` plays the shipped blueprint in hands dealt to its seats, and in hands of
+    ``expert`` against itself there every decision finds a row (a blueprint missing, or solved
+    for other information sets, fails it)."""
+    assert 3 in BLUEPRINT_SEATS
+    rules = Rules()
+    for seats in sorted(BLUEPRINT_SEATS):
+        policy = load_blueprint(blueprint_path(seats))
+        assert policy is not None and policy.shape == (KEYS, len(MOVES))
+        met = 0
+        for number in range(20):
+            seed = random.Random(number).randbytes(32)
+            hand = Hand(rules, [rules.starting_chips] * seats, dealer=number % seats, seed=seed)
+            bots = [ExpertBot(number * seats + s) for s in range(seats)]
+            while not hand.finished:
+                seat = hand.actor
+                assert seat is not None
+                v = view(hand, seat)
+                key = multiway_key(v)
+                assert key is not None and policy[key].sum() > 0, number
+                met += 1
+                hand.apply(bots[seat].decide(v))
+        assert met > 100
 
 
 def test_a_solve_keeps_its_table_sizes(tmp_path: Path) -> None:
