@@ -492,7 +492,8 @@ class Solver:
         rng = self.rng
         weight = float(self.iterations)
         while play.gain is None:
-            if play.actor() == styled:
+            actor = play.actor()
+            if actor == styled:
                 play.apply(style_move(style, play, deal), deal)
                 continue
             moves = play.moves()
@@ -501,32 +502,23 @@ class Solver:
             pos = [r[m] if r[m] > 0 else 0.0 for m in moves]
             total = sum(pos)
             strat = [x / total for x in pos] if total > 0 else [1.0 / len(moves)] * len(moves)
-            actor = play.actor()
-            if actor == tr and play.decisions[tr] < BRANCH_DEPTH:
-                values = []
-                for m in moves:
-                    child = play.copy()
-                    child.apply(m, deal)
-                    values.append(self._walk(child, deal, tr, styled, style))
-                node = sum(p * v for p, v in zip(strat, values, strict=True))
-                for m, v in zip(moves, values, strict=True):
-                    x = r[m] + v - node
-                    r[m] = x if x > 0 else 0.0
-                return node
-            chosen = _draw(rng, moves, strat)
             if actor == tr:
-                # past the branching depth: the sampled move walked on, the others probed
+                # every move walked for the first decisions; past them the sampled one walked
+                # on and the others probed
+                every = play.decisions[tr] < BRANCH_DEPTH
+                chosen = -1 if every else _draw(rng, moves, strat)
                 values = []
                 for m in moves:
                     child = play.copy()
                     child.apply(m, deal)
-                    walk = self._walk if m == chosen else self._probe
+                    walk = self._walk if every or m == chosen else self._probe
                     values.append(walk(child, deal, tr, styled, style))
                 node = sum(p * v for p, v in zip(strat, values, strict=True))
                 for m, v in zip(moves, values, strict=True):
                     x = r[m] + v - node
                     r[m] = x if x > 0 else 0.0
                 return node
+            chosen = _draw(rng, moves, strat)
             a = self._a[key]
             for m, p in zip(moves, strat, strict=True):
                 a[m] += weight * p
@@ -543,11 +535,7 @@ class Solver:
                 play.apply(style_move(style, play, deal), deal)
                 continue
             moves = play.moves()
-            r = self._r[play.key(deal)]
-            pos = [r[m] if r[m] > 0 else 0.0 for m in moves]
-            total = sum(pos)
-            chosen = _draw(rng, moves, pos) if total > 0 else moves[rng.randrange(len(moves))]
-            play.apply(chosen, deal)
+            play.apply(_draw(rng, moves, self.strategy(play.key(deal), moves)), deal)
         return play.gain[tr]
 
     def sync(self) -> None:
