@@ -330,6 +330,36 @@ def test_the_expert_plays_the_blueprint_at_its_seats(monkeypatch: pytest.MonkeyP
     assert read and all(p.name == "multiway_blueprint3.npz" for p in read)
 
 
+def test_the_blueprint_is_not_read_once_a_stack_is_short_of_the_pot_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A later hand of a game (or one after a rebuy) where a player's stack no longer holds the
+    pot limit is not the blueprint's game (no all in there): the expert plays as it would
+    without one, at every decision."""
+    monkeypatch.setattr(ExpertBot, "blueprint_seats", frozenset({3}))
+    policy = np.zeros((KEYS, len(MOVES)), dtype=np.uint8)
+    policy[:, PACK] = 255
+    monkeypatch.setattr(expert_module, "load_blueprint", lambda path: policy)
+    rules = Rules()
+    short = rules.starting_chips - rules.boot  # one boot lost in an earlier hand
+    decisions = 0
+    for number in range(10):
+        seed = random.Random(number).randbytes(32)
+        chips = [rules.starting_chips, short, rules.starting_chips + rules.boot]
+        hand = Hand(rules, chips, dealer=number % 3, seed=seed)
+        while not hand.finished:
+            seat = hand.actor
+            assert seat is not None
+            v = view(hand, seat)
+            assert multiway_key(v) is None
+            plain = ExpertBot(number)
+            plain.blueprint_seats = frozenset()
+            assert ExpertBot(number).decide(v) == plain.decide(v)
+            decisions += 1
+            hand.apply(HardBot(number).decide(v))
+    assert decisions > 20
+
+
 def test_the_shipped_blueprint_has_a_row_wherever_the_expert_plays_it() -> None:
     """``expert`` plays the shipped blueprint in hands dealt to its seats, and in hands of
     ``expert`` against itself there every decision finds a row (a blueprint missing, or solved
