@@ -1,6 +1,5 @@
-"""The expert computer player: a solved table heads-up, a solved blueprint at three seats,
-``hard`` corrected by a learnt search at four to six (and where the blueprint has no row), and
-``hard``'s move improved by rollouts elsewhere.
+"""The expert computer player: a solved table heads-up, ``hard`` corrected by a learnt search at
+three to six seats, and ``hard``'s move improved by rollouts elsewhere.
 
 Heads-up, at our table and at ``duo``, it plays the strategy solved by CFR+ for the abstract
 game of the table, from the first move (:mod:`teenpatti.bots.solver`, shipped in
@@ -23,11 +22,15 @@ after looking into a lone seen player while others are blind is played as a chaa
 ``expert``'s own move (``distill --respond``), is read in hands dealt to
 :data:`~teenpatti.bots.solver.distill.RESPONSE_SEATS` (none as shipped: measured from every
 place at the table, its clearest corrections left the exploiter more;
-:attr:`ExpertBot.respond`). In hands dealt to :attr:`ExpertBot.blueprint_seats` (three, as
-shipped) it plays instead a multiway blueprint, the strategy solved by Monte Carlo CFR for so
-many players against itself and the fixed styles (:mod:`teenpatti.bots.solver.multiway`,
-``solver/data/multiway_blueprint3.npz``): one draw from the row of its information set, the
-corrected move where the row is empty or the opponent model marks somebody.
+:attr:`ExpertBot.respond`). In hands dealt to :attr:`ExpertBot.blueprint_seats` (none as
+shipped: at three seats the corrections won more over whole games) it plays instead a multiway
+blueprint, the strategy solved by Monte Carlo CFR for so many players against itself and the
+fixed styles (:mod:`teenpatti.bots.solver.multiway`, ``solver/data/multiway_blueprint3.npz``):
+one draw from the row of its information set, the corrected move where the row is empty or the
+opponent model marks somebody. The corrections and the blueprint are read while every player
+still in holds 30 % of the pot limit (:func:`~teenpatti.bots.solver.multiway.deep_enough`), so
+a game's later hands, whose stacks have moved from the start, are played as its first; the
+heads-up table only while both stacks hold its own.
 
 Everywhere else (the other presets) it asks ``hard`` for its move and then, wherever every
 other player still in has seen, plays each legal move out on deals drawn from what its seat may
@@ -124,7 +127,9 @@ def _dealt(view: HandView) -> int:
 
 def public_state(view: HandView, chips: int) -> tuple[State, int] | None:
     """The abstract state of ``view`` and the viewer's player number (0: first to act), or
-    ``None`` when the hand is not a plain heads-up hand at ``chips`` boots a stack."""
+    ``None`` when the hand is not a plain heads-up hand at ``chips`` boots a stack (or more:
+    a shorter stack is not the table's game, and over whole games the table played on shorter
+    stacks lost to the blind styles what the rollouts win; docs/bots.md, section 8)."""
     boot = view.boot
     rules = view.rules
     dealt = [s for s in view.seats if s.dealt]

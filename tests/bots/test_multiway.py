@@ -18,6 +18,7 @@ from teenpatti.bots.solver.distill import GROUPS, Sums, combined, corrections, g
 from teenpatti.bots.solver.multiway import (
     BLUEPRINT_SEATS,
     CHAAL,
+    DEEP,
     KEYS,
     MOVES,
     PACK,
@@ -35,7 +36,7 @@ from teenpatti.bots.solver.multiway import (
     multiway_key,
     style_move,
 )
-from teenpatti.engine import ActionKind, Hand, Rules, view
+from teenpatti.engine import ActionKind, Game, Hand, Rules, view
 from teenpatti.engine.view import HandView
 from teenpatti.odds import heads_up_equity
 
@@ -198,22 +199,24 @@ def test_a_correction_needs_a_gain_beyond_its_noise() -> None:
     assert int((table >= 0).sum()) == int((group_of(clear) == GROUPS).sum())
 
 
-@pytest.mark.parametrize("everywhere", [False, True])
+@pytest.mark.parametrize(("everywhere", "moved"), [(False, 0), (True, 0), (True, 3)])
 def test_the_expert_plays_hards_move_or_its_correction(
-    monkeypatch: pytest.MonkeyPatch, everywhere: bool
+    monkeypatch: pytest.MonkeyPatch, everywhere: bool, moved: int
 ) -> None:
     """At 4 seats of our table the expert is hard reading as the expert does (no search) but
     where the table of corrections names another move for that one: at every decision of its
     own (not an answer to a side show) in the deals that play the table learnt everywhere, else
-    only after every other player has seen."""
+    only after every other player has seen; in a game's first hand and in its later ones
+    (``moved``: the stacks that many boots apart)."""
     monkeypatch.setattr(expert_module, "SEAT_TABLES", {4: "everywhere"} if everywhere else {})
     rules = Rules()
     none = np.full((KEYS, len(MOVES)), -1, dtype=np.int8)
     always = np.full((KEYS, len(MOVES)), PACK, dtype=np.int8)  # pack instead of anything
+    chips = [rules.starting_chips + (s - 1) * moved * rules.boot for s in range(4)]
     changed = same = 0
     for number in range(60):
         seed = random.Random(number).randbytes(32)
-        hand = Hand(rules, [rules.starting_chips] * 4, dealer=number % 4, seed=seed)
+        hand = Hand(rules, chips, dealer=number % 4, seed=seed)
         while not hand.finished:
             seat = hand.actor
             assert seat is not None
@@ -330,59 +333,114 @@ def test_the_expert_plays_the_blueprint_at_its_seats(monkeypatch: pytest.MonkeyP
     assert read and all(p.name == "multiway_blueprint3.npz" for p in read)
 
 
-def test_the_blueprint_is_not_read_once_a_stack_is_short_of_the_pot_limit(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A later hand of a game (or one after a rebuy) where a player's stack no longer holds the
-    pot limit is not the blueprint's game (no all in there): the expert plays as it would
-    without one, at every decision."""
+def _packing_blueprint(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Play a made-up blueprint at three seats that packs (and declines) wherever it is read."""
     monkeypatch.setattr(ExpertBot, "blueprint_seats", frozenset({3}))
     policy = np.zeros((KEYS, len(MOVES)), dtype=np.uint8)
     policy[:, PACK] = 255
+    policy[:, MOVES.index("decline")] = 255
     monkeypatch.setattr(expert_module, "load_blueprint", lambda path: policy)
+
+
+@pytest.mark.parametrize(
+    ("stacks", "read"),
+    [
+        ((100, 99, 101), True),  # a game's later hand: the stacks moved a boot
+        ((30, 170, 100), True),
+        ((100, 29, 101), False),  # a stack short of DEEP, still in at the deal
+    ],
+)
+def test_the_blueprint_is_read_while_every_stack_still_in_is_deep(
+    monkeypatch: pytest.MonkeyPatch, stacks: tuple[int, int, int], read: bool
+) -> None:
+    """A hand whose stacks have moved from the start (a game's later hands, a rebuy) is played
+    from the blueprint as long as every player still in holds 30 % of the pot limit
+    (:data:`DEEP` boots); while a
+    shorter one is in, the expert plays at every decision as it would without a blueprint
+    (the abstract game has no all in), and once it has packed the blueprint is read again."""
+    _packing_blueprint(monkeypatch)
     rules = Rules()
-    short = rules.starting_chips - rules.boot  # one boot lost in an earlier hand
-    decisions = 0
-    for number in range(10):
+    chips = [b * rules.boot for b in stacks]
+    drawn = kept = 0
+    for number in range(12):
         seed = random.Random(number).randbytes(32)
-        chips = [rules.starting_chips, short, rules.starting_chips + rules.boot]
         hand = Hand(rules, chips, dealer=number % 3, seed=seed)
         while not hand.finished:
             seat = hand.actor
             assert seat is not None
             v = view(hand, seat)
-            assert multiway_key(v) is None
+            short = any(s.chips + s.put_in < DEEP * rules.boot for s in v.seats if not s.packed)
+            assert (multiway_key(v) is None) == short
             plain = ExpertBot(number)
             plain.blueprint_seats = frozenset()
-            assert ExpertBot(number).decide(v) == plain.decide(v)
-            decisions += 1
+            move = ExpertBot(number).decide(v)
+            if short:
+                assert move == plain.decide(v)
+                kept += 1
+            else:
+                assert move.kind in (ActionKind.PACK, ActionKind.DECLINE)
+                drawn += 1
             hand.apply(HardBot(number).decide(v))
-    assert decisions > 20
+    assert (drawn > 20) if read else (kept > 20)
 
 
-def test_the_shipped_blueprint_has_a_row_wherever_the_expert_plays_it() -> None:
-    """``expert`` plays the shipped blueprint in hands dealt to its seats, and in hands of
-    ``expert`` against itself there every decision finds a row (a blueprint missing, or solved
-    for other information sets, fails it)."""
-    assert 3 in BLUEPRINT_SEATS
+@pytest.mark.parametrize("played", ["corrections", "blueprint"])
+def test_every_hand_of_a_game_is_played_as_the_first(
+    monkeypatch: pytest.MonkeyPatch, played: str
+) -> None:
+    """Chips carry from hand to hand of a game, so after the first hand the stacks have moved
+    from the pot limit; the expert at three seats still plays its later hands from its
+    corrections (as shipped) or its blueprint (made up here to pack wherever they are read)."""
+    if played == "blueprint":
+        _packing_blueprint(monkeypatch)
+    else:
+        always = np.full((KEYS, len(MOVES)), PACK, dtype=np.int8)
+        monkeypatch.setattr(ExpertBot, "blueprint_seats", frozenset())
+        monkeypatch.setattr(expert_module, "SEAT_TABLES", {3: "everywhere"})
+        monkeypatch.setattr(expert_module, "load_corrections", lambda which: always)
     rules = Rules()
-    for seats in sorted(BLUEPRINT_SEATS):
-        policy = load_blueprint(blueprint_path(seats))
-        assert policy is not None and policy.shape == (KEYS, len(MOVES))
-        met = 0
-        for number in range(20):
-            seed = random.Random(number).randbytes(32)
-            hand = Hand(rules, [rules.starting_chips] * seats, dealer=number % seats, seed=seed)
-            bots = [ExpertBot(number * seats + s) for s in range(seats)]
-            while not hand.finished:
-                seat = hand.actor
-                assert seat is not None
-                v = view(hand, seat)
-                key = multiway_key(v)
-                assert key is not None and policy[key].sum() > 0, number
-                met += 1
-                hand.apply(bots[seat].decide(v))
-        assert met > 100
+    game = Game(rules, ["expert", "hard", "hard"], random.Random(5).randbytes(32), dealer=0)
+    players = [ExpertBot(1), HardBot(2), HardBot(3)]
+    read_in: set[int] = set()
+    while not game.finished and game.hands_played < 6:
+        hand = game.start_hand()
+        while not hand.finished:
+            seat = hand.actor
+            assert seat is not None
+            v = view(hand, seat)
+            if seat == 0 and multiway_key(v) is not None and v.side_show is None:
+                assert players[0].decide(v).kind is ActionKind.PACK
+                read_in.add(game.hands_played)
+            game.apply(players[seat].decide(v))
+    assert min(game.chips) < rules.starting_chips
+    assert len(read_in) >= 5 and max(read_in) >= 5
+
+
+@pytest.mark.parametrize("seats", sorted(BLUEPRINT_SEATS | {3}))
+def test_the_shipped_blueprint_has_a_row_wherever_the_expert_plays_it(seats: int) -> None:
+    """A blueprint is shipped for three seats (not played there as shipped: ``expert`` plays
+    its corrections) and for every size in ``BLUEPRINT_SEATS``; played by ``expert`` against
+    itself, every decision finds a row in it (a blueprint missing, or solved for other
+    information sets, fails it)."""
+    rules = Rules()
+    policy = load_blueprint(blueprint_path(seats))
+    assert policy is not None and policy.shape == (KEYS, len(MOVES))
+    met = 0
+    for number in range(20):
+        seed = random.Random(number).randbytes(32)
+        hand = Hand(rules, [rules.starting_chips] * seats, dealer=number % seats, seed=seed)
+        bots = [ExpertBot(number * seats + s) for s in range(seats)]
+        for bot in bots:
+            bot.blueprint_seats = frozenset({seats})
+        while not hand.finished:
+            seat = hand.actor
+            assert seat is not None
+            v = view(hand, seat)
+            key = multiway_key(v)
+            assert key is not None and policy[key].sum() > 0, number
+            met += 1
+            hand.apply(bots[seat].decide(v))
+    assert met > 100
 
 
 def test_a_solve_keeps_its_table_sizes(tmp_path: Path) -> None:

@@ -10,7 +10,9 @@ seen player may ask the player before it for a side show if that player has bet 
 costs a seen chaal; the asked player accepts or declines; if it accepts the weaker hand packs,
 equal hands knock the asker out). A payment that brings the pot to its limit ends the hand in a
 showdown of everyone still in, equal hands splitting. Hands are real cards (dealt from a
-shuffled pack, compared by the engine's strength table), so the showdowns are exact.
+shuffled pack, compared by the engine's strength table), so the showdowns are exact. A real
+hand is played as this game while every player still in holds 30 % of the pot limit or more
+(:func:`deep_enough`: a game's later hands, where the stacks have moved from the start).
 
 **The abstraction.** A player decides on an information set of a few public numbers and its
 own hand's bucket (:func:`info_key`): whether it is acting or answering a side show, how many
@@ -39,7 +41,8 @@ trained, and against it too; the style's own moves teach nothing.
 
 ``--out PATH`` writes every information set's average strategy as bytes: a blueprint
 (:func:`load_blueprint`), which ``expert`` plays in hands dealt to :data:`BLUEPRINT_SEATS` from
-``solver/data/multiway_blueprintN.npz`` (shipped for three seats: docs/bots.md, section 8).
+``solver/data/multiway_blueprintN.npz`` (one is shipped for three seats and not played:
+docs/bots.md, section 8).
 
 >>> game = Deal.random(__import__("random").Random(1), 4)
 >>> len(game.strength), game.n
@@ -584,10 +587,37 @@ def multiway_applies(rules: Rules) -> bool:
     )
 
 
+DEEP = 30
+"""The least stack, in boots, that every player still in must hold for a hand to be played as
+the multiway game (:func:`deep_enough`): 30 % of the pot limit."""
+
+
+def deep_enough(view: HandView) -> bool:
+    """Whether every player still in holds :data:`DEEP` boots or more this hand (its chips and
+    what it has put in), where the multiway game's stacks hold the pot limit (100 boots).
+
+    The multiway game has no all in. A player with a shorter stack can run short, and its all
+    in ends the hand before the pot limit, but only once the pot has grown to about its stack
+    times the players in: with every stack at 30 boots or more, a pot of 60 boots or more at
+    three seats, which few hands reach, and the hands are the game's but for those. So a game's
+    later hands (the stacks moved from the start, a rebuy) are played as its first hand is
+    (docs/bots.md, section 8, "A game's later hands"). A packed player's stack does not matter.
+
+    >>> from teenpatti.engine import Hand, Rules, view
+    >>> rules = Rules()
+    >>> deep_enough(view(Hand(rules, [990, 1010, 300], dealer=0, seed=bytes(32)), 0))
+    True
+    >>> deep_enough(view(Hand(rules, [990, 1010, 290], dealer=0, seed=bytes(32)), 0))
+    False
+    """
+    least = DEEP * view.boot
+    return all(s.chips + s.put_in >= least for s in view.seats if s.dealt and not s.packed)
+
+
 def multiway_key(view: HandView) -> int | None:
     """The multiway table's information set for the viewer (``multiway.info_key``), or
-    ``None`` when the hand is not one of its game (fewer than three dealt in, a stack short of
-    the pot limit, a stake or a pot off the boot)."""
+    ``None`` when the hand is not one of its game (fewer than three dealt in, a player still
+    in short of :data:`DEEP` boots, a stake or a pot off the boot)."""
     seat = view.viewer
     assert seat is not None
     boot = view.boot
@@ -597,7 +627,9 @@ def multiway_key(view: HandView) -> int | None:
     dealt = [s for s in seats if s.dealt]
     if len(dealt) < 3 or limit is None:
         return None
-    if any(s.chips + s.put_in < limit * boot or s.put_in % boot for s in dealt):
+    if any(s.put_in % boot for s in dealt):
+        return None
+    if not deep_enough(view):
         return None
     stake = view.stake // boot
     if view.stake % boot or stake not in (1, 2, 4, 8):
@@ -635,13 +667,15 @@ def multiway_key(view: HandView) -> int | None:
     return info_key(False, len(live), bucket, others, target, stake, pot, raised)
 
 
-BLUEPRINT_SEATS: frozenset[int] = frozenset({3})
-"""The table sizes whose hands ``expert`` plays from a blueprint (:func:`load_blueprint`):
-three. The blueprint shipped for three seats (``data/multiway_blueprint3.npz``: 400,000
-iterations of a solve dealt to three, against itself and the styles in half the hands) beats
-``hard`` and every style of the ladder there, and the strongest exploiter took +0.13 ± 0.65 boots
-a hand from it against +0.57 ± 0.22 from the corrections it replaces (docs/bots.md, section 8).
-At four seats a blueprint is being solved (none shipped)."""
+BLUEPRINT_SEATS: frozenset[int] = frozenset()
+"""The table sizes whose hands ``expert`` plays from a blueprint (:func:`load_blueprint`): none.
+The blueprint shipped for three seats (``data/multiway_blueprint3.npz``: 400,000 iterations of a
+solve dealt to three, against itself and the styles in half the hands) was played there from 7
+December until whole games were measured: over a game's hands it won less than the corrections
+from ``hard`` (+1.75 against +6.54 boots a game) and from every style measured, and the strongest
+exploiter took as much from it (+0.80 ± 0.65 boots a hand on the stacks of a game's later hands,
+against +0.86 ± 0.22), so ``expert`` plays the corrections at three seats (docs/bots.md, section
+8, "A game's later hands"). ``ExpertBot.blueprint_seats = frozenset({3})`` plays it again."""
 
 
 def blueprint_path(seats: int) -> Path:
