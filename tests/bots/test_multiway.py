@@ -354,10 +354,10 @@ def test_the_blueprint_is_read_while_every_stack_still_in_is_deep(
     monkeypatch: pytest.MonkeyPatch, stacks: tuple[int, int, int], read: bool
 ) -> None:
     """A hand whose stacks have moved from the start (a game's later hands, a rebuy) is played
-    from the blueprint as long as every player still in holds 30 % of the pot limit
-    (:data:`DEEP` boots); while a
-    shorter one is in, the expert plays at every decision as it would without a blueprint
-    (the abstract game has no all in), and once it has packed the blueprint is read again."""
+    from the blueprint as long as every player still in holds 30 % of the pot limit (``DEEP``
+    boots); while a shorter one is in, the expert plays at every decision as it would without a
+    blueprint (the abstract game has no all in), and once it has packed the blueprint is read
+    again."""
     _packing_blueprint(monkeypatch)
     rules = Rules()
     chips = [b * rules.boot for b in stacks]
@@ -369,7 +369,9 @@ def test_the_blueprint_is_read_while_every_stack_still_in_is_deep(
             seat = hand.actor
             assert seat is not None
             v = view(hand, seat)
-            short = any(s.chips + s.put_in < DEEP * rules.boot for s in v.seats if not s.packed)
+            short = any(
+                s.chips + s.put_in < DEEP * rules.boot for s in v.seats if s.dealt and not s.packed
+            )
             assert (multiway_key(v) is None) == short
             plain = ExpertBot(number)
             plain.blueprint_seats = frozenset()
