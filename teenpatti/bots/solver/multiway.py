@@ -501,10 +501,7 @@ class Solver:
                 continue
             moves = play.moves()
             key = play.key(deal)
-            r = self._r[key]
-            pos = [r[m] if r[m] > 0 else 0.0 for m in moves]
-            total = sum(pos)
-            strat = [x / total for x in pos] if total > 0 else [1.0 / len(moves)] * len(moves)
+            strat = self.strategy(key, moves)
             if actor == tr:
                 # every move walked for the first decisions; past them the sampled one walked
                 # on and the others probed
@@ -517,6 +514,7 @@ class Solver:
                     walk = self._walk if every or m == chosen else self._probe
                     values.append(walk(child, deal, tr, styled, style))
                 node = sum(p * v for p, v in zip(strat, values, strict=True))
+                r = self._r[key]
                 for m, v in zip(moves, values, strict=True):
                     x = r[m] + v - node
                     r[m] = x if x > 0 else 0.0
