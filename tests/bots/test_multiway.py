@@ -242,15 +242,21 @@ def test_the_expert_plays_hards_move_or_its_correction(
     assert changed > 10 and (same > 10 or everywhere)
 
 
-def _played_by_hard(sizes: tuple[int, ...], hands: int = 20) -> Iterator[tuple[int, int, HandView]]:
+def _played_by_hard(
+    sizes: tuple[int, ...], hands: int = 20, stacks: tuple[int, ...] | None = None
+) -> Iterator[tuple[int, int, HandView]]:
     """Every decision of ``hands`` hands at each table size, played on by ``hard`` (which asks
     for side shows more often than ``expert``, whose reading of a seen chaal is stronger): the
-    table size, the hand's number and the view of the player to decide."""
+    table size, the hand's number and the view of the player to decide. Every seat starts with
+    the table's chips, or with ``stacks`` boots, seat by seat."""
     rules = Rules()
     for seats in sizes:
+        chips = [rules.starting_chips] * seats
+        if stacks is not None:
+            chips = [b * rules.boot for b in stacks]
         for number in range(hands):
             seed = random.Random(number).randbytes(32)
-            hand = Hand(rules, [rules.starting_chips] * seats, dealer=number % seats, seed=seed)
+            hand = Hand(rules, chips, dealer=number % seats, seed=seed)
             while not hand.finished:
                 seat = hand.actor
                 assert seat is not None
@@ -359,30 +365,19 @@ def test_the_blueprint_is_read_while_every_stack_still_in_is_deep(
     blueprint (the abstract game has no all in), and once it has packed the blueprint is read
     again."""
     _packing_blueprint(monkeypatch)
-    rules = Rules()
-    chips = [b * rules.boot for b in stacks]
     drawn = kept = 0
-    for number in range(12):
-        seed = random.Random(number).randbytes(32)
-        hand = Hand(rules, chips, dealer=number % 3, seed=seed)
-        while not hand.finished:
-            seat = hand.actor
-            assert seat is not None
-            v = view(hand, seat)
-            short = any(
-                s.chips + s.put_in < DEEP * rules.boot for s in v.seats if s.dealt and not s.packed
-            )
-            assert (multiway_key(v) is None) == short
-            plain = ExpertBot(number)
-            plain.blueprint_seats = frozenset()
-            move = ExpertBot(number).decide(v)
-            if short:
-                assert move == plain.decide(v)
-                kept += 1
-            else:
-                assert move.kind in (ActionKind.PACK, ActionKind.DECLINE)
-                drawn += 1
-            hand.apply(HardBot(number).decide(v))
+    for _, number, v in _played_by_hard((3,), 12, stacks):
+        short = any(s.chips + s.put_in < DEEP * v.boot for s in v.seats if s.dealt and not s.packed)
+        assert (multiway_key(v) is None) == short
+        plain = ExpertBot(number)
+        plain.blueprint_seats = frozenset()
+        move = ExpertBot(number).decide(v)
+        if short:
+            assert move == plain.decide(v)
+            kept += 1
+        else:
+            assert move.kind in (ActionKind.PACK, ActionKind.DECLINE)
+            drawn += 1
     assert (drawn > 20) if read else (kept > 20)
 
 
