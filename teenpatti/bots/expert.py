@@ -32,15 +32,17 @@ still in holds 30 % of the pot limit (:func:`~teenpatti.bots.solver.multiway.dee
 a game's later hands, whose stacks have moved from the start, are played as its first; the
 heads-up table only while both stacks hold its own.
 
-Everywhere else (the other presets) it asks ``hard`` for its move and then, wherever every
-other player still in has seen, plays each legal move out on deals drawn from what its seat may
-know (:mod:`.search`: the others' hands from hard's reading of the public log, ``hard``
-playing every seat after the move) and keeps hard's move unless another is better by more than
-its standard error; a decision is then a hundred or so hands played out, milliseconds, so the
-table server asks for it on the computers' own thread (:mod:`teenpatti.tables.live.thinker`).
-While another player is still blind it plays hard's move as it is: the rollouts would play a
-blind player as hard does, looking and packing its weak hands, which a player who never looks
-does not. It reads the table's opponent model (:mod:`teenpatti.bots.model`) as hard does:
+Everywhere else (the other presets, and heads-up where its table does not reach) it asks
+``hard`` for its move and then, wherever every other player still in has seen, plays each legal
+move out on deals drawn from what its seat may know (:mod:`.search`: the others' hands from
+hard's reading of the public log, ``hard`` playing every seat after the move) and keeps hard's
+move unless another is better by more than its standard error; a decision is then a hundred or
+so hands played out, milliseconds, so the table server asks for it on the computers' own thread
+(:mod:`teenpatti.tables.live.thinker`). While another player is still blind it plays hard's
+move as it is: the rollouts would play a blind player as hard does, looking and packing its
+weak hands, which a player who never looks does not. Wherever it plays hard's values it reads
+the others as :attr:`ExpertBot.level` says: a player who raised blind is read as anyone once it
+has looked. It reads the table's opponent model (:mod:`teenpatti.bots.model`) as hard does:
 against a player the model shows to bet on anything, never to pack to a raise or (while it is
 blind) never to look, hard's values (and the rollouts) take over from the tables: they win
 more from such a player.
@@ -207,7 +209,15 @@ class ExpertBot(HardBot):
     rollout search."""
 
     name = "expert"
-    level = replace(HARD, name="expert")
+    level = replace(HARD, name="expert", loose_floor=HARD.floor, gambler_floor=HARD.loose_floor)
+    """``hard``'s level, with the guard's reading of a player who raised blind (below, in
+    :attr:`multiway_level`): wherever ``expert`` plays hard's values (heads-up on stacks its
+    table was not solved for, which is a game's every hand after the first chip moves, and the
+    other presets), a blind raiser's bets after looking narrow its range as anyone's do, and
+    only the players the opponent model marks are read as gamblers. Heads-up over whole games
+    against ``blind_presser`` it turned an even game into a win (docs/bots.md, section 8,
+    "Heads-up off the table, the guard's reading"); against every player who never raises
+    blind and then looks it plays exactly as before."""
     exploits = True
     """Leave the table for hard's values against an opponent the model shows to be exploitable."""
 
@@ -218,14 +228,7 @@ class ExpertBot(HardBot):
     search: Rollouts | None = Rollouts()
     """Where the table does not reach: hard's move, improved by rollouts (:mod:`.search`)."""
 
-    multiway_level = replace(
-        HARD,
-        name="expert",
-        loose_floor=HARD.floor,
-        gambler_floor=HARD.loose_floor,
-        chaal_centre=0.70,
-        raise_centre=0.83,
-    )
+    multiway_level = replace(level, chaal_centre=0.70, raise_centre=0.83)
     """``hard``'s level as the multiway corrections apply to it (three to six seats), but for
     its reading of the others' bets after looking:
 

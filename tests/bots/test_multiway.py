@@ -36,7 +36,7 @@ from teenpatti.bots.solver.multiway import (
     multiway_key,
     style_move,
 )
-from teenpatti.engine import ActionKind, Game, Hand, Rules, view
+from teenpatti.engine import Action, ActionKind, Game, Hand, Rules, view
 from teenpatti.engine.view import HandView
 from teenpatti.odds import heads_up_equity
 
@@ -473,3 +473,23 @@ def test_a_respond_build_searches_the_experts_own_decisions(tmp_path: Path) -> N
     Sums(seed=3).save(plain)
     with pytest.raises(ValueError):
         combined([path, plain])
+
+
+@pytest.mark.slow
+def test_a_respond_build_answers_the_policy_it_is_given() -> None:
+    """A ``--respond`` build given another policy (a later round of the response loop,
+    ``bench/response_loop.py``) plays it in every seat and in the rollouts, at the table sizes
+    given, and counts its moves."""
+    sizes: set[int] = set()
+
+    class Answered(HardBot):
+        def decide(self, view: HandView) -> Action:
+            sizes.add(sum(s.dealt for s in view.seats))
+            return super().decide(view)
+
+    sums = Sums(seed=3, respond=True, answered=Answered, answered_seats=(4,))
+    search = Rollouts(samples=2)
+    while sums.hands < 2:
+        sums.add_hand(search)
+    assert sums.positions == int(sums.count.sum()) > 3
+    assert sizes == {4}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from dataclasses import replace
 
 import pytest
 
@@ -19,11 +20,12 @@ from teenpatti.engine import ActionKind, Hand, HandView, Rules, view
 from teenpatti.odds import heads_up_equity
 
 
-def _play(names: list[str], deal: int) -> list[tuple[str, HandView, ActionKind]]:
-    """One hand of ``names`` round the table: every decision's player, view and move."""
+def _play(names: list[str], deal: int, chips: int = 1000) -> list[tuple[str, HandView, ActionKind]]:
+    """One hand of ``names`` round the table, each with ``chips``: every decision's player,
+    view and move."""
     rules = Rules()
     rng = random.Random(deal)
-    hand = Hand(rules, [1000] * len(names), deal % len(names), seed=rng.randbytes(32))
+    hand = Hand(rules, [chips] * len(names), deal % len(names), seed=rng.randbytes(32))
     bots = [load_bot(n, deal * 10 + i) for i, n in enumerate(names)]
     out = []
     while not hand.finished:
@@ -210,3 +212,31 @@ def test_the_expert_still_reads_a_gambler_the_model_marks_as_one() -> None:
                 assert marked < _mean_u(v, level, seat) - 0.05
                 checked += 1
     assert checked > 10
+
+
+def test_heads_up_off_its_table_the_expert_reads_a_blind_presser_as_anyone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Heads-up on stacks its table was not solved for (70 boots: a game's later hands) the
+    expert plays hard's values, reading a blind presser's bets after looking as anyone's, as at
+    three to six seats (hard took it for a gambler and paid its later raises with middling
+    hands); its move differs from the one hard's reading makes only after the presser has bet
+    after looking. (The rollouts are left out: they would move both alike.)"""
+    monkeypatch.setattr(ExpertBot, "search", None)
+    hards = replace(ExpertBot.level, loose_floor=HARD.loose_floor, gambler_floor=None)
+    assert replace(hards, name="hard") == HARD
+    stronger = changed = 0
+    for deal in range(1000):
+        for name, v, _ in _play(["blind_presser", "expert"], deal, chips=700):
+            if name != "expert" or v.side_show is not None:
+                continue
+            assert expert_module.public_state(v, 1000) is None  # not the table's game
+            now, before = ExpertBot(deal), ExpertBot(deal)
+            before.level = hards
+            if now.decide(v).kind is not before.decide(v).kind:
+                assert _blind_raiser_looked(v)
+                changed += 1
+            for seat in _blind_raiser_looked(v):
+                assert _mean_u(v, ExpertBot.level, seat) > _mean_u(v, HARD, seat) + 0.05
+                stronger += 1
+    assert stronger > 20 and changed > 10

@@ -45,6 +45,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import BinaryIO
@@ -133,6 +134,8 @@ class Sums:
         everywhere: bool = False,
         population: bool = False,
         respond: bool = False,
+        answered: Callable[[int], DecidesActions] | None = None,
+        answered_seats: tuple[int, ...] = RESPONSE_BUILD_SEATS,
     ) -> None:
         self.everywhere = everywhere or population or respond
         """Search every decision of the multiway game, not only where all the others have
@@ -141,6 +144,11 @@ class Sums:
         """Play against :data:`POPULATION`, each seat's own policy in the rollouts."""
         self.respond = respond
         """Play ``expert`` against itself and learn the exploiter's answer to its moves."""
+        self.answered = answered or _unresponsive_expert
+        """With :attr:`respond`: the policy answered, made afresh from a seed (``expert``
+        without the second layer; ``bench/response_loop.py`` answers its later rounds)."""
+        self.answered_seats = answered_seats
+        """With :attr:`respond`: the table sizes dealt to."""
         self.total = np.zeros((KEYS, NM, NM), dtype=np.float64)
         self.squares = np.zeros((KEYS, NM, NM), dtype=np.float64)
         self.count = np.zeros((KEYS, NM), dtype=np.int64)
@@ -155,7 +163,7 @@ class Sums:
         self.hands += 1
         rules = Rules()
         if self.respond:
-            seats = rng.choice(RESPONSE_BUILD_SEATS)
+            seats = rng.choice(self.answered_seats)
             names = ["expert"] * seats
         elif self.population:
             seats = rng.choice(POPULATION_SEATS)
@@ -168,7 +176,7 @@ class Sums:
             rules, [rules.starting_chips] * seats, rng.randrange(seats), seed=rng.randbytes(32)
         )
         bots: list[DecidesActions] = [
-            _unresponsive_expert(rng.randrange(2**32))
+            self.answered(rng.randrange(2**32))
             if self.respond
             else HardBot(rng.randrange(2**32))
             if n == "hard"
@@ -178,7 +186,7 @@ class Sums:
         if self.respond:
             search = Rollouts(
                 samples=search.samples,
-                seats=lambda _, s: _unresponsive_expert(s),
+                seats=lambda _, s: self.answered(s),
                 posterior=True,
             )
         elif self.population:
