@@ -18,7 +18,10 @@ dealt with stacks that have moved from the start) and a cell is boots a game.
 The styles include the ways people play at the tables friends open (``teenpatti.bots.styles``):
 the blind presser (raises blind to the cap while another player is blind), the call-down
 player (pays to the pot limit once it has seen), the side-show asker, the player who never
-looks and the maniac, among others, each at every table size asked for (2-6 seats). The column
+looks and the maniac, among others, each at every table size asked for (2-6 seats); and
+``reading_presser`` (``teenpatti.bots.presser``), ``hard``'s values with every bet read at face
+value and blind players pressed, the opponent the issue's held-out measurement describes. The
+column
 ``exploiter`` is the strongest exploiter of ``bench/exploit.py`` (``--method bayes``: the
 row's own policy in every other seat, its ranges inferred from that policy's moves) on as many
 hands as ``--deals``: the figure is what the row's bot wins from it, the exploiter's gain with
@@ -42,7 +45,7 @@ LEVELS = ("easy", "medium", "hard", "expert")
 
 def _opponents(bot: str) -> list[str]:
     below = list(LEVELS[: LEVELS.index(bot)]) if bot in LEVELS else []
-    return [*STYLES, *below[::-1], "exploiter"]
+    return [*STYLES, "reading_presser", *below[::-1], "exploiter"]
 
 
 def main() -> None:

@@ -5,6 +5,7 @@ from .easy import EasyBot
 from .expert import ExpertBot
 from .hard import HardBot
 from .medium import MediumBot
+from .presser import ReadingPresser
 from .styles import STYLES
 
 register("easy", EasyBot)
@@ -13,6 +14,7 @@ register("hard", HardBot)
 register("expert", ExpertBot)
 for _name, _style in STYLES.items():
     register(_name, _style)
+register("reading_presser", ReadingPresser)
 
 __all__ = [
     "BOTS",
@@ -23,6 +25,7 @@ __all__ = [
     "HardBot",
     "MediumBot",
     "RandomBot",
+    "ReadingPresser",
     "load_bot",
     "register",
 ]

@@ -17,7 +17,7 @@ from teenpatti.bots import load_bot
 from teenpatti.bots.styles import STYLES
 from teenpatti.engine import Action, ActionKind, Hand, HandView, IllegalAction, Rules, view
 
-BOT_NAMES = ("random", "easy", "medium", "hard", "expert", *STYLES)
+BOT_NAMES = ("random", "easy", "medium", "hard", "expert", *STYLES, "reading_presser")
 
 OPTIONS: list[dict[str, Any]] = [
     {},

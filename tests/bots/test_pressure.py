@@ -15,6 +15,7 @@ from teenpatti.bots import expert as expert_module
 from teenpatti.bots import load_bot
 from teenpatti.bots.expert import ExpertBot
 from teenpatti.bots.hard import HARD
+from teenpatti.bots.presser import PRESS_FROM, READING
 from teenpatti.bots.strategy import GRID, Level, read
 from teenpatti.engine import ActionKind, Hand, HandView, Rules, view
 from teenpatti.odds import heads_up_equity
@@ -240,3 +241,28 @@ def test_heads_up_off_its_table_the_expert_reads_a_blind_presser_as_anyone(
                 assert _mean_u(v, ExpertBot.level, seat) > _mean_u(v, HARD, seat) + 0.05
                 stronger += 1
     assert stronger > 20 and changed > 10
+
+
+def test_the_reading_presser_presses_blind_players_and_reads_every_bet_at_face_value() -> None:
+    """While all the others still in are blind and the stake is under two boots it raises
+    blind; after looking, while another player still in is blind, it raises every hand of
+    ``PRESS_FROM`` or more; and it reads a blind raiser's bets after looking as anyone's."""
+    blind_raises = seen_raises = read_stronger = 0
+    for deal in range(100):
+        for name, v, kind in _play(["reading_presser", "blind_presser", "station"], deal):
+            if name != "reading_presser" or v.side_show is not None:
+                continue
+            you = v.seats[v.viewer or 0]
+            others = [s for s in v.seats if s.dealt and not s.packed and s.seat != you.seat]
+            can_raise = any(a.kind is ActionKind.RAISE for a in v.legal_actions)
+            if not you.seen and not any(s.seen for s in others) and v.stake < 2 * v.boot:
+                assert kind is ActionKind.RAISE or not can_raise
+                blind_raises += can_raise
+            elif you.seen and you.cards is not None and _others_blind(v) and can_raise:
+                strong = heads_up_equity(you.cards, v.rules.ranking, v.wild) >= PRESS_FROM
+                assert kind is ActionKind.RAISE or not strong
+                seen_raises += strong
+            for seat in _blind_raiser_looked(v):
+                assert _mean_u(v, READING, seat) > _mean_u(v, HARD, seat) + 0.05
+                read_stronger += 1
+    assert blind_raises > 20 and seen_raises > 20 and read_stronger > 10
