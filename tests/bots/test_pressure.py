@@ -1,7 +1,7 @@
 """The ways people play at the tables friends open: the styles that press blind players and
-that call down, and the expert that reads a blind presser's later bets at face value (the
-exploiter's reading of the others from their own policy is checked with the rollout search, in
-``test_search.py``)."""
+that call down, the reading presser, and the expert that reads a blind presser's later bets at
+face value, at three to six seats and heads-up off its table (the exploiter's reading of the
+others from their own policy is checked with the rollout search, in ``test_search.py``)."""
 
 from __future__ import annotations
 
