@@ -34,7 +34,7 @@ import argparse
 import os
 import time
 
-from exploit import interval, measure
+from exploit import interval, measure, settings
 
 from teenpatti.bots.arena import run_arena
 from teenpatti.bots.styles import STYLES
@@ -127,15 +127,7 @@ def exploiter_args(args: argparse.Namespace) -> argparse.Namespace:
     >>> exploiter_args(argparse.Namespace(deals=9, games=True)).stacks
     (70, 130)
     """
-    return argparse.Namespace(
-        test=args.deals,
-        samples=24,
-        candidates=4,
-        floor=0.03,
-        every=0,
-        train=0,
-        stacks=GAME_STACKS if args.games else None,
-    )
+    return settings(args.deals, GAME_STACKS if args.games else None)
 
 
 if __name__ == "__main__":

@@ -129,9 +129,7 @@ def main() -> None:
     seats = frozenset(int(x) for x in args.seats.split(","))
     args.dir.mkdir(parents=True, exist_ok=True)
     layer.cache_clear()
-    measured = argparse.Namespace(
-        samples=24, candidates=4, floor=0.03, test=args.test, stacks=None, every=0
-    )
+    measured = exploit.settings(args.test)
     first: dict[int, list[float]] = {}
     with multiprocessing.get_context("fork").Pool(len(args.seed)) as pool:
         for k in range(args.rounds + 1):
