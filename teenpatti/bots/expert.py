@@ -8,8 +8,12 @@ the hand into its bucket, then one draw from the stored row, a few microseconds.
 shipped table leaves a best response 0.028 boots a hand and beats ``hard``, the rollouts and
 every fixed style heads-up (docs/bots.md, section 8).
 
-At three to six seats of our table's betting it plays ``hard``'s move (with its reading of the
-others' bets after looking set where ``expert``'s own bets start:
+At three to six seats of our table's betting, once a hand has come down to two players who
+were both blind, it plays the heads-up game from there, solved as the table is
+(:mod:`teenpatti.bots.solver.endgame`: neither has seen, so both ranges are every hand alike,
+as at the heads-up table's first move), where an endgame is shipped for the point the hand
+came down at (:attr:`ExpertBot.endgame`). Before that, it plays ``hard``'s move (with its
+reading of the others' bets after looking set where ``expert``'s own bets start:
 :attr:`ExpertBot.multiway_level`), replaced by the move the rollout search was found offline to
 prefer in its information set, from the table shipped for hands dealt to so many players
 (:data:`~teenpatti.bots.solver.distill.SEAT_TABLES`): learnt at every decision
@@ -69,6 +73,8 @@ from .hard import HARD, HardBot
 from .search import Rollouts
 from .solver.distill import RESPONSE_SEATS, SEAT_TABLES, all_others_seen
 from .solver.distill import load as load_corrections
+from .solver.endgame import locate
+from .solver.endgame import table as endgame_table
 from .solver.game import ACTIONS, State, bucket_of, same_betting
 from .solver.multiway import (
     BLUEPRINT_SEATS,
@@ -253,6 +259,12 @@ class ExpertBot(HardBot):
     seats a raise into a lone seen player while others are blind is a chaal
     (:func:`_chaal_not_raise`)."""
 
+    endgame = True
+    """At three to six seats of our table, once the hand has come down to two players who were
+    both blind: the heads-up game from there, solved (:mod:`~teenpatti.bots.solver.endgame`),
+    where a table is shipped for the point it came down at and both stacks hold the table's;
+    the opponent model's marks leave it as they leave the heads-up table."""
+
     respond = True
     """In hands dealt to :data:`~teenpatti.bots.solver.distill.RESPONSE_SEATS`: the move after
     the first corrections, or the second layer's (``solver/data/multiway_response.npz``):
@@ -268,6 +280,10 @@ class ExpertBot(HardBot):
             return action
         dealt = _dealt(view)
         if self.multiway and dealt >= 3 and multiway_applies(view.rules):
+            if self.endgame:
+                solved = self._from_endgame(view)
+                if solved is not None:
+                    return solved
             if dealt in self.blueprint_seats:
                 drawn = self._from_blueprint(view, blueprint_path(dealt))
                 if drawn is not None:
@@ -337,6 +353,36 @@ class ExpertBot(HardBot):
         state, _ = found
         if self.exploits and self._exploitable(view):
             return None  # a gambler, a player who never packs or never looks: hard's values
+        return self._table_move(view, table, state)
+
+    def _from_endgame(self, view: HandView) -> Action | None:
+        """A move drawn from the solved endgame of the hand's two blind players
+        (:mod:`~teenpatti.bots.solver.endgame`), or ``None`` where the hand did not come down
+        to two blind players, no endgame is shipped for where it did, a stack of the two is
+        short of the endgame's, or the opponent model marks the other player."""
+        seat = view.viewer
+        if seat is None or view.to_act != seat or view.side_show is not None:
+            return None
+        found = locate(view)
+        if found is None:
+            return None
+        root, state, _ = found
+        table = endgame_table(root)
+        if table is None:
+            return None
+        least = table.chips * view.boot
+        live = [s for s in view.seats if s.dealt and not s.packed]
+        if any(s.put_in + s.chips < least for s in live):
+            return None
+        if self.exploits and self._exploitable(view):
+            return None
+        return self._table_move(view, table, state)
+
+    def _table_move(self, view: HandView, table: Table, state: State) -> Action | None:
+        """A move drawn from ``table``'s row of ``state`` for the viewer's bucket, or ``None``
+        where the table has no such row or it offers none of the legal moves."""
+        seat = view.viewer
+        assert seat is not None
         row = table.row(state)
         if row is None:
             return None

@@ -54,6 +54,7 @@ OWN_MODULES = {
     "teenpatti.bots.solver.tables",
     "teenpatti.bots.solver.multiway",
     "teenpatti.bots.solver.distill",
+    "teenpatti.bots.solver.endgame",
 }
 
 ALLOWED_ENGINE = {

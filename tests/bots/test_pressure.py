@@ -120,8 +120,9 @@ def test_the_expert_reads_bets_after_looking_stronger_than_hard(
     (hard takes it for a gambler, whose bets say little), and seen chaals and raises stronger
     than hard does; only where another player still in has bet after looking does the
     expert's move differ from the one it made with hard's reading. (The reading is of hard's
-    corrected move: the blueprint, where one is played, is not read.)"""
+    corrected move: the blueprint and the solved endgames, where played, are not read.)"""
     monkeypatch.setattr(ExpertBot, "blueprint_seats", frozenset())
+    monkeypatch.setattr(ExpertBot, "endgame", False)
     stronger = changed = 0
     names = ["blind_presser", *["expert"] * (seats - 1)]
     for deal in range(60 if seats == 3 else 40):

@@ -225,9 +225,15 @@ _End = tuple[bool, float, float, float]
 
 
 def _expand(
-    s: State, rules: Rules, cap: int | None, limit: int | None, stack: int
+    s: State, rules: Rules, cap: int | None, limit: int | None, stack: int, half: float = 0.0
 ) -> tuple[list[tuple[int, State]], list[_End | None]]:
-    """The moves from ``s``: the states they lead to, and the ends of those that end the hand."""
+    """The moves from ``s``: the states they lead to, and the ends of those that end the hand.
+
+    ``half`` is half the dead money in the pot (boots of players who packed before the two
+    still in): the winner takes it, which is the same zero-sum game as each of the two having
+    put in that much more. (In an all in's side pot that is exact only while each packed player
+    put in no more than the all-in player; the endgames are solved on stacks no line runs
+    short of, so none reaches an all in.)"""
     moves: list[tuple[int, State]] = []
     end: list[_End | None] = [None] * len(ACTIONS)
     p = s.turn
@@ -238,10 +244,10 @@ def _expand(
 
     def showdown(move: int, put: tuple[int, int], asker: int | None, all_in: bool) -> None:
         if all_in and put[p] < put[o]:  # the caller's excess is a pot only it may win
-            m = float(min(put))
+            m = float(min(put)) + half
             gain, loss, split = m, m, 0.0
         else:
-            gain, loss = float(put[1]), float(put[0])
+            gain, loss = put[1] + half, put[0] + half
             split = (put[1] - put[0]) / 2
         if asker is not None and rules.show_tie is ShowTie.ASKER_LOSES:
             split = -loss if asker == 0 else gain
@@ -267,7 +273,7 @@ def _expand(
         flags = (True, s.seen[1]) if p == 0 else (s.seen[0], True)
         saw = (s.put[0], s.saw[1]) if p == 0 else (s.saw[0], s.put[1])
         moves.append((SEE, State(s.put, s.stake, flags, p, s.bet_made, s.blind_turns, saw)))
-    end[PACK] = (True, float(s.put[1]) if p == 1 else -float(s.put[0]), 0.0, 0.0)
+    end[PACK] = (True, s.put[1] + half if p == 1 else -(s.put[0] + half), 0.0, 0.0)
     if not seen and max_blind is not None and s.blind_turns[p] >= max_blind:
         return moves, end  # out of blind turns: see or pack
     # The engine's prices (teenpatti.engine.prices), in boots: they are linear in the stake.
@@ -290,11 +296,19 @@ def _expand(
 
 
 def build_abstraction(
-    rules: Rules, chips: int | None = None, *, recall: bool = True
+    rules: Rules,
+    chips: int | None = None,
+    *,
+    recall: bool = True,
+    root: State | None = None,
+    dead: int = 0,
 ) -> Abstraction:
     """Enumerate the heads-up game of ``rules`` from the boots paid to the end of every line.
 
-    ``chips`` (in boots) overrides the rules' starting chips. Range bets are played as the
+    ``chips`` (in boots) overrides the rules' starting chips. ``root`` starts the game at
+    another public state than the boots (two players left of a bigger deal, with ``dead`` boots
+    in the pot from those who packed: it counts towards the pot limit and goes to the winner;
+    :mod:`teenpatti.bots.solver.endgame`). Range bets are played as the
     ``double`` table's chaals and raises (the least chaal and the top of the range).
     ``recall=False`` forgets when each player saw (merging those paths: the abstraction of
     earlier versions, kept to show why it fails; see :mod:`teenpatti.bots.solver.cfr`).
@@ -307,7 +321,10 @@ def build_abstraction(
     _boot, cap, limit, stack = _key(rules)
     if chips is not None:
         stack = chips
-    root = State((1, 1), 1, (False, False), 0, False, (0, 0))
+    if limit is not None:
+        limit -= dead
+    if root is None:
+        root = State((1, 1), 1, (False, False), 0, False, (0, 0))
     states: list[State] = [root]
     index: dict[State, int] = {root: 0}
     rows: list[list[int]] = []
@@ -316,7 +333,7 @@ def build_abstraction(
     while queue < len(states):
         s = states[queue]
         queue += 1
-        moves, end = _expand(s, rules, cap, limit, stack)
+        moves, end = _expand(s, rules, cap, limit, stack, dead / 2)
         row = [-2 if e is not None else -1 for e in end]
         for move, nxt in moves:
             if not recall:

@@ -33,6 +33,7 @@ __all__ = [
     "build",
     "coarse_map",
     "load",
+    "load_path",
     "main",
     "measure",
     "state_rows",
@@ -147,6 +148,9 @@ def build(
     dtype: type = np.float64,
     state: Path | None = None,
     tremble: float = 0.0,
+    root: State | None = None,
+    dead: int = 0,
+    name: str | None = None,
 ) -> Table:
     """Solve the heads-up game of ``rules`` with ``iterations`` of ``method`` and measure it.
 
@@ -160,18 +164,21 @@ def build(
     state of the solve (:class:`~teenpatti.bots.solver.cfr.Progress`) is written there every
     ``every`` iterations (replacing the last) and, if the file exists, the solve goes on from
     it: the table is the one an unbroken solve of ``iterations`` builds. ``tremble`` is the
-    solver's (:func:`~teenpatti.bots.solver.cfr.solve`), kept in the table.
+    solver's (:func:`~teenpatti.bots.solver.cfr.solve`), kept in the table. ``root`` and
+    ``dead`` start the game elsewhere (:func:`~teenpatti.bots.solver.game.build_abstraction`;
+    :mod:`teenpatti.bots.solver.endgame`), ``name`` is then the table's.
     """
     started = time.monotonic()
     hands = buckets(rules)
-    game = build_abstraction(rules)
+    game = build_abstraction(rules, root=root, dead=dead)
     spread = coarse_map(coarse) if coarse is not None else np.arange(len(EDGES) + 1)
     solving = buckets(rules, coarse) if coarse is not None else hands
     rows = state_rows(game)
     index = {row.tobytes(): i for i, row in enumerate(rows)}
 
     def table(policy: npt.NDArray[np.uint8], t: int, gap: float) -> Table:
-        return Table(rules.preset, game.chips, rows, index, policy, EDGES, t, gap, method, tremble)
+        title = name or rules.preset
+        return Table(title, game.chips, rows, index, policy, EDGES, t, gap, method, tremble)
 
     def progress(t: int, average: npt.NDArray[np.float64]) -> None:
         line = f"iteration {t}: {time.monotonic() - started:.0f} s, {time.process_time():.0f} cpu s"
@@ -228,9 +235,14 @@ def save(table: Table, path: Path) -> None:
 @lru_cache(maxsize=8)
 def load(name: str) -> Table | None:
     """The shipped table of preset ``name``, or ``None`` if there is none."""
-    path = FOLDER / f"{name}.npz"
+    return load_path(FOLDER / f"{name}.npz")
+
+
+def load_path(path: Path) -> Table | None:
+    """The table stored at ``path`` (named for its file), or ``None`` if there is none."""
     if not path.exists():
         return None
+    name = path.stem
     with np.load(path) as data:
         rows = data["states"]
         index = {row.tobytes(): i for i, row in enumerate(rows)}

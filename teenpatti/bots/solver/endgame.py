@@ -1,0 +1,241 @@
+"""Two blind players left of a bigger deal: the heads-up game from there, solved.
+
+At three to six seats of our table a hand often comes down to two players who are both still
+blind: at three seats, with ``expert`` in every seat, two hands in three do, nearly always the
+same way (the first player raises blind, the second looks and packs, the third faces the blind
+raise). Neither of the two knows anything of its own hand or the other's, so from there the
+hand is a heads-up game whose both ranges are every hand alike, with the packed players' chips
+in the pot (*dead money*: it counts towards the pot limit and goes to the winner). That game is
+the abstract heads-up game of :mod:`teenpatti.bots.solver.game` started at that public state
+(its ``root``, with ``dead`` boots), solved by CFR+ as the heads-up table is: a strategy no
+player can take more than the solve's exploitability from within the hand, where ``hard``'s
+values (looking, and packing what a pot-limit valuation calls weak) were the largest place the
+strongest exploiter took from ``expert`` at three seats (docs/bots.md, section 8, "Two blind
+players left").
+
+A solved endgame is stored as a table (:class:`~teenpatti.bots.solver.tables.Table`) per root,
+``data/endgame-<put0>-<put1>-d<dead>-s<stake>-t<turn>-b<bet>.npz`` (boots; player 0 is the first
+of the two after the dealer). :func:`locate` finds, in a hand's public view, the root the hand
+passed through and the state it is at now; ``expert`` plays the stored strategy from there
+when a table for that root is shipped (:attr:`teenpatti.bots.expert.ExpertBot.endgame`).
+
+Build one: ``python -m teenpatti.bots.solver.endgame --root 3,1,1,2,1,1 --iterations 1000``.
+
+>>> root = Root((3, 1), dead=1, stake=2, turn=1, bet_made=True)
+>>> root.name
+'endgame-3-1-d1-s2-t1-b1'
+>>> Root.parse("3,1,1,2,1,1") == root
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+
+from ...engine.actions import ActionKind
+from ...engine.rules import Rules
+from ...engine.view import HandView
+from .game import State, build_abstraction
+from .tables import FOLDER, Table, build, load_path, save
+
+__all__ = ["Root", "locate", "main", "path", "table"]
+
+_BETS = (ActionKind.CHAAL, ActionKind.RAISE, ActionKind.ALLIN, ActionKind.SIDESHOW)
+
+
+@dataclass(frozen=True, slots=True)
+class Root:
+    """Where two blind players were left: each one's chips put in (boots, player 0 first after
+    the dealer), the packed players' chips in the pot, the stake, who acts and whether a bet
+    had been made."""
+
+    put: tuple[int, int]
+    dead: int
+    stake: int
+    turn: int
+    bet_made: bool
+
+    @property
+    def name(self) -> str:
+        """The stored table's file name, without ``.npz``."""
+        a, b = self.put
+        bet = int(self.bet_made)
+        return f"endgame-{a}-{b}-d{self.dead}-s{self.stake}-t{self.turn}-b{bet}"
+
+    @property
+    def state(self) -> State:
+        """The heads-up game's public state at the root: both blind."""
+        return State(self.put, self.stake, (False, False), self.turn, self.bet_made, (0, 0))
+
+    @classmethod
+    def parse(cls, text: str) -> Root:
+        """``PUT0,PUT1,DEAD,STAKE,TURN,BET`` (boots; ``BET`` 0 or 1).
+
+        >>> Root.parse("1,1,2")
+        Traceback (most recent call last):
+        ...
+        ValueError: a root is PUT0,PUT1,DEAD,STAKE,TURN,BET, not '1,1,2'
+        """
+        parts = text.split(",")
+        if len(parts) != 6 or not all(p.strip().isdigit() for p in parts):
+            raise ValueError(f"a root is PUT0,PUT1,DEAD,STAKE,TURN,BET, not {text!r}")
+        a, b, dead, stake, turn, bet = (int(p) for p in parts)
+        if turn not in (0, 1) or bet not in (0, 1) or min(a, b, stake) < 1:
+            raise ValueError(f"a root is PUT0,PUT1,DEAD,STAKE,TURN,BET, not {text!r}")
+        return cls((a, b), dead, stake, turn, bool(bet))
+
+
+def least_stack(rules: Rules, root: Root) -> int:
+    """The least stack (boots, chips put in and behind) with which no line of ``root``'s game
+    runs short: the most a player has put in at any of its states and the dearest single
+    payment (a seen chaal at the stake cap). A table's ``chips`` are this; ``expert`` plays it
+    only while both stacks hold it, so the game it plays is the one solved.
+
+    >>> least_stack(Rules(), Root((3, 1), dead=1, stake=2, turn=1, bet_made=True))
+    85
+    """
+    game = build_abstraction(rules, root=root.state, dead=root.dead)
+    cap = rules.stake_cap_boots or max(s.stake for s in game.states)
+    return max(max(s.put) for s in game.states) + 2 * cap
+
+
+def path(root: Root) -> Path:
+    """Where the table of ``root`` is shipped."""
+    return FOLDER / f"{root.name}.npz"
+
+
+@lru_cache(maxsize=64)
+def table(root: Root) -> Table | None:
+    """The shipped table of ``root``, or ``None`` if none is."""
+    return load_path(path(root))
+
+
+def locate(view: HandView) -> tuple[Root, State, int] | None:
+    """The root ``view``'s hand passed through (the first moment two players were left, both
+    blind), the heads-up state it is at now and the viewer's player number (0: the first of
+    the two after the dealer; -1 for a viewer who is not one of the two); ``None`` if the hand
+    never came down to two blind players, or off the boot, or a move since then the heads-up
+    game does not hold.
+
+    >>> from teenpatti.engine import Action, ActionKind, Hand, Rules, view
+    >>> hand = Hand(Rules(), [1000] * 3, dealer=0, seed=bytes(32))
+    >>> _ = hand.apply(Action(2, ActionKind.RAISE))
+    >>> _ = hand.apply(Action(1, ActionKind.PACK))
+    >>> root, state, me = locate(view(hand, 0))
+    >>> root.name, state == root.state, me
+    ('endgame-3-1-d1-s2-t1-b1', True, 1)
+    """
+    boot = view.boot
+    live = [s for s in view.seats if s.dealt and not s.packed]
+    if len(live) != 2 or view.side_show is not None or view.stake % boot:
+        return None
+    if any(s.put_in % boot for s in view.seats if s.dealt):
+        return None
+    n = len(view.seats)
+    step = -1 if view.rules.direction.value == "anticlockwise" else 1
+    ids = {s.seat for s in live}
+    first, second = (t for t in ((view.dealer + step * k) % n for k in range(1, n + 1)) if t in ids)
+    actions = view.actions
+    start = max((i for i, x in enumerate(actions) if x.seat not in ids), default=-1) + 1
+    if start == 0 or any(x.kind is ActionKind.SEE and x.seat in ids for x in actions[:start]):
+        return None  # dealt to two, or one of the two saw before the others left
+    after = actions[start:]
+    raises = sum(1 for x in after if x.kind is ActionKind.RAISE)
+    stake = view.stake // boot
+    if stake % (1 << raises):
+        return None
+    stake >>= raises
+    player = {first: 0, second: 1}
+    paid = [0, 0]
+    seen = [False, False]
+    saw = [0, 0]
+    now = stake
+    for x in after:
+        p = player[x.seat]
+        if x.kind is ActionKind.SEE:
+            seen[p] = True
+            saw[p] = paid[p]  # the root's put is added below
+        elif x.kind is ActionKind.CHAAL:
+            paid[p] += now * (2 if seen[p] else 1)
+        elif x.kind is ActionKind.RAISE:
+            now *= 2
+            paid[p] += now * (2 if seen[p] else 1)
+        else:
+            return None
+    a, b = view.seats[first], view.seats[second]
+    put = (a.put_in // boot - paid[0], b.put_in // boot - paid[1])
+    if min(put) < 1:
+        return None
+    if view.to_act not in player:
+        return None
+    turn0 = player[after[0].seat if after else view.to_act]
+    dead = (view.pot - a.put_in - b.put_in) // boot
+    bet_made = any(x.kind in _BETS for x in actions[:start])
+    root = Root(put, dead, stake, turn0, bet_made)
+    for p in (0, 1):
+        if seen[p]:
+            saw[p] += put[p]
+    state = State(
+        (a.put_in // boot, b.put_in // boot),
+        now,
+        (a.seen, b.seen),
+        player[view.to_act],
+        bet_made or any(x.kind in _BETS for x in after),
+        (0, 0),
+        (saw[0], saw[1]),
+    )
+    return root, state, player.get(view.viewer, -1) if view.viewer is not None else -1
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m teenpatti.bots.solver.endgame --root R [--root R ...] --iterations N``."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--root",
+        action="append",
+        required=True,
+        help="PUT0,PUT1,DEAD,STAKE,TURN,BET in boots (player 0: the first of the two after "
+        "the dealer); several --root build several tables",
+    )
+    parser.add_argument("--iterations", type=int, default=1000)
+    parser.add_argument("--tremble", type=float, default=0.001)
+    parser.add_argument(
+        "--state",
+        type=Path,
+        default=None,
+        help="a folder that keeps each solve's whole state as it goes (and resumes it)",
+    )
+    parser.add_argument("--out", type=Path, default=FOLDER, help="the folder written to")
+    args = parser.parse_args(argv)
+    try:
+        roots = [Root.parse(r) for r in args.root]
+    except ValueError as e:
+        parser.error(str(e))
+    rules = Rules()
+    for root in roots:
+        state = None
+        if args.state is not None:
+            args.state.mkdir(parents=True, exist_ok=True)
+            state = args.state / f"{root.name}-state.npz"
+        print(root.name, flush=True)
+        built = build(
+            rules,
+            args.iterations,
+            tremble=args.tremble,
+            state=state,
+            every=100,
+            root=root.state,
+            dead=root.dead,
+            name=root.name,
+        )
+        args.out.mkdir(parents=True, exist_ok=True)
+        out = args.out / f"{root.name}.npz"
+        save(replace(built, chips=least_stack(rules, root)), out)
+        print(f"wrote {out} ({out.stat().st_size:,} bytes)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
