@@ -73,7 +73,7 @@ from .hard import HARD, HardBot
 from .search import Rollouts
 from .solver.distill import RESPONSE_SEATS, SEAT_TABLES, all_others_seen
 from .solver.distill import load as load_corrections
-from .solver.endgame import locate
+from .solver.endgame import BETS, locate
 from .solver.endgame import table as endgame_table
 from .solver.game import ACTIONS, State, bucket_of, same_betting
 from .solver.multiway import (
@@ -143,10 +143,7 @@ def public_state(view: HandView, chips: int) -> tuple[State, int] | None:
     dealt = [s for s in view.seats if s.dealt]
     if len(dealt) != 2 or any(s.packed for s in dealt) or view.side_show is not None:
         return None
-    n = len(view.seats)
-    step = -1 if rules.direction.value == "anticlockwise" else 1
-    order = [(view.dealer + step * k) % n for k in range(1, n + 1)]
-    first, second = (s for s in order if view.seats[s].dealt)
+    first, second = (s for s in view.order if view.seats[s].dealt)
     a, b = view.seats[first], view.seats[second]
     if any(s.put_in % boot or view.stake % boot for s in (a, b)):
         return None
@@ -154,10 +151,7 @@ def public_state(view: HandView, chips: int) -> tuple[State, int] | None:
         return None
     if view.to_act not in (first, second):
         return None
-    bet_made = any(
-        x.kind in (ActionKind.CHAAL, ActionKind.RAISE, ActionKind.ALLIN, ActionKind.SIDESHOW)
-        for x in view.actions
-    )
+    bet_made = any(x.kind in BETS for x in view.actions)
     limit = rules.blind_turns_max
     turns = (a.blind_turns, b.blind_turns) if limit is not None else (0, 0)
     saw = _saw(view, first, second)

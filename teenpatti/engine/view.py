@@ -19,7 +19,7 @@ from weakref import WeakKeyDictionary
 from .actions import Action, ActionKind, LegalAction, Outcome
 from .hand import Hand
 from .pots import Pot
-from .rules import Rules
+from .rules import Direction, Rules
 
 __all__ = ["HandView", "SeatView", "can_see_cards", "own_cards", "own_key", "view"]
 
@@ -133,6 +133,18 @@ class HandView:
     def you(self) -> SeatView | None:
         """The viewer's own seat, or ``None`` for a spectator."""
         return None if self.viewer is None else self.seats[self.viewer]
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """Every seat in the direction of play, from the first after the dealer to the dealer.
+
+        >>> from teenpatti.engine import Hand, Rules
+        >>> view(Hand(Rules(), [1000] * 4, dealer=1, seed=bytes(32))).order
+        (0, 3, 2, 1)
+        """
+        n = len(self.seats)
+        step = -1 if self.rules.direction is Direction.ANTICLOCKWISE else 1
+        return tuple((self.dealer + step * k) % n for k in range(1, n + 1))
 
 
 def can_see_cards(hand: Hand, viewer: int | None, seat: int) -> bool:

@@ -38,12 +38,13 @@ from pathlib import Path
 from ...engine.actions import ActionKind
 from ...engine.rules import Rules
 from ...engine.view import HandView
-from .game import State, build_abstraction
+from .game import Abstraction, State, build_abstraction
 from .tables import FOLDER, Table, build, load_path, save
 
-__all__ = ["Root", "locate", "main", "path", "table"]
+__all__ = ["BETS", "Root", "least_stack", "locate", "main", "path", "table"]
 
-_BETS = (ActionKind.CHAAL, ActionKind.RAISE, ActionKind.ALLIN, ActionKind.SIDESHOW)
+BETS = (ActionKind.CHAAL, ActionKind.RAISE, ActionKind.ALLIN, ActionKind.SIDESHOW)
+"""The moves that count as a bet made (the heads-up game's ``bet_made``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,17 +89,17 @@ class Root:
         return cls((a, b), dead, stake, turn, bool(bet))
 
 
-def least_stack(rules: Rules, root: Root) -> int:
-    """The least stack (boots, chips put in and behind) with which no line of ``root``'s game
-    runs short: the most a player has put in at any of its states and the dearest single
-    payment (a seen chaal at the stake cap). A table's ``chips`` are this; ``expert`` plays it
-    only while both stacks hold it, so the game it plays is the one solved.
+def least_stack(game: Abstraction) -> int:
+    """The least stack (boots, chips put in and behind) with which no line of ``game`` (a
+    root's) runs short: the most a player has put in at any of its states and the dearest
+    single payment (a seen chaal at the stake cap). A table's ``chips`` are this; ``expert``
+    plays it only while both stacks hold it, so the game it plays is the one solved.
 
-    >>> least_stack(Rules(), Root((3, 1), dead=1, stake=2, turn=1, bet_made=True))
+    >>> root = Root((3, 1), dead=1, stake=2, turn=1, bet_made=True)
+    >>> least_stack(build_abstraction(Rules(), root=root.state, dead=root.dead))
     85
     """
-    game = build_abstraction(rules, root=root.state, dead=root.dead)
-    cap = rules.stake_cap_boots or max(s.stake for s in game.states)
+    cap = game.rules.stake_cap_boots or max(s.stake for s in game.states)
     return max(max(s.put) for s in game.states) + 2 * cap
 
 
@@ -134,10 +135,8 @@ def locate(view: HandView) -> tuple[Root, State, int] | None:
         return None
     if any(s.put_in % boot for s in view.seats if s.dealt):
         return None
-    n = len(view.seats)
-    step = -1 if view.rules.direction.value == "anticlockwise" else 1
     ids = {s.seat for s in live}
-    first, second = (t for t in ((view.dealer + step * k) % n for k in range(1, n + 1)) if t in ids)
+    first, second = (t for t in view.order if t in ids)
     actions = view.actions
     start = max((i for i, x in enumerate(actions) if x.seat not in ids), default=-1) + 1
     if start == 0 or any(x.kind is ActionKind.SEE and x.seat in ids for x in actions[:start]):
@@ -173,7 +172,7 @@ def locate(view: HandView) -> tuple[Root, State, int] | None:
         return None
     turn0 = player[after[0].seat if after else view.to_act]
     dead = (view.pot - a.put_in - b.put_in) // boot
-    bet_made = any(x.kind in _BETS for x in actions[:start])
+    bet_made = any(x.kind in BETS for x in actions[:start])
     root = Root(put, dead, stake, turn0, bet_made)
     for p in (0, 1):
         if seen[p]:
@@ -183,7 +182,7 @@ def locate(view: HandView) -> tuple[Root, State, int] | None:
         now,
         (a.seen, b.seen),
         player[view.to_act],
-        bet_made or any(x.kind in _BETS for x in after),
+        bet_made or any(x.kind in BETS for x in after),
         (0, 0),
         (saw[0], saw[1]),
     )
@@ -233,7 +232,8 @@ def main(argv: list[str] | None = None) -> None:
         )
         args.out.mkdir(parents=True, exist_ok=True)
         out = args.out / f"{root.name}.npz"
-        save(replace(built, chips=least_stack(rules, root)), out)
+        game = build_abstraction(rules, root=root.state, dead=root.dead)
+        save(replace(built, chips=least_stack(game)), out)
         print(f"wrote {out} ({out.stat().st_size:,} bytes)", flush=True)
 
 
