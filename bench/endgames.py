@@ -7,8 +7,15 @@ down to two players who are both blind, the point it came down at
 The shipped endgames were chosen from this census (docs/bots.md, section 8, "Two blind players
 left: the endgame solved").
 
+With ``--games N`` it plays N whole games instead (chips carried from hand to hand, so a game's
+later hands deal short stacks) and says, for each point, in how many hands ``expert`` has a
+table to play there: the full stacks' table, one solved on a shorter stack
+(:func:`teenpatti.bots.solver.endgame.for_stack`), or none (no table for the point, or a
+stack shorter than every table of it).
+
     nice -n 5 .venv/bin/python bench/endgames.py --seats 3,4,6 --bots expert --deals 400
     nice -n 5 .venv/bin/python bench/endgames.py --seats 3 --bots expert,expert,hard
+    nice -n 5 .venv/bin/python bench/endgames.py --seats 3 --bots expert,expert,hard --games 40
 """
 
 from __future__ import annotations
@@ -17,9 +24,9 @@ import argparse
 from collections import Counter
 
 from teenpatti.bots import load_bot
-from teenpatti.bots.arena import deal_seed
-from teenpatti.bots.solver.endgame import Root, locate, table
-from teenpatti.engine import Hand, Rules, view
+from teenpatti.bots.arena import deal_seed, game_seed
+from teenpatti.bots.solver.endgame import Root, for_stack, locate, table
+from teenpatti.engine import Game, Hand, Rules, view
 
 
 def census(bots: list[str], seats: int, deals: int, seed: int) -> tuple[Counter[Root], int]:
@@ -43,6 +50,40 @@ def census(bots: list[str], seats: int, deals: int, seed: int) -> tuple[Counter[
     return found, deals
 
 
+def played(
+    bots: list[str], seats: int, games: int, seed: int
+) -> tuple[Counter[Root], Counter[str]]:
+    """Over ``games`` whole games: the roots hands came down at, and which table ``expert``
+    would play at each (``full``, ``shorter``: one solved on a shorter stack, ``none``)."""
+    rules = Rules()
+    found: Counter[Root] = Counter()
+    tables: Counter[str] = Counter()
+    for g in range(games):
+        players = [load_bot(bots[(s + g) % len(bots)], g * 16 + s) for s in range(seats)]
+        names = [f"seat {s}" for s in range(seats)]
+        game = Game(rules, names, game_seed(seed, g), dealer=g % seats)
+        while not game.finished:
+            hand = game.start_hand()
+            counted = False
+            while not hand.finished:
+                seat = hand.actor
+                assert seat is not None
+                v = view(hand, seat)
+                here = None if counted else locate(v)
+                if here is not None:
+                    counted = True
+                    found[here[0]] += 1
+                    live = [x for x in v.seats if x.dealt and not x.packed]
+                    stack = min(x.put_in + x.chips for x in live) // v.boot
+                    chosen = for_stack(here[0], stack)
+                    kind = "none" if chosen is None else "full"
+                    if chosen is not None and chosen is not table(here[0]):
+                        kind = "shorter"
+                    tables[kind] += 1
+                game.apply(players[seat].decide(v))
+    return found, tables
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seats", default="3,4,6")
@@ -50,8 +91,22 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--top", type=int, default=6)
+    parser.add_argument("--games", type=int, default=0, help="whole games, with their stacks")
     args = parser.parse_args()
     bots = args.bots.split(",")
+    if args.games:
+        print("| seats | bots | hands at a point | full stacks' table | a shorter stack's | none |")
+        print("|---|---|---|---|---|---|")
+        for seats in (int(x) for x in args.seats.split(",")):
+            found, tables = played(bots, seats, args.games, args.seed)
+            hands = sum(found.values())
+            print(
+                f"| {seats} | {args.bots} | {hands} | {tables['full']} | {tables['shorter']} |"
+                f" {tables['none']} |"
+            )
+            for root, count in found.most_common(args.top):
+                print(f"|  | {root.name} | {count} | | | |")
+        return
     print("| seats | bots | root | hands | share | shipped |")
     print("|---|---|---|---|---|---|")
     for seats in (int(x) for x in args.seats.split(",")):

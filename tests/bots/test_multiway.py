@@ -275,7 +275,9 @@ def test_the_expert_answers_its_own_exploiter_at_the_response_seats(
     replaced by the second layer's (``distill --respond``) wherever that names one for it, an
     answer to a side show included; at four seats, and with ``respond`` off, the second layer is
     not read. (The hands are played on by ``hard``, which asks for side shows more often than
-    ``expert``, whose reading of a seen chaal is stronger.)"""
+    ``expert``, whose reading of a seen chaal is stronger; the solved endgames, which take over
+    from the layers where a hand comes down to two blind players, are off.)"""
+    monkeypatch.setattr(ExpertBot, "endgame", False)
     monkeypatch.setattr(expert_module, "RESPONSE_SEATS", frozenset({3}))
     monkeypatch.setattr(ExpertBot, "blueprint_seats", frozenset())
     none = np.full((KEYS, len(MOVES)), -1, dtype=np.int8)
@@ -307,7 +309,9 @@ def test_the_expert_plays_the_blueprint_at_its_seats(monkeypatch: pytest.MonkeyP
     """In hands dealt to the blueprint's seats (three here) every decision of the expert's,
     an answer to a side show included, is drawn from the blueprint's row for its information
     set; where the row is empty (never reached in the solve) the move is the one it would play
-    without a blueprint, and at four seats the blueprint is not read."""
+    without a blueprint, and at four seats the blueprint is not read. (The solved endgames are
+    off.)"""
+    monkeypatch.setattr(ExpertBot, "endgame", False)
     monkeypatch.setattr(ExpertBot, "blueprint_seats", frozenset({3}))
     policy = np.zeros((KEYS, len(MOVES)), dtype=np.uint8)
     policy[:, PACK] = 255  # pack wherever the row is read
@@ -343,7 +347,9 @@ def test_the_expert_plays_the_blueprint_at_its_seats(monkeypatch: pytest.MonkeyP
 
 
 def _packing_blueprint(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Play a made-up blueprint at three seats that packs (and declines) wherever it is read."""
+    """Play a made-up blueprint at three seats that packs (and declines) wherever it is read, the
+    solved endgames (which take over from it at two blind players) off."""
+    monkeypatch.setattr(ExpertBot, "endgame", False)
     monkeypatch.setattr(ExpertBot, "blueprint_seats", frozenset({3}))
     policy = np.zeros((KEYS, len(MOVES)), dtype=np.uint8)
     policy[:, PACK] = 255
@@ -390,7 +396,9 @@ def test_every_hand_of_a_game_is_played_as_the_first(
 ) -> None:
     """Chips carry from hand to hand of a game, so after the first hand the stacks have moved
     from the pot limit; the expert at three seats still plays its later hands from its
-    corrections (as shipped) or its blueprint (made up here to pack wherever they are read)."""
+    corrections (as shipped) or its blueprint (made up here to pack wherever they are read). The
+    solved endgames, which take over from both at two blind players, are off."""
+    monkeypatch.setattr(ExpertBot, "endgame", False)
     if played == "blueprint":
         _packing_blueprint(monkeypatch)
     else:

@@ -15,11 +15,16 @@ players left").
 
 A solved endgame is stored as a table (:class:`~teenpatti.bots.solver.tables.Table`) per root,
 ``data/endgame-<put0>-<put1>-d<dead>-s<stake>-t<turn>-b<bet>.npz`` (boots; player 0 is the first
-of the two after the dealer). :func:`locate` finds, in a hand's public view, the root the hand
-passed through and the state it is at now; ``expert`` plays the stored strategy from there
-when a table for that root is shipped (:attr:`teenpatti.bots.expert.ExpertBot.endgame`).
+of the two after the dealer), solved on full stacks; for a game's later hands, where stacks have
+drifted, the commonest roots also have tables solved on shorter stacks, ``...-c<stack>.npz``
+(each player holding ``stack`` boots, so that the game has its all ins). :func:`locate` finds,
+in a hand's public view, the root the hand passed through and the state it is at now;
+``expert`` plays the stored strategy from there when a table for that root is shipped on a
+stack near the shorter of the two (:func:`for_stack`;
+:attr:`teenpatti.bots.expert.ExpertBot.endgame`).
 
-Build one: ``python -m teenpatti.bots.solver.endgame --root 3,1,1,2,1,1 --iterations 1000``.
+Build one: ``python -m teenpatti.bots.solver.endgame --root 3,1,1,2,1,1 --iterations 1000``
+(and ``--stack 50`` for one solved on stacks of 50 boots).
 
 >>> root = Root((3, 1), dead=1, stake=2, turn=1, bet_made=True)
 >>> root.name
@@ -41,7 +46,18 @@ from ...engine.view import HandView
 from .game import Abstraction, State, build_abstraction
 from .tables import FOLDER, Table, build, load_path, save
 
-__all__ = ["BETS", "Root", "least_stack", "locate", "main", "path", "table"]
+__all__ = [
+    "BETS",
+    "NEAR",
+    "Root",
+    "for_stack",
+    "least_stack",
+    "locate",
+    "main",
+    "path",
+    "stacks",
+    "table",
+]
 
 BETS = (ActionKind.CHAAL, ActionKind.RAISE, ActionKind.ALLIN, ActionKind.SIDESHOW)
 """The moves that count as a bet made (the heads-up game's ``bet_made``)."""
@@ -103,15 +119,53 @@ def least_stack(game: Abstraction) -> int:
     return max(max(s.put) for s in game.states) + 2 * cap
 
 
-def path(root: Root) -> Path:
-    """Where the table of ``root`` is shipped."""
-    return FOLDER / f"{root.name}.npz"
+def path(root: Root, stack: int | None = None) -> Path:
+    """Where the table of ``root`` is shipped: solved on full stacks, or with ``stack`` on
+    stacks of that many boots (``...-c<stack>.npz``)."""
+    return FOLDER / f"{root.name}{'' if stack is None else f'-c{stack}'}.npz"
 
 
-@lru_cache(maxsize=64)
-def table(root: Root) -> Table | None:
-    """The shipped table of ``root``, or ``None`` if none is."""
-    return load_path(path(root))
+@lru_cache(maxsize=256)
+def table(root: Root, stack: int | None = None) -> Table | None:
+    """The shipped table of ``root`` (on ``stack`` boots: :func:`path`), or ``None`` if none
+    is."""
+    return load_path(path(root, stack))
+
+
+@lru_cache(maxsize=256)
+def stacks(root: Root) -> tuple[int, ...]:
+    """The stacks (boots) ``root`` has a table solved on besides full stacks, least first."""
+    found = (p.stem.rpartition("-c")[2] for p in FOLDER.glob(f"{root.name}-c*.npz"))
+    return tuple(sorted(int(x) for x in found if x.isdigit()))
+
+
+NEAR = 10
+"""How many boots a stack may be from the stack a table was solved on for :func:`for_stack` to
+choose it."""
+
+
+def for_stack(root: Root, stack: int) -> Table | None:
+    """The table ``expert`` plays at ``root`` when the shorter stack of the two is ``stack``
+    boots (each player's chips put in and behind): the full stacks' table where ``stack``
+    holds its :func:`least_stack` (its game is then the real one), else the table solved on
+    the stack nearest ``stack`` (the full stacks' counted as solved on its least stack), if
+    that is at most :data:`NEAR` boots away; ``None`` where none is. Off its own stack a
+    table's game differs from the real one only where a player runs short: a move the real
+    game does not offer is left out of the draw, a state the table has no row for leaves the
+    decision to the moves before the endgames.
+
+    >>> root = Root((3, 1), dead=1, stake=2, turn=1, bet_made=True)
+    >>> [getattr(for_stack(root, s), "chips", None) for s in (100, 80, 57, 22, 19)]
+    [85, 85, 60, 30, None]
+    """
+    full = table(root)
+    if full is not None and stack >= full.chips:
+        return full
+    solved = [(s, table(root, s)) for s in stacks(root)]
+    if full is not None:
+        solved.append((full.chips, full))
+    near = [(abs(s - stack), s, t) for s, t in solved if abs(s - stack) <= NEAR]
+    return min(near, key=lambda x: x[:2])[2] if near else None
 
 
 def locate(view: HandView) -> tuple[Root, State, int] | None:
@@ -199,6 +253,14 @@ def main(argv: list[str] | None = None) -> None:
         help="PUT0,PUT1,DEAD,STAKE,TURN,BET in boots (player 0: the first of the two after "
         "the dealer); several --root build several tables",
     )
+    parser.add_argument(
+        "--stack",
+        type=int,
+        action="append",
+        default=None,
+        help="solve on stacks of this many boots each (every --root on each; several --stack"
+        " build several tables; default: full stacks)",
+    )
     parser.add_argument("--iterations", type=int, default=1000)
     parser.add_argument("--tremble", type=float, default=0.001)
     parser.add_argument(
@@ -213,28 +275,35 @@ def main(argv: list[str] | None = None) -> None:
         roots = [Root.parse(r) for r in args.root]
     except ValueError as e:
         parser.error(str(e))
+    if args.stack is not None and min(args.stack) < 2:
+        parser.error("a --stack is at least 2 boots")
     rules = Rules()
     for root in roots:
-        state = None
-        if args.state is not None:
-            args.state.mkdir(parents=True, exist_ok=True)
-            state = args.state / f"{root.name}-state.npz"
-        print(root.name, flush=True)
-        built = build(
-            rules,
-            args.iterations,
-            tremble=args.tremble,
-            state=state,
-            every=100,
-            root=root.state,
-            dead=root.dead,
-            name=root.name,
-        )
-        args.out.mkdir(parents=True, exist_ok=True)
-        out = args.out / f"{root.name}.npz"
-        game = build_abstraction(rules, root=root.state, dead=root.dead)
-        save(replace(built, chips=least_stack(game)), out)
-        print(f"wrote {out} ({out.stat().st_size:,} bytes)", flush=True)
+        for stack in args.stack or [None]:
+            name = path(root, stack).stem
+            state = None
+            if args.state is not None:
+                args.state.mkdir(parents=True, exist_ok=True)
+                state = args.state / f"{name}-state.npz"
+            print(name, flush=True)
+            built = build(
+                rules,
+                args.iterations,
+                tremble=args.tremble,
+                state=state,
+                every=100,
+                root=root.state,
+                dead=root.dead,
+                name=name,
+                chips=stack,
+            )
+            args.out.mkdir(parents=True, exist_ok=True)
+            out = args.out / f"{name}.npz"
+            if stack is None:
+                game = build_abstraction(rules, root=root.state, dead=root.dead)
+                built = replace(built, chips=least_stack(game))
+            save(built, out)
+            print(f"wrote {out} ({out.stat().st_size:,} bytes)", flush=True)
 
 
 if __name__ == "__main__":
