@@ -10,8 +10,9 @@ left: the endgame solved").
 With ``--games N`` it plays N whole games instead (chips carried from hand to hand, so a game's
 later hands deal short stacks) and says, for each point, in how many hands ``expert`` has a
 table to play there: the full stacks' table, one solved on a shorter stack
-(:func:`teenpatti.bots.solver.endgame.for_stack`), or none (no table for the point, or a
-stack shorter than every table of it).
+(:func:`teenpatti.bots.solver.endgame.for_stack`), or none (no table for the point, or none
+solved on a stack within ``NEAR`` boots of the shorter one). The bots are not shown the hands
+they played (a game of the arena shows them), so the opponent model marks nobody here.
 
     nice -n 5 .venv/bin/python bench/endgames.py --seats 3,4,6 --bots expert --deals 400
     nice -n 5 .venv/bin/python bench/endgames.py --seats 3 --bots expert,expert,hard
@@ -77,8 +78,8 @@ def played(
                     stack = min(x.put_in + x.chips for x in live) // v.boot
                     chosen = for_stack(here[0], stack)
                     kind = "none" if chosen is None else "full"
-                    if chosen is not None and chosen is not table(here[0]):
-                        kind = "shorter"
+                    if chosen is not None and chosen.preset != here[0].name:
+                        kind = "shorter"  # a table solved on a stack is named for it
                     tables[kind] += 1
                 game.apply(players[seat].decide(v))
     return found, tables

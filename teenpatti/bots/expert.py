@@ -58,6 +58,7 @@ more from such a player.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -85,10 +86,39 @@ from .solver.multiway import (
 from .solver.multiway import MOVES as MULTIWAY_MOVES
 from .solver.tables import Table, load
 
-__all__ = ["ExpertBot", "multiway_applies", "multiway_key", "table_for"]
+__all__ = ["ExpertBot", "as_legal_bets", "multiway_applies", "multiway_key", "table_for"]
 
 _KINDS = tuple(ActionKind(a) for a in ACTIONS)
 _MULTIWAY_KINDS = tuple(ActionKind(m) for m in MULTIWAY_MOVES)
+_INSTEAD = {
+    ActionKind.CHAAL: (ActionKind.ALLIN,),
+    ActionKind.RAISE: (ActionKind.CHAAL, ActionKind.ALLIN),
+    ActionKind.ALLIN: (ActionKind.CHAAL, ActionKind.RAISE),
+}
+"""The bets a stored bet is played as when the real game does not offer it, in order."""
+
+
+def as_legal_bets(weights: Iterable[int], legal: Collection[ActionKind]) -> list[int]:
+    """A stored row's weights (one for each move of the solver's ``ACTIONS``) with a bet the
+    real game does not offer given to the bet it does: a chaal to an all in where the stack no
+    longer covers it, an all in to a chaal where it still does (a table solved on another stack
+    than the real one: :func:`~teenpatti.bots.solver.endgame.for_stack`). Where the game is the
+    one solved, every bet the row weighs is offered and nothing moves.
+
+    >>> legal = {ActionKind.SEE, ActionKind.ALLIN, ActionKind.PACK}
+    >>> as_legal_bets([10, 200, 40, 0, 0, 5], legal)  # see, chaal, raise, show, all in, pack
+    [10, 0, 0, 0, 240, 5]
+    >>> as_legal_bets([0, 0, 0, 0, 90, 10], {ActionKind.CHAAL, ActionKind.PACK})
+    [0, 90, 0, 0, 0, 10]
+    """
+    out = [int(w) for w in weights]
+    for i, kind in enumerate(_KINDS):
+        if out[i] and kind not in legal and kind in _INSTEAD:
+            into = next((k for k in _INSTEAD[kind] if k in legal), None)
+            if into is not None:
+                out[_KINDS.index(into)] += out[i]
+                out[i] = 0
+    return out
 
 
 def table_for(rules: Rules) -> Table | None:
@@ -255,8 +285,8 @@ class ExpertBot(HardBot):
     endgame = True
     """At three to six seats of our table, once the hand has come down to two players who were
     both blind: the heads-up game from there, solved (:mod:`~teenpatti.bots.solver.endgame`),
-    where a table is shipped for the point it came down at, solved on full stacks or on
-    stacks no deeper than the shorter of the two
+    where a table is shipped for the point it came down at, solved on full stacks or on a
+    stack within 10 boots of the shorter of the two
     (:func:`~teenpatti.bots.solver.endgame.for_stack`); the opponent model's marks leave it
     as they leave the heads-up table."""
 
@@ -353,7 +383,7 @@ class ExpertBot(HardBot):
     def _from_endgame(self, view: HandView) -> Action | None:
         """A move drawn from the solved endgame of the hand's two blind players
         (:mod:`~teenpatti.bots.solver.endgame`), or ``None`` where the hand did not come down
-        to two blind players, no endgame is shipped for where it did on stacks as deep as the
+        to two blind players, no endgame is shipped for where it did on a stack near the
         shorter of the two (:func:`~teenpatti.bots.solver.endgame.for_stack`), or the opponent
         model marks the other player."""
         seat = view.viewer
@@ -386,8 +416,8 @@ class ExpertBot(HardBot):
                 return None
             u = heads_up_equity(you.cards, view.rules.ranking, view.wild)
             bucket = bucket_of(u, table.edges)
-        weights = table.policy[row, :, bucket]
         legal = {a.kind: a for a in view.legal_actions}
+        weights = as_legal_bets(table.policy[row, :, bucket], legal)
         chosen = self._drawn(weights, _KINDS, legal)
         if chosen is None:
             return None
@@ -396,7 +426,7 @@ class ExpertBot(HardBot):
 
     def _drawn(
         self,
-        weights: npt.NDArray[np.integer[Any]],
+        weights: npt.NDArray[np.integer[Any]] | Sequence[int],
         kinds: tuple[ActionKind, ...],
         legal: dict[ActionKind, LegalAction],
     ) -> ActionKind | None:

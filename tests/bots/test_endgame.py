@@ -142,12 +142,15 @@ def test_on_a_short_stack_the_expert_plays_the_table_solved_nearest(
     assert chosen is not None and chosen.chips == solved_on
     assert chosen is (table(SHIPPED) if solved_on == 85 else table(SHIPPED, solved_on))
     v = view(_at_shipped_root((10 * boots, 1000, 1000)), 0)
-    assert {ExpertBot(k).decide(v).kind for k in range(20)} <= _support(chosen, SHIPPED.state)
+    bots = [ExpertBot(k) for k in range(20)]
+    assert all(bot._from_endgame(v) is not None for bot in bots)  # the endgame decides
+    assert {bot.decide(v).kind for bot in bots} <= _support(chosen, SHIPPED.state)
 
 
 def test_far_from_every_solved_stack_the_expert_plays_as_before() -> None:
     """More than :data:`NEAR` boots shorter than the shallowest table, the endgame is left to
     the moves before it."""
+    assert for_stack(SHIPPED, min(stacks(SHIPPED)) - NEAR) is not None
     boots = min(stacks(SHIPPED)) - NEAR - 1
     assert for_stack(SHIPPED, boots) is None
     short = view(_at_shipped_root((10 * boots, 1000, 1000)), 0)
@@ -157,10 +160,10 @@ def test_far_from_every_solved_stack_the_expert_plays_as_before() -> None:
 @pytest.mark.parametrize("path", sorted(FOLDER.glob("endgame-*.npz")), ids=lambda p: p.stem)
 def test_every_shipped_endgame_is_its_roots_game(path: Path) -> None:
     """Each shipped endgame is named for its root (and the stacks it was solved on, if not
-    full), holds the states of the root's game as it is built today (state for state), plays
-    only on the stacks of its game and leaves a best response at most 0.05 boots a hand in its
-    own game (all but the two from a stake of one at three seats, 0.040 on full stacks and 0.046
-    on 50 boots, under 0.03)."""
+    full), holds the states of the root's game as it is built today (state for state) on the
+    stack it names and leaves a best response at most 0.03 boots a hand in its own game, as
+    the heads-up table may (0.05 for the point after a look and a pack at three seats, from a
+    stake of one, which converges slowest: 0.040 on full stacks, 0.046 on 50 boots)."""
     a, b, dead, stake, turn, bet, *deep = path.stem.split("-")[1:]
     root = Root((int(a), int(b)), int(dead[1:]), int(stake[1:]), int(turn[1:]), bet == "b1")
     stack = int(deep[0][1:]) if deep else None
@@ -170,7 +173,8 @@ def test_every_shipped_endgame_is_its_roots_game(path: Path) -> None:
     game = build_abstraction(RULES, stack, root=root.state, dead=root.dead)
     assert np.array_equal(stored.rows, state_rows(game))  # solved on today's game
     assert stored.chips == (least_stack(game) if stack is None else stack)
-    assert stored.exploitability <= 0.05
+    slowest = Root((1, 1), dead=1, stake=1, turn=0, bet_made=False)
+    assert stored.exploitability <= (0.05 if root == slowest else 0.03)
 
 
 def test_the_command_solves_and_writes_a_root(
@@ -178,7 +182,7 @@ def test_the_command_solves_and_writes_a_root(
 ) -> None:
     """``python -m teenpatti.bots.solver.endgame`` writes a root's table where ``--out`` says,
     resumable from ``--state``, and with ``--stack`` one solved on shorter stacks; a root that
-    is not six numbers, or a stack under two boots, is refused."""
+    is not six numbers, or a stack no more than a player has put in at the root, is refused."""
     out = ["--out", str(tmp_path)]
     main(["--root", "40,40,10,8,0,1", "--iterations", "30", "--state", str(tmp_path / "s"), *out])
     written = load_path(tmp_path / "endgame-40-40-d10-s8-t0-b1.npz")
@@ -188,7 +192,7 @@ def test_the_command_solves_and_writes_a_root(
     short = load_path(tmp_path / "endgame-40-40-d10-s8-t0-b1-c45.npz")
     assert short is not None and short.chips == 45 and len(short.rows) < len(written.rows)
     with pytest.raises(SystemExit):
-        main(["--root", "40,40,10,8,0,1", "--stack", "1", *out])
+        main(["--root", "40,40,10,8,0,1", "--stack", "40", *out])
     with pytest.raises(SystemExit):
         main(["--root", "1,1,2"])
     assert "PUT0,PUT1,DEAD,STAKE,TURN,BET" in capsys.readouterr().err

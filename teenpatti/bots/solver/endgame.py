@@ -108,8 +108,9 @@ class Root:
 def least_stack(game: Abstraction) -> int:
     """The least stack (boots, chips put in and behind) with which no line of ``game`` (a
     root's) runs short: the most a player has put in at any of its states and the dearest
-    single payment (a seen chaal at the stake cap). A table's ``chips`` are this; ``expert``
-    plays it only while both stacks hold it, so the game it plays is the one solved.
+    single payment (a seen chaal at the stake cap). A full stacks' table's ``chips`` are this:
+    where both stacks hold it the game ``expert`` plays is the one solved (below it, see
+    :func:`for_stack`).
 
     >>> root = Root((3, 1), dead=1, stake=2, turn=1, bet_made=True)
     >>> least_stack(build_abstraction(Rules(), root=root.state, dead=root.dead))
@@ -148,24 +149,27 @@ def for_stack(root: Root, stack: int) -> Table | None:
     """The table ``expert`` plays at ``root`` when the shorter stack of the two is ``stack``
     boots (each player's chips put in and behind): the full stacks' table where ``stack``
     holds its :func:`least_stack` (its game is then the real one), else the table solved on
-    the stack nearest ``stack`` (the full stacks' counted as solved on its least stack), if
-    that is at most :data:`NEAR` boots away; ``None`` where none is. Off its own stack a
-    table's game differs from the real one only where a player runs short: a move the real
-    game does not offer is left out of the draw, a state the table has no row for leaves the
-    decision to the moves before the endgames.
+    the stack nearest ``stack``, above or below it (the full stacks' counted as solved on its
+    least stack; of two as near, the shorter), if that is at most :data:`NEAR` boots away;
+    ``None`` where none is. Off its own stack a table's game differs from the real one only
+    where a player runs short: a bet the real game does not offer is played as the one it does
+    (:func:`teenpatti.bots.expert.as_legal_bets`), a state the table has no row for leaves the
+    decision to the moves before the endgames. Only the full stacks' table and the one chosen
+    are read.
 
     >>> root = Root((3, 1), dead=1, stake=2, turn=1, bet_made=True)
-    >>> [getattr(for_stack(root, s), "chips", None) for s in (100, 80, 57, 22, 19)]
-    [85, 85, 60, 30, None]
+    >>> [getattr(for_stack(root, s), "chips", None) for s in (100, 80, 57, 55, 22, 20, 19)]
+    [85, 85, 60, 50, 30, 30, None]
     """
     full = table(root)
     if full is not None and stack >= full.chips:
         return full
-    solved = [(s, table(root, s)) for s in stacks(root)]
-    if full is not None:
-        solved.append((full.chips, full))
-    near = [(abs(s - stack), s, t) for s, t in solved if abs(s - stack) <= NEAR]
-    return min(near, key=lambda x: x[:2])[2] if near else None
+    solved = list(stacks(root)) + ([full.chips] if full is not None else [])
+    near = [s for s in solved if abs(s - stack) <= NEAR]
+    if not near:
+        return None
+    chosen = min(near, key=lambda s: (abs(s - stack), s))
+    return full if full is not None and chosen == full.chips else table(root, chosen)
 
 
 def locate(view: HandView) -> tuple[Root, State, int] | None:
@@ -275,8 +279,8 @@ def main(argv: list[str] | None = None) -> None:
         roots = [Root.parse(r) for r in args.root]
     except ValueError as e:
         parser.error(str(e))
-    if args.stack is not None and min(args.stack) < 2:
-        parser.error("a --stack is at least 2 boots")
+    if args.stack is not None and min(args.stack) <= max(max(r.put) for r in roots):
+        parser.error("a --stack must be more than either player has put in at the root")
     rules = Rules()
     for root in roots:
         for stack in args.stack or [None]:

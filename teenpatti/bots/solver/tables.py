@@ -69,7 +69,7 @@ class RowIndex:
             self._dict = {tuple(int(x) for x in r): i for i, r in enumerate(wide)}
             return
         keys = (wide << np.array(self._shifts, dtype=np.int64)).sum(axis=1)
-        self._order = np.argsort(keys, kind="stable")
+        self._order = np.argsort(keys, kind="stable").astype(np.int32)
         self._keys = keys[self._order]
 
     def __len__(self) -> int:
@@ -84,7 +84,7 @@ class RowIndex:
         for value, top, shift in zip(fields, self._top, self._shifts, strict=True):
             if not 0 <= value <= top:
                 return None
-            key |= value << shift
+            key |= int(value) << shift  # a Python int: a numpy one would overflow
         i = int(np.searchsorted(self._keys, key))
         if i < len(self._keys) and int(self._keys[i]) == key:
             return int(self._order[i])
