@@ -23,11 +23,31 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
+from collections.abc import Callable
 
 from teenpatti.bots import load_bot
 from teenpatti.bots.arena import deal_seed, game_seed
-from teenpatti.bots.solver.endgame import Root, for_stack, locate, table
-from teenpatti.engine import Game, Hand, Rules, view
+from teenpatti.bots.base import DecidesActions
+from teenpatti.bots.solver.endgame import Root, for_stack, locate, shorter_stack, table
+from teenpatti.engine import Action, Game, Hand, Rules, view
+
+
+def first_point(
+    hand: Hand, players: list[DecidesActions], apply: Callable[[Action], object]
+) -> tuple[Root, int] | None:
+    """Play ``hand`` to its end (each move through ``apply``): the first point it came down to
+    two blind players at, with the shorter stack of the two there (boots), or ``None``."""
+    found = None
+    while not hand.finished:
+        seat = hand.actor
+        assert seat is not None
+        v = view(hand, seat)
+        if found is None:
+            here = locate(v)
+            if here is not None:
+                found = here[0], shorter_stack(v)
+        apply(players[seat].decide(v))
+    return found
 
 
 def census(bots: list[str], seats: int, deals: int, seed: int) -> tuple[Counter[Root], int]:
@@ -37,17 +57,9 @@ def census(bots: list[str], seats: int, deals: int, seed: int) -> tuple[Counter[
     for deal in range(deals):
         players = [load_bot(bots[(s + deal) % len(bots)], deal * 16 + s) for s in range(seats)]
         hand = Hand(rules, [rules.starting_chips] * seats, deal % seats, seed=deal_seed(seed, deal))
-        counted = False
-        while not hand.finished:
-            seat = hand.actor
-            assert seat is not None
-            v = view(hand, seat)
-            if not counted:
-                here = locate(v)
-                if here is not None:
-                    found[here[0]] += 1
-                    counted = True
-            hand.apply(players[seat].decide(v))
+        point = first_point(hand, players, hand.apply)
+        if point is not None:
+            found[point[0]] += 1
     return found, deals
 
 
@@ -64,24 +76,16 @@ def played(
         names = [f"seat {s}" for s in range(seats)]
         game = Game(rules, names, game_seed(seed, g), dealer=g % seats)
         while not game.finished:
-            hand = game.start_hand()
-            counted = False
-            while not hand.finished:
-                seat = hand.actor
-                assert seat is not None
-                v = view(hand, seat)
-                here = None if counted else locate(v)
-                if here is not None:
-                    counted = True
-                    found[here[0]] += 1
-                    live = [x for x in v.seats if x.dealt and not x.packed]
-                    stack = min(x.put_in + x.chips for x in live) // v.boot
-                    chosen = for_stack(here[0], stack)
-                    kind = "none" if chosen is None else "full"
-                    if chosen is not None and chosen.preset != here[0].name:
-                        kind = "shorter"  # a table solved on a stack is named for it
-                    tables[kind] += 1
-                game.apply(players[seat].decide(v))
+            point = first_point(game.start_hand(), players, game.apply)
+            if point is None:
+                continue
+            root, stack = point
+            found[root] += 1
+            chosen = for_stack(root, stack)
+            kind = "none" if chosen is None else "full"
+            if chosen is not None and chosen.preset != root.name:
+                kind = "shorter"  # a table solved on a stack is named for it
+            tables[kind] += 1
     return found, tables
 
 

@@ -74,7 +74,7 @@ from .hard import HARD, HardBot
 from .search import Rollouts
 from .solver.distill import RESPONSE_SEATS, SEAT_TABLES, all_others_seen
 from .solver.distill import load as load_corrections
-from .solver.endgame import BETS, for_stack, locate
+from .solver.endgame import BETS, for_stack, locate, shorter_stack
 from .solver.game import ACTIONS, State, bucket_of, same_betting
 from .solver.multiway import (
     BLUEPRINT_SEATS,
@@ -393,8 +393,7 @@ class ExpertBot(HardBot):
         if found is None:
             return None
         root, state, _ = found
-        live = [s for s in view.seats if s.dealt and not s.packed]
-        table = for_stack(root, min(s.put_in + s.chips for s in live) // view.boot)
+        table = for_stack(root, shorter_stack(view))
         if table is None:
             return None
         if self.exploits and self._exploitable(view):

@@ -55,6 +55,7 @@ __all__ = [
     "locate",
     "main",
     "path",
+    "shorter_stack",
     "stacks",
     "table",
 ]
@@ -138,6 +139,17 @@ def stacks(root: Root) -> tuple[int, ...]:
     """The stacks (boots) ``root`` has a table solved on besides full stacks, least first."""
     found = (p.stem.rpartition("-c")[2] for p in FOLDER.glob(f"{root.name}-c*.npz"))
     return tuple(sorted(int(x) for x in found if x.isdigit()))
+
+
+def shorter_stack(view: HandView) -> int:
+    """The shorter stack of the players still in, in whole boots (chips put in and behind):
+    the stack :func:`for_stack` chooses a table for.
+
+    >>> from teenpatti.engine import Hand, Rules, view
+    >>> shorter_stack(view(Hand(Rules(), [1000, 575, 800], dealer=0, seed=bytes(32))))
+    57
+    """
+    return min(s.put_in + s.chips for s in view.seats if s.dealt and not s.packed) // view.boot
 
 
 NEAR = 10
