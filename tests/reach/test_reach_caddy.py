@@ -52,7 +52,8 @@ class PortTaken(Exception):
 class Caddy:
     """``caddy run`` with deploy/Caddyfile, its settings from the environment it documents."""
 
-    def __init__(self, home: Path, port: int, upstream: str) -> None:
+    def __init__(self, home: Path, port: int, upstream_port: int) -> None:
+        upstream = f"127.0.0.1:{upstream_port}"
         self.home = home
         self.port = port
         self.url = f"https://127.0.0.1:{port}"
@@ -62,7 +63,11 @@ class Caddy:
                 "admin off",
                 "skip_install_trust",
                 "auto_https disable_redirects",
-                f"http_port {free_port()}",
+                # Loopback only, over TCP only (no HTTP/3 socket on UDP): the port checked free
+                # is the one Caddy listens on, and nothing listens beyond this machine.
+                "default_bind 127.0.0.1",
+                "servers {\n\tprotocols h1 h2\n}",
+                f"http_port {free_port(avoid={port, upstream_port})}",
                 f"https_port {port}",
             ]
         )
@@ -124,6 +129,7 @@ class Caddy:
 
 @pytest.fixture
 def stack(tmp_path: Path) -> Iterator[tuple[Serve, Caddy]]:
+    taken = ""
     for attempt in range(3):  # a free port may be taken by another process before Caddy binds
         port = free_port()
         app = Serve(
@@ -142,13 +148,15 @@ def stack(tmp_path: Path) -> Iterator[tuple[Serve, Caddy]]:
                 "--public-url",
                 f"https://127.0.0.1:{port}",
             ],
+            port=free_port(avoid={port}),
         ).start()
         home = tmp_path / f"caddy{attempt}"
         home.mkdir()
-        caddy = Caddy(home, port, f"127.0.0.1:{app.port}")
+        caddy = Caddy(home, port, app.port)
         try:
             caddy.start()
         except PortTaken:
+            taken = caddy.output()
             caddy.stop()
             app.stop()
             continue
@@ -158,7 +166,7 @@ def stack(tmp_path: Path) -> Iterator[tuple[Serve, Caddy]]:
             raise
         break
     else:
-        raise AssertionError("no free port for Caddy in 3 tries")
+        raise AssertionError(f"no free port for Caddy in 3 tries; the last:\n{taken}")
     try:
         yield app, caddy
     finally:

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +32,14 @@ FAKE_LAN = "192.0.2.77"
 """The fake machine's Wi-Fi address (TEST-NET-1: never routed, and no test sends to it)."""
 
 
-def free_port() -> int:
-    """A TCP port free on loopback now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+def free_port(avoid: Collection[int] = ()) -> int:
+    """A TCP port free on loopback now, and none of ``avoid`` (ports picked but not yet bound)."""
+    while True:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = int(sock.getsockname()[1])
+        if port not in avoid:
+            return port
 
 
 class ThreadServer:
