@@ -47,7 +47,7 @@ from teenpatti.bots.solver.game import (
     pair_counts,
 )
 from teenpatti.bots.solver.tables import load, measure, state_rows, stored_policy
-from teenpatti.engine import Hand, Rules, view
+from teenpatti.engine import Hand, Rules, parse_cards, view
 from teenpatti.engine.bulk import strength_array
 from teenpatti.odds import heads_up_equity
 
@@ -178,20 +178,37 @@ def test_merging_when_a_player_saw_stalls_and_keeping_it_converges() -> None:
     assert found[False] > 0.08
 
 
+EQUAL = (parse_cards("Ah Kd 9c"), parse_cards("As Kc 9d"))
+"""Two hands of the same strength: every showdown between them is a tie."""
+
+
 @pytest.mark.parametrize(
-    ("preset", "limit"),
-    [("nepal", 12), ("duo", 12), pytest.param("nepal", 64, marks=pytest.mark.slow)],
+    ("preset", "limit", "tie"),
+    [
+        ("nepal", 12, False),
+        ("duo", 12, False),
+        ("duo", 12, True),
+        ("nepal", 12, True),
+        pytest.param("nepal", 64, False, marks=pytest.mark.slow),
+    ],
 )
-def test_the_abstract_game_follows_the_engine(preset: str, limit: int) -> None:
+def test_the_abstract_game_follows_the_engine(preset: str, limit: int, tie: bool) -> None:
+    """Random walks through the engine and the abstract game side by side: the same moves at
+    every state, and each end pays what the engine pays. With ``tie`` both are dealt hands of
+    the same strength, so every showdown pays the game's tie amount: a show split or lost by
+    the asker, an all in or the pot limit split (a show with a player's last chips is still a
+    show, and its asker loses the tie as the engine has it)."""
     rules = Rules.from_options({"preset": preset, "pot_limit_boots": limit})
-    chips = 9 if preset == "duo" else None  # short stacks at duo: all in comes up
+    chips = 5 if tie else 9 if preset == "duo" else None  # short stacks: all in comes up
     game = build_abstraction(rules, chips=chips)
     stack = game.chips * rules.boot
-    rng = random.Random(f"{preset} {limit}")
+    rng = random.Random(f"{preset} {limit} {tie}")
     deep = limit > 12  # walks that rarely pack or show, to the pot limit and the stake cap
     reached = 0
+    ends: set[str] = set()
     for walk in range(60):
-        hand = Hand(rules, [stack, stack], dealer=1, seed=rng.randbytes(32))
+        cards = EQUAL if tie else None
+        hand = Hand(rules, [stack, stack], dealer=1, cards=cards, seed=rng.randbytes(32))
         assert hand.first == 0
         state = 0
         while True:
@@ -226,8 +243,11 @@ def test_the_abstract_game_follows_the_engine(preset: str, limit: int) -> None:
                 expected = game.split[state, a]
             assert won == pytest.approx(expected * rules.boot), (walk, move)
             reached += game.states[state].pot * 2 > limit
+            if not game.fold[state, a]:
+                ends.add(f"{move}{' out of chips' if hand.all_in[seat] else ''}")
             break
     assert reached > 20 or not deep
+    assert not tie or {"show", "show out of chips", "allin out of chips"} <= ends, ends
 
 
 @pytest.mark.slow

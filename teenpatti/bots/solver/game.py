@@ -232,8 +232,8 @@ def _expand(
     ``half`` is half the dead money in the pot (boots of players who packed before the two
     still in): the winner takes it, which is the same zero-sum game as each of the two having
     put in that much more. (In an all in's side pot that is exact only while each packed player
-    put in no more than the all-in player; the endgames are solved on stacks no line runs
-    short of, so none reaches an all in.)"""
+    put in no more than the all-in player: the endgames' packed players put in a boot or two, and
+    the shortest stack they are solved on is 30 boots.)"""
     moves: list[tuple[int, State]] = []
     end: list[_End | None] = [None] * len(ACTIONS)
     p = s.turn
@@ -290,8 +290,9 @@ def _expand(
         if show is not None and left >= show:
             put = pay(show)
             reached = limit is not None and put[0] + put[1] >= limit
-            all_in = show == left
-            showdown(SHOW, put, None if reached or all_in else p, all_in)
+            # A show with a player's last chips is still a show: its asker loses a tie (the
+            # engine's rule); only the pot limit's showdown splits one.
+            showdown(SHOW, put, None if reached else p, show == left)
     return moves, end
 
 
