@@ -74,7 +74,7 @@ from .hard import HARD, HardBot
 from .search import Rollouts
 from .solver.distill import RESPONSE_SEATS, SEAT_TABLES, all_others_seen
 from .solver.distill import load as load_corrections
-from .solver.endgame import BETS, for_stack, locate, shorter_stack
+from .solver.endgame import BETS, follow, for_stack, locate, shorter_stack
 from .solver.game import ACTIONS, State, bucket_of, same_betting
 from .solver.multiway import (
     BLUEPRINT_SEATS,
@@ -199,29 +199,20 @@ def public_state(view: HandView, chips: int) -> tuple[State, int] | None:
 
 
 def _saw(view: HandView, first: int, second: int) -> tuple[int, int] | None:
-    """Each player's chips put in (boots) when it saw, replayed from the public log; ``None``
-    if the log holds a move the heads-up abstraction does not (or does not add up)."""
-    boot = view.boot
-    put = {first: boot, second: boot}
-    seen = {first: False, second: False}
-    saw = {first: 0, second: 0}
-    stake = boot
-    for x in view.actions:
-        if x.seat not in put:
-            return None
-        if x.kind is ActionKind.SEE:
-            seen[x.seat] = True
-            saw[x.seat] = put[x.seat] // boot
-        elif x.kind is ActionKind.CHAAL:
-            put[x.seat] += stake * (2 if seen[x.seat] else 1)
-        elif x.kind is ActionKind.RAISE:
-            stake *= 2
-            put[x.seat] += stake * (2 if seen[x.seat] else 1)
-        else:
-            return None
-    if put[first] != view.seats[first].put_in or put[second] != view.seats[second].put_in:
+    """Each player's chips put in (boots, its boot too) when it saw, replayed from the public
+    log (:func:`~teenpatti.bots.solver.endgame.follow`, from the deal: a boot each, the stake
+    one boot); ``None`` if the log holds a move the heads-up abstraction does not (or does not
+    add up)."""
+    line = follow(view.actions, {first: 0, second: 1}, 1)
+    if line is None:
         return None
-    return saw[first], saw[second]
+    boot = view.boot
+    if any(
+        (1 + line.paid[p]) * boot != view.seats[s].put_in for p, s in enumerate((first, second))
+    ):
+        return None
+    saw = [1 + line.paid_when_seen[p] if line.seen[p] else 0 for p in (0, 1)]
+    return saw[0], saw[1]
 
 
 def _blind_opponent(view: HandView) -> bool:

@@ -36,11 +36,13 @@ True
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
-from ...engine.actions import ActionKind
+from ...engine.actions import Action, ActionKind
 from ...engine.rules import Rules
 from ...engine.view import HandView
 from .game import Abstraction, State, build_abstraction
@@ -184,6 +186,54 @@ def for_stack(root: Root, stack: int) -> Table | None:
     return full if full is not None and chosen == full.chips else table(root, chosen)
 
 
+class Line(NamedTuple):
+    """What the two players' moves since a point add up to, in boots, player by player."""
+
+    paid: tuple[int, int]
+    """Chips each put in by those moves."""
+    stake: int
+    """The stake after them."""
+    seen: tuple[bool, bool]
+    """Whether each saw its cards in them."""
+    paid_when_seen: tuple[int, int]
+    """What each had paid of ``paid`` when it saw (0 if it did not)."""
+
+
+def follow(moves: Iterable[Action], player: Mapping[int, int], stake: int) -> Line | None:
+    """Replay the public ``moves`` of the two players (``player``: each one's seat to its
+    number, 0 or 1) from a point where the stake was ``stake`` boots, at the heads-up game's
+    prices; ``None`` if a move is by another seat or one the heads-up game does not hold. The
+    one reading of a heads-up line, from the deal (:func:`~teenpatti.bots.expert.public_state`)
+    or from the point where two blind players were left (:func:`locate`).
+
+    >>> from teenpatti.engine import Action, ActionKind
+    >>> chaal, see, raise_ = ActionKind.CHAAL, ActionKind.SEE, ActionKind.RAISE
+    >>> moves = [Action(1, chaal), Action(2, see), Action(2, raise_)]
+    >>> follow(moves, {1: 0, 2: 1}, 1)
+    Line(paid=(1, 4), stake=2, seen=(False, True), paid_when_seen=(0, 0))
+    >>> follow([Action(1, ActionKind.PACK)], {1: 0, 2: 1}, 1) is None
+    True
+    """
+    paid = [0, 0]
+    seen = [False, False]
+    when = [0, 0]
+    for x in moves:
+        p = player.get(x.seat)
+        if p is None:
+            return None
+        if x.kind is ActionKind.SEE:
+            seen[p] = True
+            when[p] = paid[p]
+        elif x.kind is ActionKind.CHAAL:
+            paid[p] += stake * (2 if seen[p] else 1)
+        elif x.kind is ActionKind.RAISE:
+            stake *= 2
+            paid[p] += stake * (2 if seen[p] else 1)
+        else:
+            return None
+    return Line((paid[0], paid[1]), stake, (seen[0], seen[1]), (when[0], when[1]))
+
+
 def locate(view: HandView) -> tuple[Root, State, int] | None:
     """The root ``view``'s hand passed through (the first moment two players were left, both
     blind), the heads-up state it is at now and the viewer's player number (0: the first of
@@ -218,24 +268,11 @@ def locate(view: HandView) -> tuple[Root, State, int] | None:
         return None
     stake >>= raises
     player = {first: 0, second: 1}
-    paid = [0, 0]
-    seen = [False, False]
-    saw = [0, 0]
-    now = stake
-    for x in after:
-        p = player[x.seat]
-        if x.kind is ActionKind.SEE:
-            seen[p] = True
-            saw[p] = paid[p]  # the root's put is added below
-        elif x.kind is ActionKind.CHAAL:
-            paid[p] += now * (2 if seen[p] else 1)
-        elif x.kind is ActionKind.RAISE:
-            now *= 2
-            paid[p] += now * (2 if seen[p] else 1)
-        else:
-            return None
+    line = follow(after, player, stake)
+    if line is None:
+        return None
     a, b = view.seats[first], view.seats[second]
-    put = (a.put_in // boot - paid[0], b.put_in // boot - paid[1])
+    put = (a.put_in // boot - line.paid[0], b.put_in // boot - line.paid[1])
     if min(put) < 1:
         return None
     if view.to_act not in player:
@@ -244,12 +281,10 @@ def locate(view: HandView) -> tuple[Root, State, int] | None:
     dead = (view.pot - a.put_in - b.put_in) // boot
     bet_made = any(x.kind in BETS for x in actions[:start])
     root = Root(put, dead, stake, turn0, bet_made)
-    for p in (0, 1):
-        if seen[p]:
-            saw[p] += put[p]
+    saw = [put[p] + line.paid_when_seen[p] if line.seen[p] else 0 for p in (0, 1)]
     state = State(
         (a.put_in // boot, b.put_in // boot),
-        now,
+        line.stake,
         (a.seen, b.seen),
         player[view.to_act],
         bet_made or any(x.kind in BETS for x in after),
