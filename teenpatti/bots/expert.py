@@ -211,8 +211,7 @@ def _saw(view: HandView, first: int, second: int) -> tuple[int, int] | None:
         (1 + line.paid[p]) * boot != view.seats[s].put_in for p, s in enumerate((first, second))
     ):
         return None
-    saw = [1 + line.paid_when_seen[p] if line.seen[p] else 0 for p in (0, 1)]
-    return saw[0], saw[1]
+    return line.saw((1, 1))
 
 
 def _blind_opponent(view: HandView) -> bool:

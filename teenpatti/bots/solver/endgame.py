@@ -198,6 +198,12 @@ class Line(NamedTuple):
     paid_when_seen: tuple[int, int]
     """What each had paid of ``paid`` when it saw (0 if it did not)."""
 
+    def saw(self, put: tuple[int, int]) -> tuple[int, int]:
+        """What each had put in all when it saw, having put ``put`` before these moves; 0
+        for one who did not see (the heads-up state's ``saw``)."""
+        a, b = (put[p] + self.paid_when_seen[p] if self.seen[p] else 0 for p in (0, 1))
+        return a, b
+
 
 def follow(moves: Iterable[Action], player: Mapping[int, int], stake: int) -> Line | None:
     """Replay the public ``moves`` of the two players (``player``: each one's seat to its
@@ -211,6 +217,8 @@ def follow(moves: Iterable[Action], player: Mapping[int, int], stake: int) -> Li
     >>> moves = [Action(1, chaal), Action(2, see), Action(2, raise_)]
     >>> follow(moves, {1: 0, 2: 1}, 1)
     Line(paid=(1, 4), stake=2, seen=(False, True), paid_when_seen=(0, 0))
+    >>> follow(moves, {1: 0, 2: 1}, 1).saw((1, 1))  # a boot each before: seat 2 saw on its boot
+    (0, 1)
     >>> follow([Action(1, ActionKind.PACK)], {1: 0, 2: 1}, 1) is None
     True
     """
@@ -281,7 +289,6 @@ def locate(view: HandView) -> tuple[Root, State, int] | None:
     dead = (view.pot - a.put_in - b.put_in) // boot
     bet_made = any(x.kind in BETS for x in actions[:start])
     root = Root(put, dead, stake, turn0, bet_made)
-    saw = [put[p] + line.paid_when_seen[p] if line.seen[p] else 0 for p in (0, 1)]
     state = State(
         (a.put_in // boot, b.put_in // boot),
         line.stake,
@@ -289,7 +296,7 @@ def locate(view: HandView) -> tuple[Root, State, int] | None:
         player[view.to_act],
         bet_made or any(x.kind in BETS for x in after),
         (0, 0),
-        (saw[0], saw[1]),
+        line.saw(put),
     )
     return root, state, player.get(view.viewer, -1) if view.viewer is not None else -1
 
